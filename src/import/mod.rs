@@ -1,0 +1,262 @@
+//! Format modules: one per input format, behind the small [`Format`] trait.
+//!
+//! Adding a format means one file here and one line in [`FORMATS`]. A format
+//! module sees the input already split into top-level JSON values (see
+//! [`crate::json`]) and writes runs, events and diagnostics into a
+//! [`Builder`]; it never touches the wasm layer or the UI.
+
+pub mod openai;
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::json::{scan, render_path, Layout, Seg, Split, SyntaxError};
+use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
+use crate::source::SourceMap;
+
+/// Every format the core reads, in detection order (ties go to the first).
+pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi];
+
+/// How well a sample matched a format, and why.
+#[derive(Debug, Clone)]
+pub struct Score {
+    /// 0.0–1.0.
+    pub confidence: f32,
+    pub evidence: Vec<String>,
+}
+
+pub trait Format: Sync {
+    /// Stable id used in `trace.format` and the `format` option.
+    fn id(&self) -> &'static str;
+    /// Human name for messages.
+    fn name(&self) -> &'static str;
+    /// Scores a sample of the input; `None` when nothing matched.
+    fn detect(&self, sample: &Sample) -> Option<Score>;
+    /// Reads the whole input into the builder.
+    fn import(&self, input: &Input, out: &mut Builder);
+}
+
+/// The input as a format module sees it.
+pub struct Input<'a> {
+    pub bytes: &'a [u8],
+    pub split: &'a Split,
+}
+
+/// A bounded sample of the input for detection: the first records, with huge
+/// values cut down so that detecting a 1 GB file costs what a small one does.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub layout: Layout,
+    /// The top-level values (for JSON: the one document; for JSONL: the first lines).
+    pub values: Vec<Value>,
+}
+
+const SAMPLE_VALUES: usize = 16;
+const SAMPLE_ITEMS: usize = 16;
+const SAMPLE_FULL_BYTES: usize = 64 * 1024;
+
+impl Sample {
+    pub fn new(bytes: &[u8], split: &Split) -> Sample {
+        let values = split
+            .values
+            .iter()
+            .take(SAMPLE_VALUES)
+            .map(|v| sample_value(bytes, v.range.clone(), 0))
+            .collect();
+        Sample { layout: split.layout, values }
+    }
+}
+
+/// Parses a value, cutting arrays to their first items and huge strings to a
+/// placeholder once the value is too large to parse whole.
+fn sample_value(b: &[u8], range: Range<usize>, depth: usize) -> Value {
+    let start = scan::skip_ws(b, range.start);
+    let slice = b.get(start..range.end).unwrap_or(&[]);
+    if slice.len() <= SAMPLE_FULL_BYTES || depth > 4 {
+        if let Ok(v) = serde_json::from_slice::<Value>(slice) {
+            return v;
+        }
+    }
+    match b.get(start) {
+        Some(b'{') => {
+            let mut map = Metadata::new();
+            if let Ok(members) = scan::object_members(b, start) {
+                for (k, r) in members {
+                    map.insert(k, sample_value(b, r, depth + 1));
+                }
+            }
+            Value::Object(map)
+        }
+        Some(b'[') => {
+            let mut items = Vec::new();
+            let mut i = scan::skip_ws(b, start + 1);
+            while items.len() < SAMPLE_ITEMS && b.get(i) != Some(&b']') {
+                let Ok(end) = scan::scan_value(b, i) else { break };
+                items.push(sample_value(b, i..end, depth + 1));
+                i = scan::skip_ws(b, end);
+                if b.get(i) == Some(&b',') {
+                    i = scan::skip_ws(b, i + 1);
+                } else {
+                    break;
+                }
+            }
+            Value::Array(items)
+        }
+        Some(b'"') => Value::String(String::from("…")),
+        _ => Value::Null,
+    }
+}
+
+/// Collects what a format module reads.
+pub struct Builder<'a> {
+    pub bytes: &'a [u8],
+    map: &'a SourceMap,
+    pub runs: Vec<AgentRun>,
+    pub events: Vec<Event>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub metadata: Metadata,
+}
+
+impl<'a> Builder<'a> {
+    pub fn new(bytes: &'a [u8], map: &'a SourceMap) -> Builder<'a> {
+        Builder { bytes, map, runs: Vec::new(), events: Vec::new(), diagnostics: Vec::new(), metadata: Metadata::new() }
+    }
+
+    /// Adds a diagnostic at a byte offset.
+    pub fn diag(&mut self, severity: Severity, code: &'static str, message: String, path: String, offset: usize, event: Option<u32>) {
+        let pos = self.map.position(self.bytes, offset);
+        self.diagnostics.push(Diagnostic {
+            severity,
+            code,
+            message,
+            path,
+            line: pos.line,
+            column: pos.column,
+            offset,
+            event,
+            snippet: None,
+        });
+    }
+
+    /// Adds a diagnostic about the value at `segs` inside the record at `record`.
+    pub fn diag_in(&mut self, severity: Severity, code: &'static str, message: String, record: &Range<usize>, record_path: &str, segs: &[Seg], event: Option<u32>) {
+        let offset = scan::find_path(self.bytes, record.start, segs);
+        self.diag(severity, code, message, render_path(record_path, segs), offset, event);
+    }
+
+    pub fn syntax_error(&mut self, e: &SyntaxError, path: &str) {
+        let pos = self.map.position(self.bytes, e.offset);
+        let snippet = self.map.snippet(self.bytes, e.offset);
+        self.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            code: "json-syntax",
+            message: format!("invalid JSON: {}", e.message),
+            path: path.to_string(),
+            line: pos.line,
+            column: pos.column,
+            offset: e.offset,
+            event: None,
+            snippet: Some(snippet),
+        });
+    }
+
+    /// Parses one record; on failure records a diagnostic pointing into it.
+    pub fn parse_record(&mut self, range: &Range<usize>, path: &str) -> Result<Value, String> {
+        let slice = self.bytes.get(range.clone()).unwrap_or(&[]);
+        match serde_json::from_slice::<Value>(slice) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                // serde_json's line and column are relative to the slice.
+                let mut offset = range.start;
+                let mut line = 1usize;
+                for (i, c) in slice.iter().enumerate() {
+                    if line == e.line() {
+                        offset = range.start + i;
+                        break;
+                    }
+                    if *c == b'\n' {
+                        line += 1;
+                    }
+                }
+                offset = (offset + e.column().saturating_sub(1)).min(range.end);
+                let message = describe_serde_error(&e);
+                let pos = self.map.position(self.bytes, offset);
+                let snippet = self.map.snippet(self.bytes, offset);
+                self.diagnostics.push(Diagnostic {
+                    severity: Severity::Error,
+                    code: "json-invalid",
+                    message: format!("invalid JSON: {message}"),
+                    path: path.to_string(),
+                    line: pos.line,
+                    column: pos.column,
+                    offset,
+                    event: Some(crate::source::clamp_u32(self.events.len())),
+                    snippet: Some(snippet),
+                });
+                Err(message)
+            }
+        }
+    }
+
+    pub fn begin_run(&mut self, id: String, metadata: Metadata, offset: Option<usize>) -> u32 {
+        let n = crate::source::clamp_u32(self.events.len());
+        self.runs.push(AgentRun {
+            id,
+            name: None,
+            description: None,
+            transcripts: vec![Transcript { key: "default".to_string(), events: n..n, metadata: Metadata::new() }],
+            metadata,
+            offset,
+        });
+        crate::source::clamp_u32(self.runs.len() - 1)
+    }
+
+    /// Appends an event to the last run's last transcript; returns its index.
+    pub fn push_event(&mut self, body: EventBody, source_kind: &str, raw: Range<usize>, path: String, timestamp: Option<String>) -> u32 {
+        if self.runs.is_empty() {
+            self.begin_run("run-0".to_string(), Metadata::new(), None);
+        }
+        let run = self.runs.len() - 1;
+        let index = crate::source::clamp_u32(self.events.len());
+        let transcript = self.runs.get(run).map(|r| r.transcripts.len().saturating_sub(1)).unwrap_or(0);
+        let pos = self.map.position(self.bytes, raw.start);
+        self.events.push(Event {
+            run: crate::source::clamp_u32(run),
+            transcript: crate::source::clamp_u32(transcript),
+            body,
+            source_kind: source_kind.to_string(),
+            timestamp,
+            raw,
+            path,
+            line: pos.line,
+            column: pos.column,
+        });
+        if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {
+            t.events.end = index + 1;
+        }
+        index
+    }
+}
+
+/// serde_json's message without its own "at line X column Y" suffix (we add ours).
+pub fn describe_serde_error(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s.get(..i).unwrap_or(&s).to_string(),
+        None => s,
+    }
+}
+
+/// Names a JSON value's type the way messages say it ("an object", "a number").
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}

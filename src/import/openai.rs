@@ -1,0 +1,817 @@
+//! OpenAI-style chat messages with tool calls: Invariant Explorer's trace format.
+//!
+//! Accepts and rejects what Invariant's own loader does
+//! (`invariant.analyzer.runtime.input.Input` of PyPI `invariant-ai` 0.3.5),
+//! which is more lenient than the format page: a JSON-string `arguments`
+//! inside a message's `tool_calls` is decoded, a call's `id` is optional,
+//! content may be a list of text/image chunks, a tool output's content may be
+//! an object, an event with `type` but no `role` is a standalone tool call, a
+//! `{tools: [...]}` event lists tools, and a tool output without
+//! `tool_call_id` belongs to the last call. What that loader rejects is an
+//! error here; what it accepts but looks wrong is a warning.
+//!
+//! Layouts: a JSON list of events; a `{messages, metadata}` object (an
+//! Explorer row); a JSON list of such rows or of event lists; JSON Lines with
+//! one trace per line (a list, or `{messages, metadata, …}`), where a line
+//! holding only `metadata` is the dataset's metadata; JSON Lines of single
+//! events (consecutive event lines form one trace).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::{json_type, Builder, Format, Input, Sample, Score};
+use crate::diagnostic::Severity::{self, Error, Warning};
+use crate::json::{scan, Layout, Seg};
+use crate::model::{
+    Arguments, CallRef, Content, ContentPart, EventBody, Message, Metadata, ToolCall, ToolDefinition, ToolResult,
+    ToolStatus,
+};
+
+pub struct OpenAi;
+
+const KNOWN_ROLES: &[&str] = &["system", "user", "assistant", "tool", "function", "developer"];
+
+impl Format for OpenAi {
+    fn id(&self) -> &'static str {
+        "openai"
+    }
+
+    fn name(&self) -> &'static str {
+        "OpenAI chat messages (Invariant Explorer)"
+    }
+
+    fn detect(&self, sample: &Sample) -> Option<Score> {
+        let mut events: Vec<&Value> = Vec::new();
+        let mut rows = 0usize;
+        for v in &sample.values {
+            collect_sample_events(v, &mut events, &mut rows, 0);
+        }
+        if events.is_empty() {
+            return None;
+        }
+        let mut with_role = 0usize;
+        let mut known_role = 0usize;
+        let mut with_calls = 0usize;
+        let mut standalone = 0usize;
+        for e in &events {
+            let Some(o) = e.as_object() else { continue };
+            if let Some(role) = o.get("role").and_then(Value::as_str) {
+                with_role += 1;
+                if KNOWN_ROLES.contains(&role) {
+                    known_role += 1;
+                }
+                if o.get("tool_calls").is_some_and(Value::is_array) {
+                    with_calls += 1;
+                }
+            } else if o.contains_key("type") && o.get("function").is_some_and(Value::is_object) {
+                standalone += 1;
+            }
+        }
+        let matched = known_role + standalone;
+        if matched == 0 {
+            return None;
+        }
+        let mut evidence = vec![format!(
+            "{known_role} of {} sampled records are chat messages with a `role` of system/user/assistant/tool",
+            events.len()
+        )];
+        if with_role > known_role {
+            evidence.push(format!("{} records have another `role`", with_role - known_role));
+        }
+        if with_calls > 0 {
+            evidence.push(format!("{with_calls} messages carry `tool_calls`"));
+        }
+        if standalone > 0 {
+            evidence.push(format!("{standalone} standalone tool calls (`type` + `function`)"));
+        }
+        if rows > 0 {
+            evidence.push(format!("{rows} `{{messages: [...]}}` rows (Invariant Explorer)"));
+        }
+        Some(Score { confidence: matched as f32 / events.len() as f32, evidence })
+    }
+
+    fn import(&self, input: &Input, out: &mut Builder) {
+        let b = out.bytes;
+        let split = input.split;
+        for e in &split.errors {
+            out.syntax_error(e, "$");
+        }
+        let mut reader = Reader { out, b };
+        match split.layout {
+            Layout::Json => {
+                if let Some(doc) = split.values.first() {
+                    let complete = split.errors.is_empty() || doc.range.end < b.len();
+                    reader.document(doc.range.clone(), complete);
+                }
+            }
+            Layout::Jsonl => reader.lines(input),
+        }
+    }
+}
+
+/// Gathers the event-like records of a sample value for detection.
+fn collect_sample_events<'v>(v: &'v Value, events: &mut Vec<&'v Value>, rows: &mut usize, depth: usize) {
+    match v {
+        Value::Array(items) if depth < 2 => {
+            for item in items {
+                match item {
+                    Value::Array(_) => collect_sample_events(item, events, rows, depth + 1),
+                    Value::Object(o) if o.contains_key("messages") && !o.contains_key("role") => {
+                        collect_sample_events(item, events, rows, depth + 1)
+                    }
+                    _ => events.push(item),
+                }
+            }
+        }
+        Value::Object(o) => {
+            if let Some(m) = o.get("messages").filter(|m| m.is_array()) {
+                *rows += 1;
+                collect_sample_events(m, events, rows, depth + 1);
+            } else if o.len() == 1 && o.contains_key("metadata") {
+                // An Explorer dataset's metadata line: neutral.
+            } else {
+                events.push(v);
+            }
+        }
+        _ => events.push(v),
+    }
+}
+
+struct Reader<'r, 'a> {
+    out: &'r mut Builder<'a>,
+    b: &'a [u8],
+}
+
+/// Linking state within one trace.
+#[derive(Default)]
+struct Links {
+    by_id: HashMap<String, CallRef>,
+    last: Option<CallRef>,
+    /// Calls of the most recent message with calls, for id-less outputs answering parallel calls in order.
+    group: Vec<CallRef>,
+    /// Every call of the trace, with where it sits, to warn about unanswered ones.
+    calls: Vec<(CallRef, Range<usize>, String)>,
+}
+
+impl<'r, 'a> Reader<'r, 'a> {
+    fn first_byte(&self, r: &Range<usize>) -> Option<u8> {
+        self.b.get(scan::skip_ws(self.b, r.start)).copied()
+    }
+
+    /// One JSON document: a list of events, a list of traces, or one row.
+    fn document(&mut self, range: Range<usize>, complete: bool) {
+        match self.first_byte(&range) {
+            Some(b'[') => {
+                let (items, end) = scan::array_items(self.b, range.start);
+                if let Err(e) = &end {
+                    if complete {
+                        self.out.syntax_error(e, "$");
+                    }
+                }
+                let is_list_of_traces = items.first().is_some_and(|first| self.is_trace_value(first));
+                if is_list_of_traces {
+                    for (i, item) in items.iter().enumerate() {
+                        let path = format!("$[{i}]");
+                        self.trace_value(item.clone(), &path);
+                    }
+                } else {
+                    self.out.begin_run("run-0".to_string(), Metadata::new(), Some(range.start));
+                    self.trace(&items, "$");
+                }
+                if let Err(e) = end {
+                    // Keep what could not be read as one unparsed record.
+                    let from = items.last().map(|r| r.end).unwrap_or(range.start);
+                    self.unparsed(from..self.b.len(), "$", format!("not read: invalid JSON from here ({})", e.message));
+                }
+            }
+            Some(b'{') if complete => self.trace_value(range, "$"),
+            _ if !complete => self.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
+            _ => {
+                let v = self.out.parse_record(&range, "$").unwrap_or(Value::Null);
+                self.out.diag(
+                    Error,
+                    "not-a-trace",
+                    format!(
+                        "expected a list of chat messages, a {{\"messages\": [...]}} object, or JSON Lines of traces; found {}",
+                        json_type(&v)
+                    ),
+                    "$".to_string(),
+                    range.start,
+                    None,
+                );
+                self.unparsed(range, "$", "not a trace".to_string());
+            }
+        }
+    }
+
+    /// True for a list, or an object with `messages` that is not itself an event.
+    fn is_trace_value(&self, r: &Range<usize>) -> bool {
+        match self.first_byte(r) {
+            Some(b'[') => true,
+            Some(b'{') => {
+                let start = scan::skip_ws(self.b, r.start);
+                match scan::object_members(self.b, start) {
+                    Ok(m) => {
+                        let has = |k: &str| m.iter().any(|(key, _)| key == k);
+                        has("messages") && !has("role") && !has("type") && !has("tools")
+                    }
+                    Err(_) => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn lines(&mut self, input: &Input) {
+        let mut loose_events: Vec<Range<usize>> = Vec::new();
+        let mut list_rows = 0usize;
+        let mut object_rows = 0usize;
+        for v in &input.split.values {
+            // Paths are inside the line's value; diagnostics carry the line.
+            let path = "$".to_string();
+            let range = v.range.clone();
+            let is_event = match self.first_byte(&range) {
+                Some(b'{') => {
+                    let start = scan::skip_ws(self.b, range.start);
+                    let keys: Vec<String> =
+                        scan::object_members(self.b, start).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
+                    let has = |k: &str| keys.iter().any(|key| key == k);
+                    if has("messages") && !has("role") {
+                        object_rows += 1;
+                        false
+                    } else if keys.len() == 1 && has("metadata") {
+                        self.flush_loose(&mut loose_events);
+                        self.dataset_metadata(range.clone(), &path);
+                        continue;
+                    } else {
+                        true
+                    }
+                }
+                Some(b'[') => {
+                    list_rows += 1;
+                    false
+                }
+                _ => true,
+            };
+            if is_event {
+                loose_events.push(range);
+            } else {
+                self.flush_loose(&mut loose_events);
+                self.trace_value(range, &path);
+            }
+        }
+        self.flush_loose(&mut loose_events);
+        if list_rows > 0 && object_rows > 0 {
+            self.out.diag(
+                Warning,
+                "mixed-jsonl-rows",
+                format!(
+                    "this file mixes {list_rows} list rows and {object_rows} {{\"messages\": ...}} rows; Invariant Explorer rejects uploads that mix the two"
+                ),
+                "$".to_string(),
+                input.split.values.first().map(|v| v.range.start).unwrap_or(0),
+                None,
+            );
+        }
+    }
+
+    /// JSON Lines of single events: consecutive event lines form one trace.
+    fn flush_loose(&mut self, events: &mut Vec<Range<usize>>) {
+        if events.is_empty() {
+            return;
+        }
+        let n = self.out.runs.len();
+        self.out.begin_run(format!("run-{n}"), Metadata::new(), events.first().map(|r| r.start));
+        let items = std::mem::take(events);
+        let mut links = Links::default();
+        for r in &items {
+            self.event(r.clone(), "$", &mut links);
+        }
+        self.finish_links(links);
+    }
+
+    fn dataset_metadata(&mut self, range: Range<usize>, path: &str) {
+        if let Ok(Value::Object(o)) = self.out.parse_record(&range, path) {
+            if let Some(Value::Object(m)) = o.get("metadata") {
+                for (k, v) in m {
+                    self.out.metadata.insert(k.clone(), v.clone());
+                }
+            } else {
+                self.out.metadata.insert("metadata".to_string(), o.get("metadata").cloned().unwrap_or(Value::Null));
+            }
+        }
+    }
+
+    /// A trace given as a list of events or as a `{messages, …}` row.
+    fn trace_value(&mut self, range: Range<usize>, path: &str) {
+        let start = scan::skip_ws(self.b, range.start);
+        match self.b.get(start) {
+            Some(b'[') => {
+                let (items, end) = scan::array_items(self.b, start);
+                let n = self.out.runs.len();
+                self.out.begin_run(format!("run-{n}"), Metadata::new(), Some(start));
+                self.trace(&items, path);
+                if let Err(e) = end {
+                    self.out.syntax_error(&e, path);
+                }
+            }
+            Some(b'{') => self.row(start, path),
+            _ => {
+                let v = self.out.parse_record(&range, path).unwrap_or(Value::Null);
+                self.out.diag(
+                    Error,
+                    "not-a-trace",
+                    format!("expected a trace (a list of messages or a {{\"messages\": [...]}} object), found {}", json_type(&v)),
+                    path.to_string(),
+                    start,
+                    None,
+                );
+                self.unparsed(range, path, "not a trace".to_string());
+            }
+        }
+    }
+
+    /// An Explorer row: `{messages, metadata, id?, index?, annotations?, …}`.
+    fn row(&mut self, start: usize, path: &str) {
+        let members = match scan::object_members(self.b, start) {
+            Ok(m) => m,
+            Err(e) => {
+                self.out.syntax_error(&e, path);
+                return;
+            }
+        };
+        let mut metadata = Metadata::new();
+        let mut id: Option<String> = None;
+        let mut messages: Option<Range<usize>> = None;
+        for (key, r) in &members {
+            if key == "messages" {
+                messages = Some(r.clone());
+                continue;
+            }
+            let member_path = crate::json::render_path(path, &[Seg::Key(key.clone())]);
+            let Ok(v) = self.out.parse_record(r, &member_path) else { continue };
+            match (key.as_str(), v) {
+                ("metadata", Value::Object(m)) => {
+                    for (k, v) in m {
+                        metadata.entry(k).or_insert(v);
+                    }
+                }
+                ("metadata", Value::Null) => {}
+                ("metadata", other) => {
+                    self.out.diag(
+                        Error,
+                        "metadata-type",
+                        format!("expected `metadata` to be an object, found {}", json_type(&other)),
+                        member_path,
+                        r.start,
+                        None,
+                    );
+                    metadata.insert("metadata".to_string(), other);
+                }
+                ("id", Value::String(s)) => {
+                    id = Some(s.clone());
+                    metadata.entry("id".to_string()).or_insert(Value::String(s));
+                }
+                (_, v) => {
+                    metadata.entry(key.clone()).or_insert(v);
+                }
+            }
+        }
+        let n = self.out.runs.len();
+        self.out.begin_run(id.unwrap_or_else(|| format!("run-{n}")), metadata, Some(start));
+        match messages {
+            Some(r) => {
+                let mpath = format!("{path}.messages");
+                match self.first_byte(&r) {
+                    Some(b'[') => {
+                        let (items, end) = scan::array_items(self.b, r.start);
+                        self.trace(&items, &mpath);
+                        if let Err(e) = end {
+                            self.out.syntax_error(&e, &mpath);
+                        }
+                    }
+                    _ => {
+                        self.out.diag(
+                            Error,
+                            "messages-not-list",
+                            "expected `messages` to be a list of events".to_string(),
+                            mpath.clone(),
+                            r.start,
+                            None,
+                        );
+                        self.unparsed(r, &mpath, "`messages` is not a list".to_string());
+                    }
+                }
+            }
+            None => self.out.diag(
+                Error,
+                "missing-messages",
+                "expected a `messages` list in this trace object".to_string(),
+                path.to_string(),
+                start,
+                None,
+            ),
+        }
+    }
+
+    /// The events of one trace (the run was begun by the caller).
+    fn trace(&mut self, items: &[Range<usize>], base: &str) {
+        let mut links = Links::default();
+        for (i, r) in items.iter().enumerate() {
+            let path = format!("{base}[{i}]");
+            self.event(r.clone(), &path, &mut links);
+        }
+        self.finish_links(links);
+    }
+
+    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
+        if range.start >= range.end {
+            return;
+        }
+        self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
+    }
+
+    fn event(&mut self, r: Range<usize>, path: &str, links: &mut Links) {
+        let v = match self.out.parse_record(&r, path) {
+            Ok(v) => v,
+            Err(msg) => {
+                self.unparsed(r, path, format!("invalid JSON: {msg}"));
+                return;
+            }
+        };
+        let index = crate::source::clamp_u32(self.out.events.len());
+        let Value::Object(o) = v else {
+            self.out.diag(
+                Error,
+                "event-not-object",
+                format!("expected an event object (a message, a tool call or a tool list), found {}", json_type(&v)),
+                path.to_string(),
+                r.start,
+                Some(index),
+            );
+            self.unparsed(r, path, format!("an event must be an object, not {}", json_type(&v)));
+            return;
+        };
+        let ctx = Ctx { range: r.clone(), path: path.to_string(), index };
+        self.check_common(&o, &ctx);
+        let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
+        if o.contains_key("role") {
+            let role = match o.get("role") {
+                Some(Value::String(s)) => s.clone(),
+                other => {
+                    let found = other.map(json_type).unwrap_or("nothing");
+                    self.d(&ctx, Error, "role-not-string", format!("expected `role` to be a string such as \"user\", found {found}"), &[Seg::key("role")]);
+                    String::new()
+                }
+            };
+            if role == "tool" {
+                let body = self.tool_output(&o, &ctx, links);
+                self.out.push_event(EventBody::ToolResult(body), "ToolOutput", r, path.to_string(), timestamp);
+            } else {
+                let content = self.content(&o, &ctx, false);
+                let tool_calls = self.message_calls(&o, &ctx);
+                self.register_calls(&tool_calls, &ctx, &[Seg::key("tool_calls")], links);
+                let body = Message { role, content, tool_calls };
+                self.out.push_event(EventBody::Message(body), "Message", r, path.to_string(), timestamp);
+            }
+        } else if o.contains_key("type") {
+            let call = self.call(&Value::Object(o.clone()), &ctx, &[], false);
+            self.register_calls(std::slice::from_ref(&call), &ctx, &[], links);
+            self.out.push_event(EventBody::ToolCall(call), "ToolCall", r, path.to_string(), timestamp);
+        } else if o.contains_key("tools") {
+            let tools = self.tools(&o, &ctx);
+            self.out.push_event(EventBody::ToolDefinitions(tools), "Tool", r, path.to_string(), timestamp);
+        } else {
+            let keys: Vec<&str> = o.keys().map(String::as_str).take(6).collect();
+            self.d(
+                &ctx,
+                Error,
+                "missing-role",
+                format!(
+                    "expected a message with a `role`, a tool call with `type` and `function`, or a `tools` list; this object has {}",
+                    if keys.is_empty() { "no keys".to_string() } else { format!("keys {}", keys.join(", ")) }
+                ),
+                &[],
+            );
+            self.unparsed(r, path, "not a message, tool call or tool list".to_string());
+        }
+    }
+
+    fn d(&mut self, ctx: &Ctx, severity: Severity, code: &'static str, message: String, segs: &[Seg]) {
+        self.out.diag_in(severity, code, message, &ctx.range, &ctx.path, segs, Some(ctx.index));
+    }
+
+    /// `metadata` and `server`, which every Invariant event has.
+    fn check_common(&mut self, o: &Map<String, Value>, ctx: &Ctx) {
+        if let Some(m) = o.get("metadata") {
+            if !m.is_object() && !m.is_null() {
+                self.d(ctx, Error, "metadata-type", format!("expected `metadata` to be an object, found {}", json_type(m)), &[Seg::key("metadata")]);
+            }
+        }
+        if let Some(s) = o.get("server") {
+            if !s.is_string() && !s.is_null() {
+                self.d(ctx, Error, "server-type", format!("expected `server` to be a string, found {}", json_type(s)), &[Seg::key("server")]);
+            }
+        }
+    }
+
+    /// Message content: null, a string, or a list of text/image chunks. Tool
+    /// outputs may also hold an object.
+    fn content(&mut self, o: &Map<String, Value>, ctx: &Ctx, allow_object: bool) -> Content {
+        match o.get("content") {
+            None | Some(Value::Null) => Content::None,
+            Some(Value::String(s)) => Content::Text(s.clone()),
+            Some(Value::Array(items)) => {
+                let mut parts = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    match chunk(item) {
+                        Ok(p) => parts.push(p),
+                        Err(why) => {
+                            self.d(ctx, Error, "content-part-invalid", why, &[Seg::key("content"), Seg::Index(i)]);
+                            parts.push(ContentPart::Other(item.clone()));
+                        }
+                    }
+                }
+                Content::Parts(parts)
+            }
+            Some(Value::Object(m)) if allow_object => Content::Json(Value::Object(m.clone())),
+            Some(other) => {
+                let allowed = if allow_object { "a string, a list of content parts, an object or null" } else { "a string, a list of content parts or null" };
+                self.d(ctx, Error, "content-type", format!("expected `content` to be {allowed}, found {}", json_type(other)), &[Seg::key("content")]);
+                Content::Json(other.clone())
+            }
+        }
+    }
+
+    fn message_calls(&mut self, o: &Map<String, Value>, ctx: &Ctx) -> Vec<ToolCall> {
+        match o.get("tool_calls") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(calls)) => calls
+                .iter()
+                .enumerate()
+                .map(|(i, c)| self.call(c, ctx, &[Seg::key("tool_calls"), Seg::Index(i)], true))
+                .collect(),
+            Some(other) => {
+                self.d(ctx, Error, "tool-calls-type", format!("expected `tool_calls` to be a list, found {}", json_type(other)), &[Seg::key("tool_calls")]);
+                Vec::new()
+            }
+        }
+    }
+
+    /// One tool call. `decode_string_args` is true inside a message's
+    /// `tool_calls`, where Invariant decodes JSON-string arguments.
+    fn call(&mut self, v: &Value, ctx: &Ctx, at: &[Seg], decode_string_args: bool) -> ToolCall {
+        let seg = |extra: &[&str]| -> Vec<Seg> {
+            let mut s = at.to_vec();
+            s.extend(extra.iter().map(|k| Seg::key(k)));
+            s
+        };
+        let mut call = ToolCall { id: None, function: String::new(), arguments: Arguments::default(), result: None };
+        let Some(o) = v.as_object() else {
+            self.d(ctx, Error, "tool-call-not-object", format!("expected a tool call object, found {}", json_type(v)), at);
+            return call;
+        };
+        match o.get("id") {
+            None | Some(Value::Null) => {
+                self.d(ctx, Warning, "tool-call-missing-id", "tool call has no `id`; its output is linked by position".to_string(), at)
+            }
+            Some(Value::String(s)) => call.id = Some(s.clone()),
+            Some(other) => {
+                self.d(ctx, Error, "tool-call-id-type", format!("expected the tool call `id` to be a string, found {}", json_type(other)), &seg(&["id"]));
+                call.id = Some(other.to_string());
+            }
+        }
+        match o.get("type") {
+            Some(Value::String(_)) => {}
+            None => self.d(ctx, Error, "tool-call-missing-type", "tool call has no `type` (Invariant requires it, e.g. \"function\")".to_string(), at),
+            Some(other) => self.d(ctx, Error, "tool-call-type-type", format!("expected the tool call `type` to be a string, found {}", json_type(other)), &seg(&["type"])),
+        }
+        let Some(function) = o.get("function").and_then(Value::as_object) else {
+            let found = o.get("function").map(json_type).unwrap_or("nothing");
+            self.d(ctx, Error, "tool-call-missing-function", format!("expected a `function` object with `name` and `arguments`, found {found}"), at);
+            return call;
+        };
+        match function.get("name") {
+            Some(Value::String(s)) => call.function = s.clone(),
+            None => self.d(ctx, Error, "tool-call-missing-name", "tool call has no `function.name`".to_string(), &seg(&["function"])),
+            Some(other) => {
+                self.d(ctx, Error, "tool-call-name-type", format!("expected `function.name` to be a string, found {}", json_type(other)), &seg(&["function", "name"]));
+                call.function = other.to_string();
+            }
+        }
+        let args_at = seg(&["function", "arguments"]);
+        match function.get("arguments") {
+            None => self.d(ctx, Error, "tool-call-missing-arguments", "tool call has no `function.arguments`".to_string(), &seg(&["function"])),
+            Some(Value::Object(m)) => call.arguments.value = Some(Value::Object(m.clone())),
+            Some(Value::String(s)) if decode_string_args => {
+                call.arguments.text = Some(s.clone());
+                match serde_json::from_str::<Value>(s) {
+                    Ok(Value::Object(m)) => call.arguments.value = Some(Value::Object(m)),
+                    Ok(other) => {
+                        self.d(ctx, Error, "arguments-not-object", format!("`function.arguments` decodes to {}, but must be an object of named arguments", json_type(&other)), &args_at);
+                        call.arguments.value = Some(other);
+                    }
+                    Err(e) => self.d(
+                        ctx,
+                        Error,
+                        "arguments-not-json",
+                        format!("`function.arguments` is a string that is not valid JSON ({}); Invariant rejects it", super::describe_serde_error(&e)),
+                        &args_at,
+                    ),
+                }
+            }
+            Some(other) => {
+                let why = if other.is_string() {
+                    "a standalone tool call's `function.arguments` must be an object (JSON strings are decoded only inside a message's `tool_calls`)".to_string()
+                } else {
+                    format!("expected `function.arguments` to be an object or a JSON string, found {}", json_type(other))
+                };
+                self.d(ctx, Error, "arguments-not-object", why, &args_at);
+                match other {
+                    Value::String(s) => call.arguments.text = Some(s.clone()),
+                    _ => call.arguments.value = Some(other.clone()),
+                }
+            }
+        }
+        call
+    }
+
+    fn register_calls(&mut self, calls: &[ToolCall], ctx: &Ctx, at: &[Seg], links: &mut Links) {
+        if calls.is_empty() {
+            return;
+        }
+        links.group.clear();
+        for (j, call) in calls.iter().enumerate() {
+            let cref = CallRef { event: ctx.index, call: crate::source::clamp_u32(j) };
+            let mut segs = at.to_vec();
+            if !at.is_empty() {
+                segs.push(Seg::Index(j));
+            }
+            if let Some(id) = &call.id {
+                if let Some(prev) = links.by_id.insert(id.clone(), cref) {
+                    self.d(
+                        ctx,
+                        Warning,
+                        "duplicate-tool-call-id",
+                        format!("tool call id {id:?} was already used by event {}; outputs with this id link to this later call", prev.event),
+                        &segs,
+                    );
+                }
+            }
+            links.last = Some(cref);
+            links.group.push(cref);
+            links.calls.push((cref, ctx.range.clone(), crate::json::render_path(&ctx.path, &segs)));
+        }
+    }
+
+    fn tool_output(&mut self, o: &Map<String, Value>, ctx: &Ctx, links: &mut Links) -> ToolResult {
+        let content = self.content(o, ctx, true);
+        let status = match o.get("error") {
+            Some(Value::Null) | None => ToolStatus::Unknown,
+            Some(Value::Bool(false)) => ToolStatus::Success,
+            Some(_) => ToolStatus::Error,
+        };
+        let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
+        let target = match o.get("tool_call_id") {
+            Some(Value::String(id)) => {
+                result.call_id = Some(id.clone());
+                let found = links.by_id.get(id).copied();
+                if found.is_none() {
+                    self.d(ctx, Warning, "unknown-tool-call-id", format!("no tool call before this output has id {id:?}"), &[Seg::key("tool_call_id")]);
+                }
+                found
+            }
+            None | Some(Value::Null) => {
+                result.implicit_link = true;
+                let target = self.first_unanswered(&links.group).or(links.last);
+                if target.is_none() {
+                    self.d(ctx, Warning, "tool-output-without-call", "tool output has no `tool_call_id` and no tool call comes before it".to_string(), &[]);
+                }
+                target
+            }
+            Some(other) => {
+                self.d(ctx, Error, "tool-call-id-type", format!("expected `tool_call_id` to be a string, found {}", json_type(other)), &[Seg::key("tool_call_id")]);
+                None
+            }
+        };
+        if let Some(cref) = target {
+            result.call = Some(cref);
+            self.set_call_result(cref, ctx.index);
+        }
+        result
+    }
+
+    fn first_unanswered(&self, group: &[CallRef]) -> Option<CallRef> {
+        group.iter().copied().find(|c| self.call_at(*c).is_some_and(|call| call.result.is_none()))
+    }
+
+    fn call_at(&self, c: CallRef) -> Option<&ToolCall> {
+        match &self.out.events.get(c.event as usize)?.body {
+            EventBody::Message(m) => m.tool_calls.get(c.call as usize),
+            EventBody::ToolCall(call) => Some(call),
+            _ => None,
+        }
+    }
+
+    fn set_call_result(&mut self, c: CallRef, result: u32) {
+        let call = match self.out.events.get_mut(c.event as usize).map(|e| &mut e.body) {
+            Some(EventBody::Message(m)) => m.tool_calls.get_mut(c.call as usize),
+            Some(EventBody::ToolCall(call)) => Some(call),
+            _ => None,
+        };
+        if let Some(call) = call {
+            if call.result.is_none() {
+                call.result = Some(result);
+            }
+        }
+    }
+
+    fn finish_links(&mut self, links: Links) {
+        for (cref, range, path) in links.calls {
+            let Some(call) = self.call_at(cref) else { continue };
+            if call.result.is_some() {
+                continue;
+            }
+            let name = if call.function.is_empty() { "tool call".to_string() } else { format!("call to `{}`", call.function) };
+            let offset = scan::find_path(self.b, range.start, &path_segments_after(&path));
+            self.out.diag(Warning, "unanswered-tool-call", format!("{name} never gets a tool output"), path, offset, Some(cref.event));
+        }
+    }
+
+    fn tools(&mut self, o: &Map<String, Value>, ctx: &Ctx) -> Vec<ToolDefinition> {
+        let Some(list) = o.get("tools").and_then(Value::as_array) else {
+            let found = o.get("tools").map(json_type).unwrap_or("nothing");
+            self.d(ctx, Error, "tools-not-list", format!("expected `tools` to be a list of tool definitions, found {found}"), &[Seg::key("tools")]);
+            return Vec::new();
+        };
+        let mut tools = Vec::new();
+        for (i, t) in list.iter().enumerate() {
+            let at = [Seg::key("tools"), Seg::Index(i)];
+            let Some(t) = t.as_object() else {
+                self.d(ctx, Error, "tool-not-object", format!("expected a tool definition object, found {}", json_type(t)), &at);
+                continue;
+            };
+            let name = match t.get("name") {
+                Some(Value::String(s)) => s.clone(),
+                _ => {
+                    self.d(ctx, Error, "tool-missing-name", "tool definition has no string `name`".to_string(), &at);
+                    String::new()
+                }
+            };
+            if !t.get("inputSchema").is_some_and(Value::is_object) {
+                self.d(ctx, Error, "tool-missing-input-schema", format!("tool {name:?} has no `inputSchema` object"), &at);
+            }
+            tools.push(ToolDefinition {
+                name,
+                description: t.get("description").and_then(Value::as_str).map(str::to_string),
+                parameters: t.get("inputSchema").cloned(),
+            });
+        }
+        tools
+    }
+}
+
+struct Ctx {
+    range: Range<usize>,
+    path: String,
+    index: u32,
+}
+
+/// A content chunk as Invariant's `TextChunk | Image` union accepts it.
+fn chunk(v: &Value) -> Result<ContentPart, String> {
+    let Some(o) = v.as_object() else {
+        return Err(format!("expected a content part object such as {{\"type\": \"text\", \"text\": …}}, found {}", json_type(v)));
+    };
+    let Some(kind) = o.get("type").and_then(Value::as_str) else {
+        return Err("content part has no string `type`".to_string());
+    };
+    if let Some(text) = o.get("text").and_then(Value::as_str) {
+        return Ok(match kind {
+            "reasoning" | "thinking" => ContentPart::Reasoning(text.to_string()),
+            _ => ContentPart::Text(text.to_string()),
+        });
+    }
+    if let Some(image) = o.get("image_url").and_then(Value::as_object) {
+        if image.values().all(Value::is_string) {
+            let url = image.get("url").and_then(Value::as_str).unwrap_or_default().to_string();
+            return Ok(ContentPart::Image { url });
+        }
+        return Err("`image_url` values must all be strings".to_string());
+    }
+    Err(format!("content part of type {kind:?} has neither a string `text` nor an `image_url` object"))
+}
+
+/// Recovers the path steps after the record's own path, for locating a call.
+fn path_segments_after(path: &str) -> Vec<Seg> {
+    // Paths of calls end in `.tool_calls[j]` (inside a message) or are the record itself.
+    match path.rfind(".tool_calls[") {
+        Some(i) => {
+            let rest = path.get(i + ".tool_calls[".len()..).unwrap_or("");
+            let j = rest.trim_end_matches(']').parse().unwrap_or(0);
+            vec![Seg::key("tool_calls"), Seg::Index(j)]
+        }
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,231 @@
+//! The JSON layer under every format: one document, or JSON Lines.
+//!
+//! Formats differ in what their records mean, not in how records are laid
+//! out in a file, so the split into top-level values happens once here.
+
+pub mod scan;
+
+use std::ops::Range;
+
+pub use scan::{render_path, Seg, SyntaxError};
+
+/// How the top-level values are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// One JSON document.
+    Json,
+    /// JSON Lines: one value per non-blank line.
+    Jsonl,
+}
+
+/// A top-level value: the whole document, or one JSONL line.
+#[derive(Debug, Clone)]
+pub struct TopValue {
+    pub range: Range<usize>,
+    /// 0-based line of the value's first byte.
+    pub line: usize,
+}
+
+/// The input split into top-level values, with the syntax errors met on the way.
+#[derive(Debug, Clone)]
+pub struct Split {
+    pub layout: Layout,
+    pub values: Vec<TopValue>,
+    /// Syntax errors. For a one-document input with an error, `values` holds
+    /// the document from its start to the end of the input, so a format can
+    /// still recover the records before the error.
+    pub errors: Vec<SyntaxError>,
+    /// Ranges that belong to no value (broken JSONL lines, trailing content),
+    /// kept so that nothing in the file is lost.
+    pub leftovers: Vec<Range<usize>>,
+}
+
+/// The byte length of a UTF-8 byte order mark at the start, if any.
+pub fn bom_len(b: &[u8]) -> usize {
+    if b.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        3
+    } else {
+        0
+    }
+}
+
+fn line_end(b: &[u8], from: usize) -> usize {
+    b.get(from..)
+        .and_then(|rest| rest.iter().position(|c| *c == b'\n'))
+        .map(|p| from + p)
+        .unwrap_or(b.len())
+}
+
+fn count_lines(b: &[u8], upto: usize) -> usize {
+    b.get(..upto).map(|s| s.iter().filter(|c| **c == b'\n').count()).unwrap_or(0)
+}
+
+/// Splits `b` (starting after any BOM at `start`) into top-level values.
+pub fn split(b: &[u8], start: usize) -> Split {
+    let first = scan::skip_ws(b, start);
+    let mut out = Split { layout: Layout::Json, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new() };
+    if first >= b.len() {
+        return out;
+    }
+    match scan::scan_value(b, first) {
+        Ok(end) => {
+            let rest = scan::skip_ws(b, end);
+            if rest >= b.len() {
+                out.values.push(TopValue { range: first..end, line: count_lines(b, first) });
+                return out;
+            }
+            let first_is_one_line = !b.get(first..end).unwrap_or(&[]).contains(&b'\n');
+            let rest_on_new_line = b.get(end..rest).unwrap_or(&[]).contains(&b'\n');
+            if first_is_one_line && rest_on_new_line {
+                return split_lines(b, start);
+            }
+            out.values.push(TopValue { range: first..end, line: count_lines(b, first) });
+            out.errors.push(SyntaxError {
+                offset: rest,
+                message: format!(
+                    "unexpected {} after the end of the JSON value (a missing `[` around several values, or JSON Lines with values spanning lines?)",
+                    scan::describe(b, rest)
+                ),
+            });
+            out.leftovers.push(rest..b.len());
+            out
+        }
+        Err(e) => {
+            if looks_like_jsonl(b, first) {
+                return split_lines(b, start);
+            }
+            out.values.push(TopValue { range: first..b.len(), line: count_lines(b, first) });
+            out.errors.push(e);
+            out
+        }
+    }
+}
+
+/// A broken first line followed by a line that is a complete value on its
+/// own means JSON Lines with a bad line, not one broken document.
+fn looks_like_jsonl(b: &[u8], first: usize) -> bool {
+    let first_end = line_end(b, first);
+    let mut i = first_end + 1;
+    while i < b.len() {
+        let end = line_end(b, i);
+        let line = b.get(..end).unwrap_or(&[]);
+        let s = scan::skip_ws(line, i);
+        if s < end {
+            return match line.get(s) {
+                Some(b'{' | b'[') => scan::scan_value(line, s).is_ok_and(|e| scan::skip_ws(line, e) >= end),
+                _ => false,
+            };
+        }
+        i = end + 1;
+    }
+    false
+}
+
+fn split_lines(b: &[u8], start: usize) -> Split {
+    let mut out = Split { layout: Layout::Jsonl, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new() };
+    let mut i = start;
+    let mut line_no = 0usize;
+    while i < b.len() {
+        let end = line_end(b, i);
+        // Scan within the line only: a broken line must not swallow the next.
+        let line = b.get(..end).unwrap_or(&[]);
+        let s = scan::skip_ws(line, i);
+        if s < end {
+            match scan::scan_value(line, s) {
+                Ok(v_end) => {
+                    let after = scan::skip_ws(line, v_end);
+                    if after >= end {
+                        out.values.push(TopValue { range: s..v_end, line: line_no });
+                    } else {
+                        out.errors.push(SyntaxError {
+                            offset: after,
+                            message: format!(
+                                "unexpected {} after the JSON value on this line (one value per line in JSON Lines)",
+                                scan::describe(b, after)
+                            ),
+                        });
+                        out.leftovers.push(s..end);
+                    }
+                }
+                Err(mut e) => {
+                    if e.offset >= end {
+                        e.message = format!("{} (the line ends before the value is complete)", e.message);
+                        e.offset = end.saturating_sub(1).max(s);
+                    }
+                    out.errors.push(e);
+                    out.leftovers.push(s..end);
+                }
+            }
+        }
+        i = end + 1;
+        line_no += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts<'a>(b: &'a [u8], s: &Split) -> Vec<&'a str> {
+        s.values.iter().map(|v| std::str::from_utf8(&b[v.range.clone()]).unwrap()).collect()
+    }
+
+    #[test]
+    fn one_document() {
+        let b = b" [1,\n 2]\n";
+        let s = split(b, 0);
+        assert_eq!(s.layout, Layout::Json);
+        assert_eq!(texts(b, &s), vec!["[1,\n 2]"]);
+        assert!(s.errors.is_empty());
+    }
+
+    #[test]
+    fn json_lines_with_blank_lines_and_a_bad_line() {
+        let b = b"{\"a\":1}\n\n[2]\r\n{\"b\":\n{\"c\":3}\n";
+        let s = split(b, 0);
+        assert_eq!(s.layout, Layout::Jsonl);
+        assert_eq!(texts(b, &s), vec!["{\"a\":1}", "[2]", "{\"c\":3}"]);
+        assert_eq!(s.values.iter().map(|v| v.line).collect::<Vec<_>>(), vec![0, 2, 4]);
+        assert_eq!(s.errors.len(), 1);
+        assert!(s.errors[0].message.contains("line ends"), "{}", s.errors[0].message);
+        assert_eq!(s.leftovers.len(), 1);
+    }
+
+    #[test]
+    fn broken_first_line_of_jsonl() {
+        let b = b"{oops}\n{\"a\":1}\n";
+        let s = split(b, 0);
+        assert_eq!(s.layout, Layout::Jsonl);
+        assert_eq!(texts(b, &s), vec!["{\"a\":1}"]);
+        assert_eq!(s.errors[0].offset, 1);
+    }
+
+    #[test]
+    fn broken_document_keeps_its_start() {
+        let b = b"[\n {\"a\": 1},\n {\"b\": }\n]";
+        let s = split(b, 0);
+        assert_eq!(s.layout, Layout::Json);
+        assert_eq!(s.values.len(), 1);
+        assert_eq!(s.errors.len(), 1);
+        assert_eq!(s.values[0].range.end, b.len());
+    }
+
+    #[test]
+    fn trailing_garbage_after_a_pretty_document() {
+        let b = b"[\n1\n]\nxyz";
+        let s = split(b, 0);
+        assert_eq!(s.layout, Layout::Json);
+        assert!(s.errors[0].message.contains("unexpected `x`"));
+        assert_eq!(s.leftovers, vec![6..9]);
+    }
+
+    #[test]
+    fn empty_and_bom() {
+        assert!(split(b"  \n", 0).values.is_empty());
+        let b = b"\xEF\xBB\xBF[1]";
+        assert_eq!(bom_len(b), 3);
+        assert_eq!(split(b, 3).values[0].range, 3..6);
+    }
+}

@@ -1,0 +1,486 @@
+//! A validating JSON scanner that finds where values start and end without
+//! building them.
+//!
+//! The model keeps every event as a byte range of the source, so that the raw
+//! view shows exactly what the file said and diagnostics can point at a line
+//! and column. `serde_json` does not report value positions, so this scanner
+//! does the structural pass: it checks the grammar (RFC 8259), is iterative
+//! (a 100,000-deep nesting cannot overflow the stack) and never panics.
+
+use std::ops::Range;
+
+/// Where the grammar was broken, and what was expected there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// One step of a path into a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+impl Seg {
+    pub fn key(k: &str) -> Seg {
+        Seg::Key(k.to_string())
+    }
+}
+
+/// Renders a JSONPath such as `$[3].tool_calls[0].function.name`.
+pub fn render_path(base: &str, segs: &[Seg]) -> String {
+    let mut out = String::from(base);
+    for seg in segs {
+        match seg {
+            Seg::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+            Seg::Key(k) => {
+                let plain = !k.is_empty()
+                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !k.starts_with(|c: char| c.is_ascii_digit());
+                if plain {
+                    out.push('.');
+                    out.push_str(k);
+                } else {
+                    out.push('[');
+                    out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                    out.push(']');
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(c) = b.get(i) {
+        match c {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            _ => break,
+        }
+    }
+    i
+}
+
+/// Describes the byte at `i` for an error message: "`}`", "end of input", …
+pub fn describe(b: &[u8], i: usize) -> String {
+    match b.get(i) {
+        None => "end of input".to_string(),
+        Some(c) if c.is_ascii_graphic() => format!("`{}`", *c as char),
+        Some(b' ') => "a space".to_string(),
+        Some(b'\n') => "a line break".to_string(),
+        Some(c) if *c >= 0x80 => {
+            // Show the whole character when it decodes.
+            let end = (i + 4).min(b.len());
+            let s = String::from_utf8_lossy(b.get(i..end).unwrap_or(&[]));
+            match s.chars().next() {
+                Some(ch) if ch != '\u{fffd}' => format!("`{ch}`"),
+                _ => format!("byte 0x{c:02X} (not valid UTF-8)"),
+            }
+        }
+        Some(c) => format!("control character 0x{c:02X}"),
+    }
+}
+
+fn err<T>(offset: usize, message: impl Into<String>) -> Result<T, SyntaxError> {
+    Err(SyntaxError { offset, message: message.into() })
+}
+
+fn expected_value(b: &[u8], i: usize) -> SyntaxError {
+    let found = describe(b, i);
+    let hint = match b.get(i) {
+        Some(b'N') => " (`NaN` is not valid JSON)",
+        Some(b'I') => " (`Infinity` is not valid JSON)",
+        Some(b']') | Some(b'}') => " (a trailing comma?)",
+        Some(b'\'') => " (JSON strings use double quotes)",
+        _ => "",
+    };
+    SyntaxError {
+        offset: i,
+        message: format!(
+            "expected a JSON value (object, array, string, number, true, false or null), found {found}{hint}"
+        ),
+    }
+}
+
+/// Scans a string starting at the opening quote; returns the offset after the closing quote.
+pub fn scan_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
+    if b.get(start) != Some(&b'"') {
+        return err(start, format!("expected a string in double quotes, found {}", describe(b, start)));
+    }
+    let mut i = start + 1;
+    loop {
+        // Fast path over ordinary bytes.
+        while let Some(c) = b.get(i) {
+            if *c == b'"' || *c == b'\\' || *c < 0x20 {
+                break;
+            }
+            i += 1;
+        }
+        match b.get(i) {
+            None => return err(start, "unterminated string: the input ends before its closing `\"`"),
+            Some(b'"') => return Ok(i + 1),
+            Some(b'\\') => {
+                match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                    Some(b'u') => {
+                        for k in 0..4 {
+                            match b.get(i + 2 + k) {
+                                Some(h) if h.is_ascii_hexdigit() => {}
+                                _ => {
+                                    return err(
+                                        i,
+                                        "invalid \\u escape: expected four hexadecimal digits",
+                                    )
+                                }
+                            }
+                        }
+                        i += 6;
+                    }
+                    None => return err(start, "unterminated string: the input ends inside an escape"),
+                    Some(_) => {
+                        return err(
+                            i,
+                            format!(
+                                "invalid escape `\\{}` in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+                                String::from_utf8_lossy(b.get(i + 1..i + 2).unwrap_or(&[]))
+                            ),
+                        )
+                    }
+                }
+            }
+            Some(c) => {
+                return err(
+                    i,
+                    format!("control character 0x{c:02X} inside a string must be escaped (a string left unclosed?)"),
+                )
+            }
+        }
+    }
+}
+
+fn scan_number(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
+    let mut i = start;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(c) if c.is_ascii_digit() => {
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        _ => {
+            if b.get(i) == Some(&b'I') {
+                return err(start, "`-Infinity` is not valid JSON");
+            }
+            return err(i, format!("expected a digit in a number, found {}", describe(b, i)));
+        }
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return err(i, format!("expected a digit after the decimal point, found {}", describe(b, i)));
+        }
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return err(i, format!("expected a digit in the exponent, found {}", describe(b, i)));
+        }
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    Ok(i)
+}
+
+fn scan_literal(b: &[u8], start: usize, word: &'static [u8]) -> Result<usize, SyntaxError> {
+    let end = start + word.len();
+    if b.get(start..end) == Some(word) {
+        Ok(end)
+    } else {
+        Err(expected_value(b, start))
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    Array,
+    Object,
+}
+
+/// Scans one value starting at `start` (after optional whitespace); returns
+/// the offset just past it.
+pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = skip_ws(b, start);
+    loop {
+        // A value is expected at `i`.
+        match b.get(i) {
+            Some(b'{') => {
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b'}') {
+                    i += 1;
+                } else {
+                    i = member_key(b, i)?;
+                    stack.push(Frame::Object);
+                    continue;
+                }
+            }
+            Some(b'[') => {
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                } else {
+                    stack.push(Frame::Array);
+                    continue;
+                }
+            }
+            Some(b'"') => i = scan_string(b, i)?,
+            Some(b't') => i = scan_literal(b, i, b"true")?,
+            Some(b'f') => i = scan_literal(b, i, b"false")?,
+            Some(b'n') => i = scan_literal(b, i, b"null")?,
+            Some(c) if *c == b'-' || c.is_ascii_digit() => i = scan_number(b, i)?,
+            _ => return Err(expected_value(b, i)),
+        }
+        // After a complete value: close containers or move to the next element.
+        loop {
+            let Some(top) = stack.last().copied() else {
+                return Ok(i);
+            };
+            i = skip_ws(b, i);
+            match (top, b.get(i)) {
+                (_, Some(b',')) => {
+                    i = skip_ws(b, i + 1);
+                    if top == Frame::Object {
+                        i = member_key(b, i)?;
+                    }
+                    break;
+                }
+                (Frame::Array, Some(b']')) | (Frame::Object, Some(b'}')) => {
+                    i += 1;
+                    stack.pop();
+                }
+                (Frame::Array, _) => {
+                    return err(
+                        i,
+                        format!("expected `,` or `]` after an array element, found {}", describe(b, i)),
+                    )
+                }
+                (Frame::Object, _) => {
+                    return err(
+                        i,
+                        format!("expected `,` or `}}` after an object member, found {}", describe(b, i)),
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// Scans `"key" :` and the whitespace after; returns where the member's value starts.
+fn member_key(b: &[u8], i: usize) -> Result<usize, SyntaxError> {
+    if b.get(i) != Some(&b'"') {
+        let hint = if b.get(i) == Some(&b'}') { " (a trailing comma?)" } else { "" };
+        return err(
+            i,
+            format!("expected an object key in double quotes, found {}{hint}", describe(b, i)),
+        );
+    }
+    let end = scan_string(b, i)?;
+    let colon = skip_ws(b, end);
+    if b.get(colon) != Some(&b':') {
+        return err(colon, format!("expected `:` after an object key, found {}", describe(b, colon)));
+    }
+    Ok(skip_ws(b, colon + 1))
+}
+
+/// Decodes a key given the range of its quoted text.
+pub fn decode_string(b: &[u8], quoted: Range<usize>) -> Option<String> {
+    let raw = b.get(quoted.clone())?;
+    if !raw.contains(&b'\\') {
+        let inner = raw.get(1..raw.len().saturating_sub(1))?;
+        return std::str::from_utf8(inner).ok().map(str::to_string);
+    }
+    serde_json::from_slice::<String>(raw).ok()
+}
+
+/// The elements of the array whose `[` is at `open`. On a syntax error the
+/// elements scanned before it are returned with the error.
+pub fn array_items(b: &[u8], open: usize) -> (Vec<Range<usize>>, Result<usize, SyntaxError>) {
+    let mut items = Vec::new();
+    if b.get(open) != Some(&b'[') {
+        return (items, err(open, format!("expected `[`, found {}", describe(b, open))));
+    }
+    let mut i = skip_ws(b, open + 1);
+    if b.get(i) == Some(&b']') {
+        return (items, Ok(i + 1));
+    }
+    loop {
+        let start = skip_ws(b, i);
+        match scan_value(b, start) {
+            Ok(end) => items.push(start..end),
+            Err(e) => return (items, Err(e)),
+        }
+        i = skip_ws(b, items.last().map(|r| r.end).unwrap_or(start));
+        match b.get(i) {
+            Some(b',') => i += 1,
+            Some(b']') => return (items, Ok(i + 1)),
+            _ => {
+                return (
+                    items,
+                    err(i, format!("expected `,` or `]` after an array element, found {}", describe(b, i))),
+                )
+            }
+        }
+    }
+}
+
+/// The members of the object whose `{` is at `open`: decoded key, and the
+/// range of the value.
+pub fn object_members(b: &[u8], open: usize) -> Result<Vec<(String, Range<usize>)>, SyntaxError> {
+    let mut members = Vec::new();
+    if b.get(open) != Some(&b'{') {
+        return err(open, format!("expected `{{`, found {}", describe(b, open)));
+    }
+    let mut i = skip_ws(b, open + 1);
+    if b.get(i) == Some(&b'}') {
+        return Ok(members);
+    }
+    loop {
+        let key_start = i;
+        let value_start = member_key(b, key_start)?;
+        let key_end = scan_string(b, key_start)?;
+        let key = decode_string(b, key_start..key_end).unwrap_or_default();
+        let value_end = scan_value(b, value_start)?;
+        members.push((key, value_start..value_end));
+        i = skip_ws(b, value_end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Ok(members),
+            _ => {
+                return err(
+                    i,
+                    format!("expected `,` or `}}` after an object member, found {}", describe(b, i)),
+                )
+            }
+        }
+    }
+}
+
+/// The offset of the value at `path` inside the value starting at `start`,
+/// or of the deepest container on the way when a step is missing.
+pub fn find_path(b: &[u8], start: usize, path: &[Seg]) -> usize {
+    let mut at = skip_ws(b, start);
+    for seg in path {
+        let next = match (seg, b.get(at)) {
+            (Seg::Key(k), Some(b'{')) => object_members(b, at)
+                .ok()
+                .and_then(|m| m.into_iter().find(|(key, _)| key == k).map(|(_, r)| r.start)),
+            (Seg::Index(n), Some(b'[')) => array_items(b, at).0.get(*n).map(|r| r.start),
+            _ => None,
+        };
+        match next {
+            Some(n) => at = n,
+            None => return at,
+        }
+    }
+    at
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(s: &str) -> usize {
+        scan_value(s.as_bytes(), 0).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+    }
+    fn bad(s: &str) -> SyntaxError {
+        scan_value(s.as_bytes(), 0).expect_err(s)
+    }
+
+    #[test]
+    fn scans_valid_values_to_their_end() {
+        assert_eq!(ok("{} x"), 2);
+        assert_eq!(ok(r#"{"a": [1, -2.5e+3, true, false, null, "x\"y\u00e9"]} "#), 52);
+        assert_eq!(ok("  [ ]"), 5);
+        assert_eq!(ok("0"), 1);
+    }
+
+    #[test]
+    fn reports_grammar_errors_with_offsets() {
+        let e = bad("[1, 2,]");
+        assert_eq!(e.offset, 6);
+        assert!(e.message.contains("trailing comma"), "{}", e.message);
+        let e = bad(r#"{"a" 1}"#);
+        assert_eq!(e.offset, 5);
+        assert!(e.message.contains("expected `:`"));
+        let e = bad("[NaN]");
+        assert!(e.message.contains("NaN"));
+        let e = bad("\"abc");
+        assert!(e.message.contains("unterminated string"));
+        let e = bad("[1 2]");
+        assert!(e.message.contains("expected `,` or `]`") && e.offset == 3);
+        let e = bad(r#"{"a":1,}"#);
+        assert!(e.message.contains("trailing comma"));
+        let e = bad(r#""a\x""#);
+        assert!(e.message.contains("invalid escape"));
+        // A leading zero ends the number; the caller sees the rest as trailing content.
+        assert_eq!(scan_value(b"01", 0), Ok(1));
+        assert!(bad("-").message.contains("expected a digit"));
+        assert!(bad("1.").message.contains("decimal point"));
+        assert!(bad("tru").message.contains("expected a JSON value"));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let deep = "[".repeat(200_000) + &"]".repeat(200_000);
+        assert_eq!(ok(&deep), 400_000);
+        let unclosed = "[".repeat(200_000);
+        assert!(bad(&unclosed).message.contains("end of input"));
+    }
+
+    #[test]
+    fn array_items_and_members() {
+        let s = br#"[ {"a":1} , [2], "x" ]"#;
+        let (items, end) = array_items(s, 0);
+        assert_eq!(end, Ok(s.len()));
+        let texts: Vec<_> = items.iter().map(|r| std::str::from_utf8(&s[r.clone()]).unwrap()).collect();
+        assert_eq!(texts, vec![r#"{"a":1}"#, "[2]", r#""x""#]);
+
+        let s = br#"[1, 2, oops]"#;
+        let (items, end) = array_items(s, 0);
+        assert_eq!(items.len(), 2);
+        assert_eq!(end.unwrap_err().offset, 7);
+
+        let s = br#"{"k\u0041": 1, "b": {"c": [10, 20]}}"#;
+        let m = object_members(s, 0).unwrap();
+        assert_eq!(m[0].0, "kA");
+        assert_eq!(m[1].0, "b");
+        let at = find_path(s, 0, &[Seg::key("b"), Seg::key("c"), Seg::Index(1)]);
+        assert_eq!(&s[at..at + 2], b"20");
+        // A missing step stops at the deepest container found.
+        let at = find_path(s, 0, &[Seg::key("b"), Seg::key("zz")]);
+        assert_eq!(s[at], b'{');
+    }
+
+    #[test]
+    fn paths_render_like_jsonpath() {
+        let p = render_path("$", &[Seg::Index(3), Seg::key("tool_calls"), Seg::Index(0), Seg::key("function"), Seg::key("name")]);
+        assert_eq!(p, "$[3].tool_calls[0].function.name");
+        assert_eq!(render_path("$", &[Seg::key("a b")]), "$[\"a b\"]");
+    }
+}

@@ -1,0 +1,190 @@
+//! agent-trace-viewer's core: read AI-agent traces of several formats into one
+//! model, validate them as their reference libraries would, and serve views of
+//! them to a browser UI through WebAssembly.
+//!
+//! Data flows one way: bytes → [`json`] split → a format module in [`import`]
+//! → the shared [`model`] → [`query`] and [`view`]. The wasm-bindgen layer
+//! (`wasm`, compiled only for wasm32) is a thin wrapper over [`parse_trace`].
+
+pub mod diagnostic;
+pub mod import;
+pub mod json;
+pub mod model;
+pub mod query;
+pub mod source;
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+use diagnostic::{Diagnostic, Severity};
+use import::{Builder, Format, Input, Sample, FORMATS};
+use model::{Detection, Trace};
+use source::SourceMap;
+
+/// Options for [`parse_trace`].
+#[derive(Debug, Clone, Default)]
+pub struct ParseOptions {
+    /// Force a format by id instead of detecting it.
+    pub format: Option<String>,
+}
+
+/// Why an input could not be read as a trace at all.
+#[derive(Debug, Clone)]
+pub struct ParseError {
+    pub message: String,
+    /// Where the problem is, when there is one place.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The ids of every supported format.
+pub fn format_ids() -> Vec<&'static str> {
+    FORMATS.iter().map(|f| f.id()).collect()
+}
+
+/// Reads `bytes` as a trace. Malformed records become diagnostics on the
+/// returned trace; only an input that is no trace at all is an error.
+pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, ParseError> {
+    let start = json::bom_len(&bytes);
+    let source_map = SourceMap::new(&bytes);
+    let split = json::split(&bytes, start);
+    if split.values.is_empty() && split.errors.is_empty() {
+        let what = if bytes.len() == start { "the input is empty" } else { "the input holds only whitespace" };
+        return Err(ParseError {
+            message: format!("{what}: expected a JSON document or JSON Lines with a trace"),
+            diagnostics: Vec::new(),
+        });
+    }
+    let (format, detection) = choose_format(&bytes, &split, options)?;
+    let mut builder = Builder::new(&bytes, &source_map);
+    if start > 0 {
+        builder.diag(Severity::Info, "bom", "the input starts with a UTF-8 byte order mark, which was skipped".to_string(), "$".to_string(), 0, None);
+    }
+    format.import(&Input { bytes: &bytes, split: &split }, &mut builder);
+    let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
+    if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
+        diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: "no-events",
+            message: "the input holds no events".to_string(),
+            path: "$".to_string(),
+            line: 1,
+            column: 1,
+            offset: 0,
+            event: None,
+            snippet: None,
+        });
+    }
+    diagnostics.sort_by_key(|d| d.offset);
+    Ok(Trace {
+        format: format.id(),
+        detection,
+        layout: split.layout,
+        runs,
+        events,
+        diagnostics,
+        metadata,
+        source: bytes,
+        source_map,
+    })
+}
+
+fn choose_format(
+    bytes: &[u8],
+    split: &json::Split,
+    options: &ParseOptions,
+) -> Result<(&'static dyn Format, Detection), ParseError> {
+    if let Some(id) = &options.format {
+        let Some(f) = FORMATS.iter().find(|f| f.id() == id) else {
+            return Err(ParseError {
+                message: format!("unknown format {id:?}; supported formats: {}", format_ids().join(", ")),
+                diagnostics: Vec::new(),
+            });
+        };
+        let detection = Detection {
+            format: f.id(),
+            forced: true,
+            confidence: 1.0,
+            evidence: vec!["format chosen by the caller".to_string()],
+            runner_up: None,
+        };
+        return Ok((*f, detection));
+    }
+    let sample = Sample::new(bytes, split);
+    let mut scored: Vec<(&'static dyn Format, import::Score)> =
+        FORMATS.iter().filter_map(|f| f.detect(&sample).map(|s| (*f, s))).collect();
+    scored.sort_by(|a, b| b.1.confidence.total_cmp(&a.1.confidence));
+    let mut ranked = scored.into_iter();
+    let Some((best, score)) = ranked.next() else {
+        return Err(not_a_trace(bytes, split, &sample));
+    };
+    let runner_up = ranked
+        .next()
+        .filter(|(_, s)| s.confidence >= score.confidence * 0.5)
+        .map(|(f, s)| format!("{} ({:.0}%)", f.id(), s.confidence * 100.0));
+    Ok((
+        best,
+        Detection { format: best.id(), forced: false, confidence: score.confidence, evidence: score.evidence, runner_up },
+    ))
+}
+
+/// The error for an input no format claims: what it looks like, what is supported.
+fn not_a_trace(bytes: &[u8], split: &json::Split, sample: &Sample) -> ParseError {
+    let supported = FORMATS.iter().map(|f| format!("{} ({})", f.id(), f.name())).collect::<Vec<_>>().join(", ");
+    if let Some(e) = split.errors.first() {
+        if split.values.is_empty() || split.layout == json::Layout::Json {
+            let map = SourceMap::new(bytes);
+            let pos = map.position(bytes, e.offset);
+            return ParseError {
+                message: format!(
+                    "not valid JSON at line {}, column {}: {} — near: {}",
+                    pos.line,
+                    pos.column,
+                    e.message,
+                    map.snippet(bytes, e.offset)
+                ),
+                diagnostics: Vec::new(),
+            };
+        }
+    }
+    let looks = describe_shape(sample);
+    ParseError {
+        message: format!("not a supported trace format: {looks}. Supported: {supported}"),
+        diagnostics: Vec::new(),
+    }
+}
+
+/// A short description of the input's shape for "unsupported" errors.
+fn describe_shape(sample: &Sample) -> String {
+    let Some(first) = sample.values.first() else { return "no JSON values".to_string() };
+    let layout = match sample.layout {
+        json::Layout::Json => "a JSON document",
+        json::Layout::Jsonl => "JSON Lines",
+    };
+    let record = match first {
+        serde_json::Value::Array(items) => match items.first() {
+            Some(serde_json::Value::Object(o)) => format!("a list of objects with keys {}", keys(o)),
+            Some(v) => format!("a list of {}", import::json_type(v)),
+            None => "an empty list".to_string(),
+        },
+        serde_json::Value::Object(o) => format!("objects with keys {}", keys(o)),
+        v => import::json_type(v).to_string(),
+    };
+    format!("it looks like {layout} holding {record}")
+}
+
+fn keys(o: &serde_json::Map<String, serde_json::Value>) -> String {
+    let mut k: Vec<String> = o.keys().take(8).map(|k| format!("`{k}`")).collect();
+    if o.len() > 8 {
+        k.push("…".to_string());
+    }
+    k.join(", ")
+}

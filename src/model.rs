@@ -1,0 +1,287 @@
+//! The shared trace model: the one shape every format is read into and the
+//! only one renderers, filters and the wasm API see.
+//!
+//! `Trace` (one parsed input) → `AgentRun`s → `Transcript`s → events. Events
+//! live in one flat vector on the trace, in source order, and transcripts
+//! refer to ranges of it: filters and the UI work with plain event indices.
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Diagnostic;
+use crate::json::Layout;
+use crate::source::SourceMap;
+
+pub type Metadata = Map<String, Value>;
+
+/// One parsed input file.
+#[derive(Debug)]
+pub struct Trace {
+    /// Format id (`openai`, …).
+    pub format: &'static str,
+    pub detection: Detection,
+    pub layout: Layout,
+    pub runs: Vec<AgentRun>,
+    pub events: Vec<Event>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// File-level metadata that belongs to no run (an Explorer dataset's first line).
+    pub metadata: Metadata,
+    /// The input bytes; events and diagnostics point into them.
+    pub source: Vec<u8>,
+    pub source_map: SourceMap,
+}
+
+/// Why a format was chosen.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detection {
+    pub format: &'static str,
+    /// True when the caller named the format instead of detection choosing it.
+    pub forced: bool,
+    /// 0.0–1.0: the share of sampled records that matched.
+    pub confidence: f32,
+    /// The fields that matched, in words.
+    pub evidence: Vec<String>,
+    /// The next best format, when it came close.
+    pub runner_up: Option<String>,
+}
+
+/// An agent run: one session, trace or conversation of the source.
+#[derive(Debug, Clone)]
+pub struct AgentRun {
+    pub id: String,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// Ordered; keys are unique within the run.
+    pub transcripts: Vec<Transcript>,
+    pub metadata: Metadata,
+    /// Where the run's own record starts in the source, if it has one.
+    pub offset: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Transcript {
+    pub key: String,
+    /// Indices into `Trace::events`.
+    pub events: Range<u32>,
+    pub metadata: Metadata,
+}
+
+/// One record of the source: a list item, a JSONL line, a log record.
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub run: u32,
+    pub transcript: u32,
+    pub body: EventBody,
+    /// The format's own name for the record kind (`Message`, `ToolOutput`, `ActionEvent`, …).
+    pub source_kind: String,
+    pub timestamp: Option<String>,
+    /// Bytes of the record in the source: its raw JSON.
+    pub raw: Range<usize>,
+    /// JSONPath of the record inside its top-level value.
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Debug, Clone)]
+pub enum EventBody {
+    Message(Message),
+    /// A tool call recorded as its own record (not inside a message).
+    ToolCall(ToolCall),
+    ToolResult(ToolResult),
+    /// A declaration of the tools available to the agent.
+    ToolDefinitions(Vec<ToolDefinition>),
+    /// A span opening or closing (trace formats with nesting).
+    Span(SpanEvent),
+    /// A point in time with a label (state changes, pauses, condensations).
+    Marker(Marker),
+    KeyValue(KeyValue),
+    /// A record the format module could not read; its raw JSON is all there is.
+    Unparsed(String),
+}
+
+impl EventBody {
+    /// The shared model's kind name, as filters and the JS API spell it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EventBody::Message(_) => "message",
+            EventBody::ToolCall(_) => "tool-call",
+            EventBody::ToolResult(_) => "tool-result",
+            EventBody::ToolDefinitions(_) => "tool-definitions",
+            EventBody::Span(_) => "span",
+            EventBody::Marker(_) => "marker",
+            EventBody::KeyValue(_) => "key-value",
+            EventBody::Unparsed(_) => "unparsed",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub role: String,
+    pub content: Content,
+    /// Calls made by this message, each addressable as (event index, call index).
+    pub tool_calls: Vec<ToolCall>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    None,
+    Text(String),
+    Parts(Vec<ContentPart>),
+    /// Structured content that is neither text nor parts (a tool output object).
+    Json(Value),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContentPart {
+    Text(String),
+    Reasoning(String),
+    Image { url: String },
+    /// A part of a type the model does not know; kept whole.
+    Other(Value),
+}
+
+impl Content {
+    /// The text a person reads: text parts joined by newlines, JSON as JSON.
+    pub fn text(&self) -> String {
+        match self {
+            Content::None => String::new(),
+            Content::Text(t) => t.clone(),
+            Content::Parts(parts) => parts
+                .iter()
+                .filter_map(|p| match p {
+                    ContentPart::Text(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Content::Json(v) => v.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolCall {
+    pub id: Option<String>,
+    pub function: String,
+    pub arguments: Arguments,
+    /// Index of the event holding this call's result, once linked.
+    pub result: Option<u32>,
+}
+
+/// Tool-call arguments: the parsed value, plus the original text when the
+/// source gave them as a JSON-encoded string.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Arguments {
+    pub value: Option<Value>,
+    pub text: Option<String>,
+}
+
+impl Arguments {
+    /// The arguments as one line of text, for summaries and search.
+    pub fn display(&self) -> String {
+        match (&self.value, &self.text) {
+            (Some(v), _) => v.to_string(),
+            (None, Some(t)) => t.clone(),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct CallRef {
+    pub event: u32,
+    pub call: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolStatus {
+    Unknown,
+    Success,
+    Error,
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolResult {
+    pub call_id: Option<String>,
+    pub content: Content,
+    pub status: ToolStatus,
+    /// The call this answers, once linked.
+    pub call: Option<CallRef>,
+    /// True when the source gave no call id and the link was inferred from order.
+    pub implicit_link: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ToolDefinition {
+    pub name: String,
+    pub description: Option<String>,
+    pub parameters: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpanPhase {
+    Begin,
+    End,
+}
+
+#[derive(Debug, Clone)]
+pub struct SpanEvent {
+    /// Path of span names from the root.
+    pub name: Vec<String>,
+    pub phase: SpanPhase,
+}
+
+#[derive(Debug, Clone)]
+pub struct Marker {
+    pub label: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct KeyValue {
+    pub key: String,
+    pub value: Value,
+}
+
+impl Trace {
+    /// The tool call at (event, call), whether inside a message or standalone.
+    pub fn call(&self, r: CallRef) -> Option<&ToolCall> {
+        match &self.events.get(r.event as usize)?.body {
+            EventBody::Message(m) => m.tool_calls.get(r.call as usize),
+            EventBody::ToolCall(c) if r.call == 0 => Some(c),
+            _ => None,
+        }
+    }
+
+    pub fn raw_json(&self, event: usize) -> Option<&[u8]> {
+        self.source.get(self.events.get(event)?.raw.clone())
+    }
+
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.severity == crate::diagnostic::Severity::Error).count()
+    }
+
+    /// Number of tool calls in the trace (inside messages and standalone).
+    pub fn tool_call_count(&self) -> usize {
+        self.events
+            .iter()
+            .map(|e| match &e.body {
+                EventBody::Message(m) => m.tool_calls.len(),
+                EventBody::ToolCall(_) => 1,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    /// Number of tool results linked to a call.
+    pub fn linked_result_count(&self) -> usize {
+        self.events
+            .iter()
+            .filter(|e| matches!(&e.body, EventBody::ToolResult(r) if r.call.is_some()))
+            .count()
+    }
+}
