@@ -68,6 +68,10 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
     if start > 0 {
         builder.diag(Severity::Info, "bom", "the input starts with a UTF-8 byte order mark, which was skipped".to_string(), "$".to_string(), 0, None);
     }
+    // Syntax errors are the JSON layer's; every format gets them reported the same way.
+    for e in &split.errors {
+        builder.syntax_error(e, "$");
+    }
     format.import(&Input { bytes: &bytes, split: &split }, &mut builder);
     let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
     if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {

@@ -95,9 +95,6 @@ impl Format for OpenAi {
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
         let split = input.split;
-        for e in &split.errors {
-            out.syntax_error(e, "$");
-        }
         let mut reader = Reader { out, b };
         match split.layout {
             Layout::Json => {
