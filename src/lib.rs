@@ -175,7 +175,16 @@ fn describe_shape(sample: &Sample) -> String {
     };
     let record = match first {
         serde_json::Value::Array(items) => match items.first() {
-            Some(serde_json::Value::Object(o)) => format!("a list of objects with keys {}", keys(o)),
+            Some(serde_json::Value::Object(_)) => {
+                // Union of the keys of the sampled items: the first may be a header.
+                let mut union = serde_json::Map::new();
+                for o in items.iter().filter_map(serde_json::Value::as_object) {
+                    for k in o.keys() {
+                        union.entry(k.clone()).or_insert(serde_json::Value::Null);
+                    }
+                }
+                format!("a list of objects with keys {}", keys(&union))
+            }
             Some(v) => format!("a list of {}", import::json_type(v)),
             None => "an empty list".to_string(),
         },

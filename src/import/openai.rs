@@ -57,9 +57,9 @@ impl Format for OpenAi {
         let mut standalone = 0usize;
         for e in &events {
             let Some(o) = e.as_object() else { continue };
-            if let Some(role) = o.get("role").and_then(Value::as_str) {
+            if let Some(role) = o.get("role") {
                 with_role += 1;
-                if KNOWN_ROLES.contains(&role) {
+                if role.as_str().is_some_and(|r| KNOWN_ROLES.contains(&r)) {
                     known_role += 1;
                 }
                 if o.get("tool_calls").is_some_and(Value::is_array) {
@@ -69,7 +69,7 @@ impl Format for OpenAi {
                 standalone += 1;
             }
         }
-        let matched = known_role + standalone;
+        let matched = with_role + standalone;
         if matched == 0 {
             return None;
         }
@@ -78,7 +78,7 @@ impl Format for OpenAi {
             events.len()
         )];
         if with_role > known_role {
-            evidence.push(format!("{} records have another `role`", with_role - known_role));
+            evidence.push(format!("{} records have another or invalid `role`", with_role - known_role));
         }
         if with_calls > 0 {
             evidence.push(format!("{with_calls} messages carry `tool_calls`"));
@@ -87,7 +87,7 @@ impl Format for OpenAi {
             evidence.push(format!("{standalone} standalone tool calls (`type` + `function`)"));
         }
         if rows > 0 {
-            evidence.push(format!("{rows} `{{messages: [...]}}` rows (Invariant Explorer)"));
+            evidence.push(format!("{rows} trace objects holding the messages (`messages`, `traj` or `trace`)"));
         }
         Some(Score { confidence: matched as f32 / events.len() as f32, evidence })
     }
@@ -123,7 +123,11 @@ fn collect_sample_events<'v>(v: &'v Value, events: &mut Vec<&'v Value>, rows: &m
             }
         }
         Value::Object(o) => {
-            if let Some(m) = o.get("messages").filter(|m| m.is_array()) {
+            let list = ["messages", "traj", "trace"]
+                .iter()
+                .find_map(|k| o.get(*k).filter(|m| m.is_array()))
+                .or_else(|| o.get("trace").and_then(|t| t.get("trace")).filter(|m| m.is_array()));
+            if let Some(m) = list.filter(|_| !o.contains_key("role")) {
                 *rows += 1;
                 collect_sample_events(m, events, rows, depth + 1);
             } else if o.len() == 1 && o.contains_key("metadata") {
@@ -235,7 +239,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     let keys: Vec<String> =
                         scan::object_members(self.b, start).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
                     let has = |k: &str| keys.iter().any(|key| key == k);
-                    if has("messages") && !has("role") {
+                    if (has("messages") || has("traj") || has("trace")) && !has("role") {
                         object_rows += 1;
                         false
                     } else if keys.len() == 1 && has("metadata") {
@@ -330,7 +334,9 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
     }
 
-    /// An Explorer row: `{messages, metadata, id?, index?, annotations?, …}`.
+    /// An Explorer row `{messages, metadata, id?, index?, annotations?, …}`,
+    /// or a wrapper holding the event list under `traj` (tau-bench results) or
+    /// `trace` / `trace.trace` (invariant-testing results).
     fn row(&mut self, start: usize, path: &str) {
         let members = match scan::object_members(self.b, start) {
             Ok(m) => m,
@@ -341,13 +347,36 @@ impl<'r, 'a> Reader<'r, 'a> {
         };
         let mut metadata = Metadata::new();
         let mut id: Option<String> = None;
-        let mut messages: Option<Range<usize>> = None;
+        let mut messages: Option<(Range<usize>, String)> = None;
+        let list_key = ["messages", "traj", "trace"]
+            .into_iter()
+            .find(|k| members.iter().any(|(key, r)| key == k && (*k == "messages" || self.first_byte(r) == Some(b'['))));
+        let nested_trace = list_key.is_none()
+            && members.iter().any(|(key, r)| key == "trace" && self.first_byte(r) == Some(b'{'));
         for (key, r) in &members {
-            if key == "messages" {
-                messages = Some(r.clone());
+            let member_path = crate::json::render_path(path, &[Seg::Key(key.clone())]);
+            if Some(key.as_str()) == list_key {
+                messages = Some((r.clone(), member_path));
                 continue;
             }
-            let member_path = crate::json::render_path(path, &[Seg::Key(key.clone())]);
+            if nested_trace && key == "trace" {
+                // invariant-testing: {name, trace: {trace: [...], metadata}, passed, assertions}
+                let inner = scan::object_members(self.b, scan::skip_ws(self.b, r.start)).unwrap_or_default();
+                for (k, ir) in inner {
+                    let inner_path = crate::json::render_path(&member_path, &[Seg::Key(k.clone())]);
+                    if (k == "trace" || k == "messages") && messages.is_none() && self.first_byte(&ir) == Some(b'[') {
+                        messages = Some((ir, inner_path));
+                    } else if let Ok(v) = self.out.parse_record(&ir, &inner_path) {
+                        match (k.as_str(), v) {
+                            ("metadata", Value::Object(m)) => metadata.extend(m),
+                            (_, v) => {
+                                metadata.insert(format!("trace.{k}"), v);
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
             let Ok(v) = self.out.parse_record(r, &member_path) else { continue };
             match (key.as_str(), v) {
                 ("metadata", Value::Object(m)) => {
@@ -379,8 +408,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let n = self.out.runs.len();
         self.out.begin_run(id.unwrap_or_else(|| format!("run-{n}")), metadata, Some(start));
         match messages {
-            Some(r) => {
-                let mpath = format!("{path}.messages");
+            Some((r, mpath)) => {
                 match self.first_byte(&r) {
                     Some(b'[') => {
                         let (items, end) = scan::array_items(self.b, r.start);
@@ -393,7 +421,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                         self.out.diag(
                             Error,
                             "messages-not-list",
-                            "expected `messages` to be a list of events".to_string(),
+                            "expected the trace's `messages` to be a list of events".to_string(),
                             mpath.clone(),
                             r.start,
                             None,
