@@ -11,5 +11,8 @@ bash scripts/build.sh
 log "cargo test"
 cargo test
 
+log "tsc: the package's TypeScript types, used as a user would"
+node_modules/.bin/tsc -p tests/types
+
 log "node --test: npm package (Node) and viewer (Chromium)"
 node --test tests/node/*.test.mjs tests/browser/*.test.mjs
