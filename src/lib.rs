@@ -6,6 +6,7 @@
 //! → the shared [`model`] → [`query`] and [`view`]. The wasm-bindgen layer
 //! (`wasm`, compiled only for wasm32) is a thin wrapper over [`parse_trace`].
 
+pub mod container;
 pub mod diagnostic;
 pub mod import;
 pub mod json;
@@ -53,6 +54,17 @@ pub fn format_ids() -> Vec<&'static str> {
 /// Reads `bytes` as a trace. Malformed records become diagnostics on the
 /// returned trace; only an input that is no trace at all is an error.
 pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, ParseError> {
+    let bytes = if container::is_gzip(&bytes) {
+        container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(|message| ParseError { message, diagnostics: Vec::new() })?
+    } else {
+        bytes
+    };
+    if container::is_zip(&bytes) {
+        return Err(ParseError {
+            message: "not supported yet: this is a zip archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped".to_string(),
+            diagnostics: Vec::new(),
+        });
+    }
     let start = json::bom_len(&bytes);
     let source_map = SourceMap::new(&bytes);
     let split = json::split(&bytes, start);
@@ -158,6 +170,12 @@ fn not_a_trace(bytes: &[u8], split: &json::Split, sample: &Sample) -> ParseError
                 diagnostics: Vec::new(),
             };
         }
+    }
+    if let Some(what) = import::lookalike::recognise(sample) {
+        return ParseError {
+            message: format!("not supported yet: this looks like {what}. Supported: {supported}"),
+            diagnostics: Vec::new(),
+        };
     }
     let looks = describe_shape(sample);
     ParseError {

@@ -5,6 +5,7 @@
 //! [`crate::json`]) and writes runs, events and diagnostics into a
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
+pub mod lookalike;
 pub mod openai;
 
 use std::ops::Range;
