@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -109,6 +109,29 @@ test('loads a corpus file through the file input and shows its events', async ()
   const offPage = requests.filter((u) => !u.startsWith(server.url));
   assert.deepEqual(offPage, [], 'no request may leave the page');
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a file dropped anywhere on the page loads', async () => {
+  const { page, context } = await openViewer();
+  const file = join(corpus, 'invariant', 'invariantlabs-ai__explorer__tests__data__webarena.jsonl');
+  assert.ok(existsSync(file), `CORPUS MISSING: ${file}`);
+  const text = readFileSync(file, 'utf8');
+  // A real DataTransfer holding a File, dropped on the body as a browser would.
+  const dataTransfer = await page.evaluateHandle((content) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([content], 'webarena.jsonl', { type: 'application/x-ndjson' }));
+    return dt;
+  }, text);
+  await page.dispatchEvent('body', 'dragenter', { dataTransfer });
+  assert.equal(await page.isVisible('#drop-overlay'), true);
+  await page.dispatchEvent('body', 'drop', { dataTransfer });
+  await page.waitForSelector('#events li.event');
+  assert.equal(await page.textContent('[data-fact="layout"]'), 'JSONL');
+  assert.equal(await page.textContent('[data-fact="runs"]'), '2');
+  assert.equal(await page.textContent('[data-fact="events"]'), '29');
+  assert.equal(await page.isVisible('#drop-overlay'), false);
+  await page.screenshot({ path: join(artifacts, 'viewer-dropped.png') });
   await context.close();
 });
 
