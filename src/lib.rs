@@ -6,6 +6,13 @@
 //! → the shared [`model`] → [`query`] and [`view`]. The wasm-bindgen layer
 //! (`wasm`, compiled only for wasm32) is a thin wrapper over [`parse_trace`].
 
+// No panics on paths reachable from input: a panic in wasm poisons the
+// module for the page. Enforced here; tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, clippy::unreachable)
+)]
+
 pub mod container;
 pub mod diagnostic;
 pub mod import;

@@ -142,6 +142,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Adds a diagnostic about the value at `segs` inside the record at `record`.
+    #[allow(clippy::too_many_arguments)] // each is one fact of the diagnostic
     pub fn diag_in(&mut self, severity: Severity, code: &'static str, message: String, record: &Range<usize>, record_path: &str, segs: &[Seg], event: Option<u32>) {
         let offset = scan::find_path(self.bytes, record.start, segs);
         self.diag(severity, code, message, render_path(record_path, segs), offset, event);
