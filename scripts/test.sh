@@ -8,6 +8,10 @@ bash scripts/setup.sh
 bash scripts/build.sh
 . scripts/env.sh
 
+log "clippy: library code may not unwrap, index or panic (native and wasm32)"
+cargo clippy --lib
+cargo clippy --lib --target wasm32-unknown-unknown
+
 log "cargo test"
 cargo test
 
