@@ -90,7 +90,7 @@ test('inputs that are no trace throw Errors that say why', () => {
   assert.throws(() => parseTrace(new Uint8Array()), /empty/);
   assert.throws(() => parseTrace(new TextEncoder().encode('{"hello": "world"}')), /not a supported trace format.*`hello`/);
   assert.throws(() => parseTrace(new TextEncoder().encode('[1]'), { format: 'nope' }), /unknown format "nope"/);
-  assert.throws(() => parseTrace(new TextEncoder().encode('[1]'), { format: 3 }), /options.format must be a string/);
+  assert.throws(() => parseTrace(new TextEncoder().encode('[1]'), { format: 3 }), /invalid parse options: .*invalid type: floating point `3.0`, expected a string/);
   assert.ok(formats().includes('openai'));
 });
 
@@ -110,6 +110,19 @@ test('every Invariant corpus file parses or fails with a clear message', () => {
   }
   // All but the playground-examples list (no trace) load.
   assert.equal(loaded, readdirSync(dir).length - 1);
+});
+
+test('keys like __proto__ stay plain data: no prototype is replaced', () => {
+  const src = '[{"role": "tool", "content": {"__proto__": {"polluted": 1}, "constructor": {"prototype": {"p": 1}}, "a": 1}}]';
+  const t = parseTrace(new TextEncoder().encode(src));
+  const row = t.events(0, 1)[0];
+  assert.equal(Object.getPrototypeOf(row.json), Object.prototype);
+  assert.deepEqual(Object.keys(row.json), ['__proto__', 'constructor', 'a']);
+  assert.equal(row.json.polluted, undefined);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(row.json, '__proto__').value, { polluted: 1 });
+  assert.equal({}.polluted, undefined);
+  assert.equal({}.p, undefined);
+  t.free();
 });
 
 test('the web build also works in Node with initSync', async () => {
