@@ -33,6 +33,41 @@ pub fn gunzip(bytes: &[u8], cap: u64) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The UTF-16 variant of a byte-order-marked or NUL-interleaved input.
+pub fn utf16_kind(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(&[0xFF, 0xFE]) {
+        return Some("UTF-16LE");
+    }
+    if bytes.starts_with(&[0xFE, 0xFF]) {
+        return Some("UTF-16BE");
+    }
+    // JSON starts with ASCII; as UTF-16 every other byte of it is zero.
+    match bytes {
+        [a, 0, b, 0, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => Some("UTF-16LE"),
+        [0, a, 0, b, ..] if a.is_ascii() && b.is_ascii() && *a != 0 => Some("UTF-16BE"),
+        _ => None,
+    }
+}
+
+/// Transcodes UTF-16 to UTF-8 (dropping the byte order mark); unpaired
+/// surrogates become U+FFFD.
+pub fn utf16_to_utf8(bytes: &[u8], kind: &str) -> Vec<u8> {
+    let body = if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        bytes.get(2..).unwrap_or(&[])
+    } else {
+        bytes
+    };
+    let units = body.chunks_exact(2).map(|c| match (kind, c) {
+        ("UTF-16BE", [hi, lo]) => u16::from_be_bytes([*hi, *lo]),
+        (_, [lo, hi]) => u16::from_le_bytes([*lo, *hi]),
+        _ => 0xFFFD,
+    });
+    char::decode_utf16(units)
+        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect::<String>()
+        .into_bytes()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +77,18 @@ mod tests {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         e.write_all(data).unwrap();
         e.finish().unwrap()
+    }
+
+    #[test]
+    fn utf16_is_recognised_and_transcoded() {
+        let text = "[{\"role\": \"user\", \"content\": \"h\u{e9}\u{1F600}\"}]";
+        let le: Vec<u8> = [0xFF, 0xFE].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(utf16_kind(&le), Some("UTF-16LE"));
+        assert_eq!(utf16_kind(&be), Some("UTF-16BE"));
+        assert_eq!(utf16_kind(text.as_bytes()), None);
+        assert_eq!(utf16_to_utf8(&le, "UTF-16LE"), text.as_bytes());
+        assert_eq!(utf16_to_utf8(&be, "UTF-16BE"), text.as_bytes());
     }
 
     #[test]

@@ -66,6 +66,11 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
     } else {
         bytes
     };
+    let utf16 = container::utf16_kind(&bytes);
+    let bytes = match utf16 {
+        Some(kind) => container::utf16_to_utf8(&bytes, kind),
+        None => bytes,
+    };
     if container::is_zip(&bytes) {
         return Err(ParseError {
             message: "not supported yet: this is a zip archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped".to_string(),
@@ -84,6 +89,14 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
     }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     let mut builder = Builder::new(&bytes, &source_map);
+    if let Some(kind) = utf16 {
+        builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
+    }
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let at = e.valid_up_to();
+        let byte = bytes.get(at).copied().unwrap_or(0);
+        builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
+    }
     if start > 0 {
         builder.diag(Severity::Info, "bom", "the input starts with a UTF-8 byte order mark, which was skipped".to_string(), "$".to_string(), 0, None);
     }
