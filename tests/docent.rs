@@ -81,6 +81,10 @@ fn verdicts_match_the_docent_libraries_for_every_fixture_and_corpus_file() {
                 if accepted && current_rejects {
                     assert!(warned, "{key} run {i}: docent 0.1.88 rejects it ({:?}) but we did not warn", want["current"]["error"]);
                 }
+                if !accepted && !current_rejects {
+                    let noted = ds.iter().any(|d| d.severity == Severity::Error && d.message.ends_with("(docent 0.1.88 accepts this)"));
+                    assert!(noted, "{key} run {i}: only the older library rejects it; the error should say so: {ours:#?}");
+                }
             } else {
                 assert!(!warned, "{key} run {i}");
                 // The older library only reads object-keyed transcripts.

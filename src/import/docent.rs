@@ -201,9 +201,16 @@ impl<'r, 'a> Reader<'r, 'a> {
         (fields, skipped)
     }
 
-    fn report(&mut self, primary: &[Issue], secondary: &[Issue], record: &Range<usize>, path: &str, event: Option<u32>) {
+    /// Emits the generation's issues as errors and, for an older run, what
+    /// only the current library rejects as warnings (`secondary`).
+    fn report(&mut self, primary: &[Issue], secondary: &[Issue], older: bool, record: &Range<usize>, path: &str, event: Option<u32>) {
         for i in primary {
-            self.out.diag_in(Error, i.code, i.message.clone(), record, path, &i.at, event);
+            let message = if older && !secondary.iter().any(|s| s.at == i.at) {
+                format!("{} ({} accepts this)", i.message, Gen::Current.library())
+            } else {
+                i.message.clone()
+            };
+            self.out.diag_in(Error, i.code, message, record, path, &i.at, event);
         }
         for i in secondary.iter().filter(|s| !primary.iter().any(|p| p.at == s.at)) {
             let message = format!("{} would reject this: {}", Gen::Current.library(), i.message);
@@ -249,7 +256,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let shape = |gen_for: Gen| rules::check_run(&fields, &transcripts_shape(&transcripts), gen_for);
         let primary = shape(gen);
         let secondary = if gen == Gen::Older { shape(Gen::Current) } else { Vec::new() };
-        self.report(&primary, &secondary, &range, path, None);
+        self.report(&primary, &secondary, gen == Gen::Older, &range, path, None);
 
         let mut keys: HashMap<String, usize> = HashMap::new();
         match transcripts {
@@ -346,7 +353,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         };
         let primary = rules::check_transcript(&fields, &shape, gen);
         let secondary = if gen == Gen::Older { rules::check_transcript(&fields, &shape, Gen::Current) } else { Vec::new() };
-        self.report(&primary, &secondary, &range, path, None);
+        self.report(&primary, &secondary, gen == Gen::Older, &range, path, None);
 
         match messages {
             Messages::Missing => {}
@@ -405,7 +412,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let index = crate::source::clamp_u32(self.out.events.len());
         let primary = rules::check_message(&v, gen);
         let secondary = if gen == Gen::Older { rules::check_message(&v, Gen::Current) } else { Vec::new() };
-        self.report(&primary, &secondary, &range, path, Some(index));
+        self.report(&primary, &secondary, gen == Gen::Older, &range, path, Some(index));
         let Value::Object(o) = v else {
             self.out.push_event(EventBody::Unparsed(format!("a message must be an object, not {}", json_type(&v))), "ChatMessage", range, path.to_string(), None);
             return;
