@@ -338,7 +338,7 @@ fn values_that_are_not_runs_are_errors_but_kept() {
     let t = parse_as(&fixture("docent/not_runs.json"), "docent");
     assert_eq!(t.runs.len(), 4);
     assert_eq!(errors(&t), ["run-not-object", "run-not-object", "run-not-object"]);
-    let last = t.diagnostics.iter().filter(|d| d.code == "run-not-object").next_back().unwrap();
+    let last = t.diagnostics.iter().rfind(|d| d.code == "run-not-object").unwrap();
     assert_eq!(last.path, "$[3]");
     assert!(last.message.contains("plain list of chat messages"), "{}", last.message);
     let kinds: Vec<&str> = t.events.iter().map(|e| e.body.kind()).collect();

@@ -45,9 +45,8 @@ REPO = HERE.parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "docent"
 GOLDEN = REPO / "tests" / "golden" / "docent" / "verdicts.json"
 VENV_ROOT = Path(os.environ.get("ATV_VENVS", "/work/venvs"))
-CORPUS = Path(os.environ.get("ATV_CORPUS", str(REPO.parent.parent / "shared" / "corpus")))
-if not CORPUS.is_dir():
-    CORPUS = Path("/work/shared/corpus")
+# As tests/common/mod.rs: ../shared/corpus beside the repo, or $ATV_CORPUS.
+CORPUS = Path(os.environ.get("ATV_CORPUS", str(REPO.parent / "shared" / "corpus")))
 PYTHON = os.environ.get("ATV_PYTHON", "python3.11")
 
 LIBS = {

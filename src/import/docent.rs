@@ -482,7 +482,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             None | Some(Value::Null) => {
                 let function = o.get("function").and_then(Value::as_str);
                 let found = links.latest.iter().copied().find(|c| {
-                    self.call_at(*c).is_some_and(|call| call.result.is_none() && !function.is_some_and(|f| f != call.function))
+                    self.call_at(*c).is_some_and(|call| call.result.is_none() && (function.is_none() || function == Some(call.function.as_str())))
                 });
                 match found {
                     Some(_) => result.implicit_link = true,
