@@ -86,3 +86,17 @@ fn explorer_dataset_metadata_line_is_file_metadata() {
     assert!(t.metadata.contains_key("description"), "{:?}", t.metadata);
     assert_eq!(t.runs.len(), 1);
 }
+
+/// Docent's bundled tau-bench sample holds an OpenAI message list under
+/// `traj`: counts from the corpus INDEX (system 1, user 9, assistant 20,
+/// tool 12; 12 tool calls).
+#[test]
+fn tau_bench_traj_in_the_docent_folder_loads_as_openai() {
+    let bytes = std::fs::read(corpus_dir().join("docent/TransluceAI__docent__docent__docent__samples__tb_airline.json")).unwrap();
+    let t = parse(&bytes);
+    assert_eq!(t.format, "openai");
+    assert_eq!(t.events.len(), 42);
+    assert_eq!(t.tool_call_count(), 12);
+    assert_eq!(t.linked_result_count(), 12);
+    assert!(t.runs[0].metadata.contains_key("reward"));
+}

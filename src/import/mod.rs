@@ -5,6 +5,7 @@
 //! [`crate::json`]) and writes runs, events and diagnostics into a
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
+pub mod docent;
 pub mod lookalike;
 pub mod openai;
 
@@ -18,7 +19,7 @@ use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
-pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi];
+pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &docent::Docent];
 
 /// How well a sample matched a format, and why.
 #[derive(Debug, Clone)]
@@ -218,6 +219,25 @@ impl<'a> Builder<'a> {
             offset,
         });
         crate::source::clamp_u32(self.runs.len() - 1)
+    }
+
+    /// Starts a new transcript with `key` in the last run, for formats whose
+    /// runs hold several transcripts; events pushed next belong to it. The
+    /// run's initial "default" transcript is dropped while it is still empty.
+    /// Returns the transcript's index within the run.
+    pub fn begin_transcript(&mut self, key: String, metadata: Metadata) -> u32 {
+        if self.runs.is_empty() {
+            self.begin_run("run-0".to_string(), Metadata::new(), None);
+        }
+        let n = crate::source::clamp_u32(self.events.len());
+        let Some(run) = self.runs.last_mut() else { return 0 };
+        let untouched_default = run.transcripts.len() == 1
+            && run.transcripts.first().is_some_and(|t| t.key == "default" && t.events.is_empty() && t.metadata.is_empty());
+        if untouched_default {
+            run.transcripts.clear();
+        }
+        run.transcripts.push(Transcript { key, events: n..n, metadata });
+        crate::source::clamp_u32(run.transcripts.len() - 1)
     }
 
     /// Appends an event to the last run's last transcript; returns its index.
