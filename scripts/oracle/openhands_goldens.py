@@ -14,7 +14,7 @@ What it writes (all derived from the SDK, never from our Rust output):
   AgentErrorEvent, a UserRejectObservation), a conversation folder in the
   SDK's `events/event-NNNNN-<id>.json` layout, an eval-output JSONL with
   `history` rows, and events the SDK rejects (mutated dumps).
-* src/import/openhands_schema.json  the SDK's models as a table (fields,
+* src/import/openhands/schema.json  the SDK's models as a table (fields,
   types, defaults, extra policy, discriminated-union kinds) that the Rust
   validator interprets, so both sides agree on every field.
 * tests/golden/openhands/*.json  for every fixture and every SDK-era corpus
@@ -149,7 +149,7 @@ from openhands.tools.terminal import TerminalAction, TerminalObservation, Termin
 
 FIXTURES = REPO / "tests" / "fixtures" / "openhands"
 GOLDEN = REPO / "tests" / "golden" / "openhands"
-SCHEMA_OUT = REPO / "src" / "import" / "openhands_schema.json"
+SCHEMA_OUT = REPO / "src" / "import" / "openhands" / "schema.json"
 CORPUS = Path(os.environ.get("ATV_CORPUS", REPO.parent / "shared" / "corpus")) / "openhands"
 POLY_BASES = {"Event": Event, "Action": Action, "Observation": Observation, "ToolDefinition": ToolDefinition}
 

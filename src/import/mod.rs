@@ -6,6 +6,7 @@
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
 pub mod openai;
+pub mod openhands;
 
 use std::ops::Range;
 
@@ -17,7 +18,7 @@ use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
-pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi];
+pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &openhands::OpenHands];
 
 /// How well a sample matched a format, and why.
 #[derive(Debug, Clone)]
