@@ -348,6 +348,10 @@ fn every_openhands_corpus_file_loads() {
         } else {
             assert!(!t.events.is_empty(), "{name}");
         }
+        if name.contains("__events__event-") {
+            // One event file alone: no link warnings about the events it lacks.
+            assert!(t.diagnostics.iter().all(|d| d.severity == Severity::Error), "{name}: {:?}", codes(&t));
+        }
         for run in 0..t.runs.len() {
             let _ = condensed_view(&t, u32::try_from(run).unwrap());
             let _ = llm_messages(&t, u32::try_from(run).unwrap());
@@ -364,7 +368,7 @@ fn detection_evidence_and_no_claim_on_openai_files() {
     assert!(t.detection.evidence[0].contains("`kind`"), "{:?}", t.detection.evidence);
     let v0 = parse_path(&corpus_file("All-Hands-AI__OpenHands__tests__runtime__trajs__basic_interactions.json"));
     assert!(v0.detection.evidence.iter().any(|e| e.contains("V0")), "{:?}", v0.detection.evidence);
-    for p in corpus_files("invariant") {
+    for p in corpus_files("invariant").into_iter().chain(corpus_files("swe-agent")) {
         if let Ok(t) = parse_trace(std::fs::read(&p).unwrap(), &ParseOptions::default()) {
             assert_ne!(t.format, "openhands", "{} claimed by openhands", p.display());
         }

@@ -183,7 +183,8 @@ enum Flavor {
 fn record_flavor(o: &Map<String, Value>) -> Flavor {
     if o.get("kind").is_some_and(Value::is_string) {
         Flavor::Sdk
-    } else if o.get("action").is_some_and(Value::is_string) || o.get("observation").is_some_and(Value::is_string) {
+    } else if (o.get("action").is_some_and(Value::is_string) || o.get("observation").is_some_and(Value::is_string)) && !o.contains_key("role") {
+        // A `role` makes it a chat message (SWE-agent histories carry `action` too).
         Flavor::V0
     } else {
         Flavor::Other

@@ -23,11 +23,24 @@ pub(super) struct Run {
     calls: Vec<(CallRef, Range<usize>, String)>,
     /// The `llm_response_id` of the previous record when it was an ActionEvent.
     batch: Option<String>,
+    records: usize,
+    /// Warnings about links, held back: a run of one record (a single event
+    /// file) has nothing to link to, and saying so would only be noise.
+    link_warnings: Vec<LinkWarning>,
+}
+
+struct LinkWarning {
+    code: &'static str,
+    message: String,
+    range: Range<usize>,
+    path: String,
+    index: u32,
 }
 
 impl Run {
     pub(super) fn event(&mut self, rd: &mut Reader, v: &Value, r: Range<usize>, path: &str) {
         let index = crate::source::clamp_u32(rd.out.events.len());
+        self.records += 1;
         let issues = validate_event(v);
         for issue in &issues {
             rd.out.diag_in(Error, issue.code, issue.message.clone(), &r, path, &issue.path, Some(index));
@@ -249,33 +262,37 @@ impl Run {
         match target {
             Some(cref) => {
                 if !super::set_call_result(rd.out, cref, ctx.index) {
-                    rd.warn_at(
+                    self.link_warning(
                         "duplicate-observation",
                         format!("the call {:?} already has an observation; the SDK's view keeps only the first", call_id.as_deref().unwrap_or("?")),
-                        &ctx.range,
-                        &ctx.path,
-                        &[Seg::key("tool_call_id")],
-                        ctx.index,
+                        ctx,
                     );
                 }
             }
-            None => rd.warn_at(
+            None => self.link_warning(
                 "unknown-tool-call-id",
                 format!(
                     "no earlier ActionEvent has tool_call_id {:?} (or id {:?}); the SDK's view drops observations without their action",
                     call_id.as_deref().unwrap_or("?"),
                     str_field(o, "action_id").unwrap_or("?")
                 ),
-                &ctx.range,
-                &ctx.path,
-                &[Seg::key("tool_call_id")],
-                ctx.index,
+                ctx,
             ),
         }
         EventBody::ToolResult(ToolResult { call_id, content, status, call: target, implicit_link: by_call.is_none() && by_action.is_some() })
     }
 
+    fn link_warning(&mut self, code: &'static str, message: String, ctx: &Ctx) {
+        self.link_warnings.push(LinkWarning { code, message, range: ctx.range.clone(), path: ctx.path.clone(), index: ctx.index });
+    }
+
     pub(super) fn finish(self, rd: &mut Reader) {
+        if self.records <= 1 {
+            return;
+        }
+        for w in self.link_warnings {
+            rd.warn_at(w.code, w.message, &w.range, &w.path, &[Seg::key("tool_call_id")], w.index);
+        }
         for (cref, range, path) in self.calls {
             let answered = super::call_at(rd.out, cref).map_or(true, |c| c.result.is_some());
             if answered {
