@@ -87,6 +87,19 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
             diagnostics: Vec::new(),
         });
     }
+    import_split(bytes, split, source_map, start, utf16, options)
+}
+
+/// Detects the format of an already split input and reads it.
+fn import_split(
+    bytes: Vec<u8>,
+    split: json::Split,
+    source_map: SourceMap,
+    bom: usize,
+    utf16: Option<&'static str>,
+    options: &ParseOptions,
+) -> Result<Trace, ParseError> {
+    let start = bom;
     let (format, detection) = choose_format(&bytes, &split, options)?;
     let mut builder = Builder::new(&bytes, &source_map);
     if let Some(kind) = utf16 {
@@ -130,7 +143,87 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
         metadata,
         source: bytes,
         source_map,
+        files: Vec::new(),
     })
+}
+
+/// Reads several files as one trace: a conversation folder with one event
+/// per file (OpenHands' `events/event-NNNNN-<id>.json`), or several files
+/// dropped at once. Files are ordered as the OpenHands SDK orders event
+/// files (by their index; a `base_state.json` first, other names after, by
+/// name) and joined into one source, newline-separated, each file's values
+/// read as JSON Lines values would be. Every event keeps its raw bytes;
+/// `trace.files` names the file holding each byte range, and line numbers
+/// of events and diagnostics count from the start of their own file.
+pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) -> Result<Trace, ParseError> {
+    if files.len() == 1 {
+        let (name, bytes) = files.remove(0);
+        let len = bytes.len();
+        let mut trace = parse_trace(bytes, options)?;
+        trace.files = vec![model::SourceFile { name, range: 0..len, first_line: 1 }];
+        return Ok(trace);
+    }
+    files.sort_by_key(|f| event_file_order(&f.0));
+    let mut bytes = Vec::new();
+    let mut split = json::Split { layout: json::Layout::Jsonl, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new() };
+    let mut sources = Vec::new();
+    let mut newlines = 0usize;
+    for (name, data) in files {
+        let start = bytes.len();
+        let first_line = source::clamp_u32(newlines + 1);
+        bytes.extend_from_slice(&data);
+        if !data.ends_with(b"\n") {
+            bytes.push(b'\n');
+        }
+        newlines += bytes.get(start..).map(|added| added.iter().filter(|c| **c == b'\n').count()).unwrap_or(0);
+        let end = bytes.len();
+        // Split this file alone: a slice from 0 keeps offsets global.
+        let part = json::split(bytes.get(..end).unwrap_or(&[]), start + json::bom_len(&data));
+        split.values.extend(part.values);
+        split.errors.extend(part.errors);
+        split.leftovers.extend(part.leftovers);
+        sources.push(model::SourceFile { name, range: start..end, first_line });
+    }
+    if split.values.is_empty() && split.errors.is_empty() {
+        return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });
+    }
+    let source_map = SourceMap::new(&bytes);
+    let mut trace = import_split(bytes, split, source_map, 0, None, options)?;
+    trace.files = sources;
+    rebase_lines(&mut trace);
+    Ok(trace)
+}
+
+/// The SDK's order of a conversation's files: `base_state.json`, then
+/// `event-NNNNN-<id>.json` by index, then any other file by name.
+fn event_file_order(name: &str) -> (u8, u64, String) {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    if base.ends_with("base_state.json") {
+        return (0, 0, base.to_string());
+    }
+    let index = base.rfind("event-").and_then(|i| {
+        let rest = base.get(i + "event-".len()..)?;
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let after = rest.get(digits.len()..)?;
+        (digits.len() >= 5 && after.starts_with('-') && after.ends_with(".json")).then(|| digits.parse::<u64>().ok()).flatten()
+    });
+    match index {
+        Some(i) => (1, i, base.to_string()),
+        None => (2, 0, base.to_string()),
+    }
+}
+
+/// Makes event and diagnostic line numbers relative to the file holding them.
+fn rebase_lines(trace: &mut Trace) {
+    let first_line = |files: &[model::SourceFile], offset: usize| {
+        files.iter().find(|f| f.range.contains(&offset)).map(|f| f.first_line.saturating_sub(1)).unwrap_or(0)
+    };
+    for e in &mut trace.events {
+        e.line = e.line.saturating_sub(first_line(&trace.files, e.raw.start));
+    }
+    for d in &mut trace.diagnostics {
+        d.line = d.line.saturating_sub(first_line(&trace.files, d.offset));
+    }
 }
 
 fn choose_format(

@@ -30,6 +30,21 @@ pub struct Trace {
     /// The input bytes; events and diagnostics point into them.
     pub source: Vec<u8>,
     pub source_map: SourceMap,
+    /// The input files when several were read as one ([`crate::parse_files`]):
+    /// which file holds a byte range. Empty for a single input.
+    pub files: Vec<SourceFile>,
+}
+
+/// One file of a multi-file input.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceFile {
+    pub name: String,
+    /// Its bytes in `Trace::source`.
+    pub range: Range<usize>,
+    /// Line of its first byte in the joined source (1-based); lines of its
+    /// events and diagnostics count from its own start.
+    pub first_line: u32,
 }
 
 /// Why a format was chosen.
@@ -255,6 +270,11 @@ impl Trace {
             EventBody::ToolCall(c) if r.call == 0 => Some(c),
             _ => None,
         }
+    }
+
+    /// The input file holding `offset`, for multi-file traces.
+    pub fn file_at(&self, offset: usize) -> Option<&SourceFile> {
+        self.files.iter().find(|f| f.range.contains(&offset))
     }
 
     pub fn raw_json(&self, event: usize) -> Option<&[u8]> {

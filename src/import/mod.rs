@@ -8,6 +8,7 @@
 pub mod docent;
 pub mod lookalike;
 pub mod openai;
+pub mod openhands;
 
 use std::ops::Range;
 
@@ -19,7 +20,7 @@ use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
-pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &docent::Docent];
+pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &docent::Docent, &openhands::OpenHands];
 
 /// How well a sample matched a format, and why.
 #[derive(Debug, Clone)]

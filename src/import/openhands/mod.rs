@@ -1,0 +1,531 @@
+//! OpenHands conversations: SDK events (openhands-sdk, `kind`-tagged) and the
+//! older V0 trajectories (integer ids, `action`/`observation` records).
+//!
+//! SDK events are validated as openhands-sdk 1.58.2's `Event` union does (see
+//! [`validate`]); every record becomes exactly one event, unknown kinds
+//! included. Layouts: a JSON list of events, JSON Lines of events, one event
+//! per file (a conversation's `events/` folder, read with
+//! [`crate::parse_files`]), and eval outputs whose rows hold a `history` list
+//! (one run per row). [`views`] derives the SDK's condensed view and LLM
+//! message stream. The mapping onto the shared model is documented in
+//! docs/format-openhands.md.
+
+mod sdk;
+mod v0;
+pub mod validate;
+pub mod views;
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::{json_type, Builder, Format, Input, Sample, Score};
+use crate::diagnostic::Severity::{Error, Info, Warning};
+use crate::json::{scan, Layout};
+use crate::model::{CallRef, EventBody, Metadata, ToolCall};
+
+pub use views::{condensed_view, llm_messages, CondensedView, LlmMessage, LlmMessages, ViewEntry};
+
+pub struct OpenHands;
+
+impl Format for OpenHands {
+    fn id(&self) -> &'static str {
+        "openhands"
+    }
+
+    fn name(&self) -> &'static str {
+        "OpenHands events (SDK and V0 trajectories)"
+    }
+
+    fn detect(&self, sample: &Sample) -> Option<Score> {
+        detect(sample)
+    }
+
+    fn import(&self, input: &Input, out: &mut Builder) {
+        let b = out.bytes;
+        let mut reader = Reader { out, b, pending_metadata: None };
+        match input.split.layout {
+            Layout::Json => {
+                if let Some(doc) = input.split.values.first() {
+                    let complete = input.split.errors.is_empty() || doc.range.end < b.len();
+                    reader.document(doc.range.clone(), complete);
+                }
+            }
+            Layout::Jsonl => reader.lines(input),
+        }
+        reader.flush_pending_metadata();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Detection
+// ---------------------------------------------------------------------------
+
+#[derive(Default)]
+struct Tally {
+    records: usize,
+    sdk: usize,
+    sdk_unknown: usize,
+    v0: usize,
+    rows: usize,
+    base_state: usize,
+    python_repr: usize,
+    kinds: Vec<String>,
+}
+
+fn detect(sample: &Sample) -> Option<Score> {
+    let mut t = Tally::default();
+    for v in &sample.values {
+        match v {
+            Value::Array(items) => {
+                for item in items {
+                    tally_top(item, &mut t);
+                }
+            }
+            other => tally_top(other, &mut t),
+        }
+    }
+    let matched = t.sdk + t.sdk_unknown + t.v0;
+    if matched == 0 {
+        if t.base_state > 0 {
+            return Some(Score {
+                confidence: 0.6,
+                evidence: vec!["an OpenHands conversation `base_state.json` (`agent`, `execution_status`): conversation state, no events".to_string()],
+            });
+        }
+        if t.python_repr > 0 {
+            return Some(Score {
+                confidence: 0.4,
+                evidence: vec!["a JSON string holding Python repr() of OpenHands SDK objects".to_string()],
+            });
+        }
+        return None;
+    }
+    let mut evidence = Vec::new();
+    if t.sdk > 0 {
+        t.kinds.sort();
+        t.kinds.dedup();
+        let shown: Vec<String> = t.kinds.iter().take(5).map(|k| format!("`{k}`")).collect();
+        evidence.push(format!(
+            "{} of {} sampled records are OpenHands SDK events: `kind` is an SDK event class ({}) with `id`/`timestamp`/`source`",
+            t.sdk,
+            t.records,
+            shown.join(", ")
+        ));
+    }
+    if t.sdk_unknown > 0 {
+        evidence.push(format!("{} records have `kind`, `id`, `timestamp` and `source` with a kind unknown to openhands-sdk 1.58.2", t.sdk_unknown));
+    }
+    if t.v0 > 0 {
+        evidence.push(format!("{} records are OpenHands V0 events: integer `id` with an `action` or `observation` name", t.v0));
+    }
+    if t.rows > 0 {
+        evidence.push(format!("{} eval-output rows with a `history` list of events", t.rows));
+    }
+    Some(Score { confidence: matched as f32 / t.records.max(1) as f32, evidence })
+}
+
+fn tally_top(v: &Value, t: &mut Tally) {
+    match v {
+        Value::Object(o) if history_of(o).is_some() => {
+            t.rows += 1;
+            for e in history_of(o).unwrap_or(&[]) {
+                match e {
+                    Value::Array(pair) => pair.iter().for_each(|x| tally_event(x, t, true)),
+                    other => tally_event(other, t, true),
+                }
+            }
+        }
+        Value::Object(o) if is_base_state(o) => t.base_state += 1,
+        Value::String(s) if looks_like_python_repr(s) => t.python_repr += 1,
+        other => tally_event(other, t, false),
+    }
+}
+
+/// Counts one record. Inside a `history` list V0 records may lack ids (the oldest outputs).
+fn tally_event(v: &Value, t: &mut Tally, in_history: bool) {
+    t.records += 1;
+    let Some(o) = v.as_object() else { return };
+    match record_flavor(o) {
+        Flavor::Sdk => {
+            let kind = o.get("kind").and_then(Value::as_str).unwrap_or_default();
+            if validate::schema().is_kind("Event", kind) {
+                t.sdk += 1;
+                t.kinds.push(kind.to_string());
+            } else if ["id", "timestamp", "source"].iter().all(|k| o.contains_key(*k)) {
+                t.sdk_unknown += 1;
+            }
+        }
+        Flavor::V0 if in_history || o.get("id").is_some_and(Value::is_i64) => t.v0 += 1,
+        _ => {}
+    }
+}
+
+/// The `history` list of an eval-output row, when its items look like OpenHands events.
+fn history_of(o: &Map<String, Value>) -> Option<&[Value]> {
+    let items = o.get("history")?.as_array()?;
+    let is_object_event = |e: &Value| e.as_object().is_some_and(|e| record_flavor(e) != Flavor::Other);
+    // An event, or an `[action, observation]` pair of the oldest outputs.
+    let is_event = |e: &Value| is_object_event(e) || e.as_array().and_then(|p| p.first()).is_some_and(is_object_event);
+    if o.contains_key("kind") || (!items.is_empty() && !items.iter().take(3).any(is_event)) {
+        return None;
+    }
+    Some(items)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Flavor {
+    Sdk,
+    V0,
+    Other,
+}
+
+fn record_flavor(o: &Map<String, Value>) -> Flavor {
+    if o.get("kind").is_some_and(Value::is_string) {
+        Flavor::Sdk
+    } else if (o.get("action").is_some_and(Value::is_string) || o.get("observation").is_some_and(Value::is_string)) && !o.contains_key("role") {
+        // A `role` makes it a chat message (SWE-agent histories carry `action` too).
+        Flavor::V0
+    } else {
+        Flavor::Other
+    }
+}
+
+/// A conversation's `base_state.json`: agent and state settings, no events.
+fn is_base_state(o: &Map<String, Value>) -> bool {
+    !o.contains_key("kind") && o.contains_key("agent") && (o.contains_key("execution_status") || o.contains_key("persistence_dir"))
+}
+
+/// `ConversationStateUpdate(key=…, value={'id': …})`: Python repr, not JSON.
+fn looks_like_python_repr(s: &str) -> bool {
+    let head: String = s.chars().take(200).collect();
+    let class_call = head.split('(').next().is_some_and(|name| {
+        !name.is_empty() && name.len() < 60 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && name.starts_with(|c: char| c.is_ascii_uppercase())
+    }) && head.contains('(');
+    class_call || head.contains("': '") || head.contains("'kind': ")
+}
+
+// ---------------------------------------------------------------------------
+// Walking the input
+// ---------------------------------------------------------------------------
+
+struct Reader<'r, 'a> {
+    out: &'r mut Builder<'a>,
+    b: &'a [u8],
+    /// A `base_state.json` read before the events it describes.
+    pending_metadata: Option<Metadata>,
+}
+
+impl<'r, 'a> Reader<'r, 'a> {
+    fn first_byte(&self, r: &Range<usize>) -> Option<u8> {
+        self.b.get(scan::skip_ws(self.b, r.start)).copied()
+    }
+
+    fn document(&mut self, range: Range<usize>, complete: bool) {
+        let start = scan::skip_ws(self.b, range.start);
+        match self.b.get(start) {
+            Some(b'[') => {
+                let (items, end) = scan::array_items(self.b, start);
+                if let Err(e) = &end {
+                    if complete {
+                        self.out.syntax_error(e, "$");
+                    }
+                }
+                if items.first().is_some_and(|r| self.is_row(r)) {
+                    for (i, item) in items.iter().enumerate() {
+                        self.value_as_run(item.clone(), &format!("$[{i}]"));
+                    }
+                } else {
+                    self.events_run(&items, "$", start, false);
+                }
+                if let Err(e) = end {
+                    let from = items.last().map(|r| r.end).unwrap_or(start);
+                    self.unparsed(from..self.b.len(), "$", format!("not read: invalid JSON from here ({})", e.message));
+                }
+            }
+            Some(b'{') if complete => self.value_as_run(range, "$"),
+            Some(b'"') if complete => self.string_document(range),
+            _ if !complete => self.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
+            _ => {
+                let v = self.out.parse_record(&range, "$").unwrap_or(Value::Null);
+                self.out.diag(
+                    Error,
+                    "not-a-trace",
+                    format!("expected a list of OpenHands events, one event object, or rows with a `history` list; found {}", json_type(&v)),
+                    "$".to_string(),
+                    start,
+                    None,
+                );
+                self.unparsed(range, "$", "not an OpenHands trace".to_string());
+            }
+        }
+    }
+
+    /// True for an eval-output row (`{history: [...]}`) or a nested list of events.
+    fn is_row(&self, r: &Range<usize>) -> bool {
+        match self.first_byte(r) {
+            Some(b'[') => true,
+            Some(b'{') => self.keys(r).iter().any(|k| k == "history") && !self.keys(r).iter().any(|k| k == "kind"),
+            _ => false,
+        }
+    }
+
+    fn keys(&self, r: &Range<usize>) -> Vec<String> {
+        let start = scan::skip_ws(self.b, r.start);
+        scan::object_members(self.b, start).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default()
+    }
+
+    /// A top-level value that is one run: a row, a list of events, a base state, or one event.
+    fn value_as_run(&mut self, range: Range<usize>, path: &str) {
+        let start = scan::skip_ws(self.b, range.start);
+        match self.b.get(start) {
+            Some(b'[') => {
+                let (items, end) = scan::array_items(self.b, start);
+                self.events_run(&items, path, start, false);
+                if let Err(e) = end {
+                    self.out.syntax_error(&e, path);
+                }
+            }
+            Some(b'{') => {
+                let Ok(v) = self.out.parse_record(&range, path) else {
+                    self.unparsed(range, path, "invalid JSON".to_string());
+                    return;
+                };
+                let Value::Object(o) = &v else { return };
+                if history_of(o).is_some() || (o.contains_key("history") && !o.contains_key("kind")) {
+                    self.row(start, o, path);
+                } else if is_base_state(o) {
+                    self.base_state(o, start, path);
+                } else {
+                    self.events_run(std::slice::from_ref(&range), path, start, true);
+                }
+            }
+            _ => self.events_run(std::slice::from_ref(&range), path, start, true),
+        }
+    }
+
+    fn lines(&mut self, input: &Input) {
+        let mut loose: Vec<Range<usize>> = Vec::new();
+        for v in &input.split.values {
+            let range = v.range.clone();
+            let keys = if self.first_byte(&range) == Some(b'{') { self.keys(&range) } else { Vec::new() };
+            let has = |k: &str| keys.iter().any(|key| key == k);
+            let own_run = (has("history") && !has("kind")) || (has("agent") && !has("kind") && (has("execution_status") || has("persistence_dir")));
+            let event_list = self.first_byte(&range) == Some(b'[') && self.is_event_list(&range);
+            if own_run || event_list {
+                self.flush_loose(&mut loose);
+                self.value_as_run(range, "$");
+            } else {
+                loose.push(range);
+            }
+        }
+        self.flush_loose(&mut loose);
+    }
+
+    /// A JSONL line holding a list whose first item is an OpenHands event.
+    fn is_event_list(&self, r: &Range<usize>) -> bool {
+        let start = scan::skip_ws(self.b, r.start);
+        let (items, _) = scan::array_items(self.b, start);
+        items.first().is_some_and(|first| {
+            let s = scan::skip_ws(self.b, first.start);
+            let slice = self.b.get(s..first.end).unwrap_or(&[]);
+            serde_json::from_slice::<Value>(slice).ok().and_then(|v| v.as_object().map(record_flavor)).is_some_and(|f| f != Flavor::Other)
+        })
+    }
+
+    fn flush_loose(&mut self, loose: &mut Vec<Range<usize>>) {
+        if loose.is_empty() {
+            return;
+        }
+        let items = std::mem::take(loose);
+        let start = items.first().map(|r| r.start).unwrap_or(0);
+        self.events_run(&items, "$", start, true);
+    }
+
+    fn begin_run(&mut self, id: Option<String>, mut metadata: Metadata, offset: usize) -> u32 {
+        if let Some(pending) = self.pending_metadata.take() {
+            for (k, v) in pending {
+                metadata.entry(k).or_insert(v);
+            }
+        }
+        let n = self.out.runs.len();
+        let id = id.or_else(|| metadata.get("id").and_then(Value::as_str).map(str::to_string)).unwrap_or_else(|| format!("run-{n}"));
+        self.out.begin_run(id, metadata, Some(offset))
+    }
+
+    /// The events of one run: list items (paths `base[i]`) or JSONL lines (`per_line`: paths `$`).
+    fn events_run(&mut self, items: &[Range<usize>], base: &str, offset: usize, per_line: bool) {
+        self.begin_run(None, Metadata::new(), offset);
+        self.events(items, base, per_line);
+    }
+
+    fn events(&mut self, items: &[Range<usize>], base: &str, per_line: bool) {
+        let located: Vec<(Range<usize>, String)> = items
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.clone(), if per_line { base.to_string() } else { format!("{base}[{i}]") }))
+            .collect();
+        self.located_events(&located);
+    }
+
+    fn located_events(&mut self, items: &[(Range<usize>, String)]) {
+        let mut sdk = sdk::Run::default();
+        let mut old = v0::Run::default();
+        for (r, path) in items {
+            self.event(r.clone(), path, &mut sdk, &mut old);
+        }
+        sdk.finish(self);
+        old.finish(self);
+    }
+
+    fn event(&mut self, r: Range<usize>, path: &str, sdk: &mut sdk::Run, old: &mut v0::Run) {
+        let v = match self.out.parse_record(&r, path) {
+            Ok(v) => v,
+            Err(msg) => {
+                self.unparsed(r, path, format!("invalid JSON: {msg}"));
+                return;
+            }
+        };
+        match &v {
+            Value::Object(o) if record_flavor(o) == Flavor::V0 => old.event(self, o, r, path),
+            Value::Object(o) if record_flavor(o) == Flavor::Other && old.active() => old.event(self, o, r, path),
+            _ => sdk.event(self, &v, r, path),
+        }
+    }
+
+    /// An eval-output row: one run, its `history` the events, the rest metadata.
+    fn row(&mut self, start: usize, o: &Map<String, Value>, path: &str) {
+        let mut metadata = Metadata::new();
+        for (k, v) in o {
+            if k != "history" {
+                metadata.insert(k.clone(), v.clone());
+            }
+        }
+        let id = o.get("instance_id").and_then(Value::as_str).map(str::to_string);
+        self.begin_run(id, metadata, start);
+        let members = scan::object_members(self.b, start).unwrap_or_default();
+        let hpath = format!("{path}.history");
+        match members.iter().find(|(k, _)| k == "history").map(|(_, r)| r.clone()) {
+            Some(r) if self.first_byte(&r) == Some(b'[') => {
+                let (items, end) = scan::array_items(self.b, scan::skip_ws(self.b, r.start));
+                // The oldest outputs hold `[action, observation]` pairs.
+                let mut located = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    if self.first_byte(item) == Some(b'[') {
+                        let (pair, _) = scan::array_items(self.b, scan::skip_ws(self.b, item.start));
+                        located.extend(pair.into_iter().enumerate().map(|(j, x)| (x, format!("{hpath}[{i}][{j}]"))));
+                    } else {
+                        located.push((item.clone(), format!("{hpath}[{i}]")));
+                    }
+                }
+                self.located_events(&located);
+                if let Err(e) = end {
+                    self.out.syntax_error(&e, &hpath);
+                }
+            }
+            Some(r) => {
+                self.out.diag(Error, "history-not-list", "expected `history` to be a list of events".to_string(), hpath.clone(), r.start, None);
+                self.unparsed(r, &hpath, "`history` is not a list".to_string());
+            }
+            None => {}
+        }
+    }
+
+    /// `base_state.json`: the conversation's settings become run metadata.
+    fn base_state(&mut self, o: &Map<String, Value>, start: usize, path: &str) {
+        let mut metadata = Metadata::new();
+        for (k, v) in o {
+            metadata.insert(k.clone(), v.clone());
+        }
+        if let Some(model) = o.get("agent").and_then(|a| a.get("llm")).and_then(|l| l.get("model")) {
+            metadata.insert("model".to_string(), model.clone());
+        }
+        self.out.diag(
+            Info,
+            "base-state",
+            "this is a conversation's base_state.json (agent and state settings, no events); it is read as run metadata — load it together with the events/ folder to see the conversation".to_string(),
+            path.to_string(),
+            start,
+            None,
+        );
+        match &mut self.pending_metadata {
+            Some(m) => m.extend(metadata),
+            None => self.pending_metadata = Some(metadata),
+        }
+    }
+
+    /// A base state with no events after it still becomes a run, so its settings show.
+    fn flush_pending_metadata(&mut self) {
+        if let Some(m) = self.pending_metadata.take() {
+            let n = self.out.runs.len();
+            if let Some(run) = self.out.runs.last_mut().filter(|_| n > 0) {
+                for (k, v) in m {
+                    run.metadata.entry(k).or_insert(v);
+                }
+            } else {
+                let id = m.get("id").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| "run-0".to_string());
+                self.out.begin_run(id, m, Some(0));
+            }
+        }
+    }
+
+    /// A whole document that is one JSON string: usually Python repr() pasted as JSON.
+    fn string_document(&mut self, range: Range<usize>) {
+        let start = scan::skip_ws(self.b, range.start);
+        let s = self.out.parse_record(&range, "$").ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let (code, message) = if looks_like_python_repr(&s) {
+            let head: String = s.chars().take(40).collect();
+            (
+                "python-repr",
+                format!(
+                    "the file is one JSON string holding Python repr() output ({head}…), not JSON events; re-export it with the SDK's model_dump_json() or the events/ folder"
+                ),
+            )
+        } else {
+            ("not-a-trace", "expected a list of OpenHands events, one event object, or rows with a `history` list; found a string".to_string())
+        };
+        self.out.diag(Error, code, message, "$".to_string(), start, None);
+        self.unparsed(range, "$", "a string, not events".to_string());
+    }
+
+    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
+        if range.start >= range.end {
+            return;
+        }
+        self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
+    }
+
+    fn warn_at(&mut self, code: &'static str, message: String, range: &Range<usize>, path: &str, segs: &[crate::json::Seg], event: u32) {
+        self.out.diag_in(Warning, code, message, range, path, segs, Some(event));
+    }
+}
+
+/// The tool call at `c`, inside a message or standalone.
+fn call_at<'b>(out: &'b Builder, c: CallRef) -> Option<&'b ToolCall> {
+    match &out.events.get(c.event as usize)?.body {
+        EventBody::Message(m) => m.tool_calls.get(c.call as usize),
+        EventBody::ToolCall(call) if c.call == 0 => Some(call),
+        _ => None,
+    }
+}
+
+/// Records `result` as the call's result; false when the call already had one.
+fn set_call_result(out: &mut Builder, c: CallRef, result: u32) -> bool {
+    let call = match out.events.get_mut(c.event as usize).map(|e| &mut e.body) {
+        Some(EventBody::Message(m)) => m.tool_calls.get_mut(c.call as usize),
+        Some(EventBody::ToolCall(call)) if c.call == 0 => Some(call),
+        _ => None,
+    };
+    match call {
+        Some(call) if call.result.is_none() => {
+            call.result = Some(result);
+            true
+        }
+        Some(_) => false,
+        None => true,
+    }
+}
+
+fn str_field<'v>(o: &'v Map<String, Value>, key: &str) -> Option<&'v str> {
+    o.get(key).and_then(Value::as_str)
+}
