@@ -157,13 +157,7 @@ struct JsParseOptions {
     format: Option<String>,
 }
 
-/// Reads a trace from bytes. Throws an `Error` only when the input is no
-/// trace at all; malformed records become diagnostics.
-#[wasm_bindgen(js_name = parseTrace)]
-pub fn parse_trace(
-    bytes: Vec<u8>,
-    #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
-) -> Result<JsTrace, JsError> {
+fn parse_options(options: JsValue) -> Result<crate::ParseOptions, JsError> {
     let opts: JsParseOptions = if options.is_undefined() || options.is_null() {
         JsParseOptions::default()
     } else {
@@ -173,7 +167,17 @@ pub fn parse_trace(
             JsError::new(&format!("invalid parse options: {message}"))
         })?
     };
-    let opts = crate::ParseOptions { format: opts.format };
+    Ok(crate::ParseOptions { format: opts.format })
+}
+
+/// Reads a trace from bytes. Throws an `Error` only when the input is no
+/// trace at all; malformed records become diagnostics.
+#[wasm_bindgen(js_name = parseTrace)]
+pub fn parse_trace(
+    bytes: Vec<u8>,
+    #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
+) -> Result<JsTrace, JsError> {
+    let opts = parse_options(options)?;
     let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, text_index: None })
@@ -380,5 +384,99 @@ impl JsTrace {
                 Err(err.into())
             }
         }
+    }
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const FILE_TYPES: &'static str = r#"
+/** One input file of a multi-file trace. */
+export interface FileInput { name: string; bytes: Uint8Array }
+
+/** A file of the trace's source: `range` is its byte range in the joined source. */
+export interface SourceFileView { name: string; start: number; end: number; firstLine: number }
+
+/** One entry of OpenHands' condensed view (Condensation.apply). */
+export interface CondensedEntry { event: number | null; id: string; kind: string; summary?: string }
+export interface CondensedView { entries: CondensedEntry[]; unhandledCondensationRequest: boolean; dropped: number[] }
+
+/** One message of the LLM message stream OpenHands' events_to_messages yields. */
+export interface LlmMessage {
+  role: string;
+  events: number[];
+  toolCallIds?: string[];
+  toolCallId?: string;
+  contentParts: number;
+  summaries?: string[];
+}
+export interface LlmMessages { messages: LlmMessage[]; error?: string }
+"#;
+
+/// Reads several files as one trace (an OpenHands conversation folder, or
+/// several files dropped at once), ordered as the OpenHands SDK orders event
+/// files. Throws like `parseTrace`.
+#[wasm_bindgen(js_name = parseFiles)]
+pub fn parse_files(
+    #[wasm_bindgen(unchecked_param_type = "FileInput[]")] files: js_sys::Array,
+    #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
+) -> Result<JsTrace, JsError> {
+    let opts = parse_options(options)?;
+    let mut inputs = Vec::with_capacity(files.length() as usize);
+    for (i, f) in files.iter().enumerate() {
+        let name = js_sys::Reflect::get(&f, &JsValue::from_str("name")).ok().and_then(|v| v.as_string());
+        let bytes = js_sys::Reflect::get(&f, &JsValue::from_str("bytes")).ok().and_then(|v| v.dyn_into::<js_sys::Uint8Array>().ok());
+        match (name, bytes) {
+            (Some(name), Some(bytes)) => inputs.push((name, bytes.to_vec())),
+            _ => return Err(JsError::new(&format!("files[{i}] must be {{ name: string, bytes: Uint8Array }}"))),
+        }
+    }
+    if inputs.is_empty() {
+        return Err(JsError::new("no files given"));
+    }
+    let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.message))?;
+    let counts = crate::view::diagnostic_counts(&trace);
+    Ok(JsTrace { trace, counts, text_index: None })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SourceFileView<'a> {
+    name: &'a str,
+    start: usize,
+    end: usize,
+    first_line: u32,
+}
+
+/// Multi-file traces and OpenHands' own views.
+#[wasm_bindgen(js_class = Trace)]
+impl JsTrace {
+    /// The input files, for traces read with `parseFiles` (else one or none).
+    #[wasm_bindgen(unchecked_return_type = "SourceFileView[]")]
+    pub fn files(&self) -> JsValue {
+        let files: Vec<SourceFileView> = self
+            .trace
+            .files
+            .iter()
+            .map(|f| SourceFileView { name: &f.name, start: f.range.start, end: f.range.end, first_line: f.first_line })
+            .collect();
+        to_js(&files)
+    }
+
+    /// The name of the file holding event `index` (multi-file traces).
+    #[wasm_bindgen(js_name = eventFile)]
+    pub fn event_file(&self, index: u32) -> Option<String> {
+        let e = self.trace.events.get(index as usize)?;
+        self.trace.file_at(e.raw.start).map(|f| f.name.clone())
+    }
+
+    /// OpenHands: the condensed view of run `run` (Condensation.apply).
+    #[wasm_bindgen(js_name = condensedView, unchecked_return_type = "CondensedView")]
+    pub fn condensed_view(&self, run: u32) -> JsValue {
+        to_js(&crate::import::openhands::views::condensed_view(&self.trace, run))
+    }
+
+    /// OpenHands: the LLM message stream of run `run` (events_to_messages).
+    #[wasm_bindgen(js_name = llmMessages, unchecked_return_type = "LlmMessages")]
+    pub fn llm_messages(&self, run: u32) -> JsValue {
+        to_js(&crate::import::openhands::views::llm_messages(&self.trace, run))
     }
 }

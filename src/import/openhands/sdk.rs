@@ -294,7 +294,7 @@ impl Run {
             rd.warn_at(w.code, w.message, &w.range, &w.path, &[Seg::key("tool_call_id")], w.index);
         }
         for (cref, range, path) in self.calls {
-            let answered = super::call_at(rd.out, cref).map_or(true, |c| c.result.is_some());
+            let answered = super::call_at(rd.out, cref).is_none_or(|c| c.result.is_some());
             if answered {
                 continue;
             }
