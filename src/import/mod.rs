@@ -6,6 +6,7 @@
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
 pub mod openai;
+pub mod pydantic_lax;
 
 use std::ops::Range;
 
@@ -232,11 +233,20 @@ impl<'a> Builder<'a> {
             path,
             line: pos.line,
             column: pos.column,
+            span: None,
+            failed: false,
+            metadata: Metadata::new(),
         });
         if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {
             t.events.end = index + 1;
         }
         index
+    }
+
+    /// The event at `index`, to fill in what `push_event` does not take
+    /// (span path, failure flag, metadata).
+    pub fn event_mut(&mut self, index: u32) -> Option<&mut Event> {
+        self.events.get_mut(index as usize)
     }
 }
 
