@@ -5,6 +5,7 @@
 //! [`crate::json`]) and writes runs, events and diagnostics into a
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
+pub mod agent_catalog;
 pub mod openai;
 pub mod pydantic_lax;
 
@@ -18,7 +19,7 @@ use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
-pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi];
+pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &agent_catalog::AgentCatalog];
 
 /// How well a sample matched a format, and why.
 #[derive(Debug, Clone)]
