@@ -6,6 +6,7 @@
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
 pub mod agent_catalog;
+pub mod agentlens;
 pub mod openai;
 pub mod pydantic_lax;
 
@@ -19,7 +20,7 @@ use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
-pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &agent_catalog::AgentCatalog];
+pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &agent_catalog::AgentCatalog, &agentlens::AgentLens];
 
 /// How well a sample matched a format, and why.
 #[derive(Debug, Clone)]

@@ -15,20 +15,8 @@ use serde_json::Value;
 
 use super::json_type;
 
-/// A `str` field: only a JSON string (numbers are not converted in JSON mode).
-pub fn string(v: &Value) -> Result<&str, String> {
-    v.as_str().ok_or_else(|| format!("expected a string, found {}", json_type(v)))
-}
-
-/// A `dict` field: only a JSON object.
-pub fn object(v: &Value) -> Result<&serde_json::Map<String, Value>, String> {
-    v.as_object().ok_or_else(|| format!("expected an object, found {}", json_type(v)))
-}
-
-/// A `list` field: only a JSON array.
-pub fn list(v: &Value) -> Result<&Vec<Value>, String> {
-    v.as_array().ok_or_else(|| format!("expected a list, found {}", json_type(v)))
-}
+// `str`, `dict` and `list` fields take only their own JSON type (no
+// conversion in JSON mode); callers check those with `Value::is_*`.
 
 /// A `bool` field in lax mode: true/false, the integers 0 and 1 (also as
 /// 0.0/1.0), and the strings 0/1/f/t/n/y/no/yes/off/on/false/true in any case.
@@ -58,38 +46,44 @@ pub fn boolean(v: &Value) -> Result<bool, String> {
 /// fractional part inside the i64 range; `true`/`false`; or a string holding
 /// an integer (surrounding whitespace, a sign, `_` between digits and a
 /// trailing `.0…` are allowed, as Python's `int()` plus pydantic allow).
-pub fn integer(v: &Value) -> Result<(), String> {
+/// `Ok(None)` when valid but outside i64 (Python ints have no bound).
+pub fn integer(v: &Value) -> Result<Option<i64>, String> {
     match v {
-        Value::Bool(_) => Ok(()),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Ok(()),
+        Value::Bool(b) => Ok(Some(i64::from(*b))),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Ok(n.as_i64()),
         Value::Number(n) => match n.as_f64() {
             Some(f) if !f.is_finite() => Err("expected an integer, found a number that is not finite".to_string()),
             Some(f) if f.fract() != 0.0 => Err(format!("expected an integer, found {n}, which has a fractional part")),
             Some(f) if f < i64::MIN as f64 || f > i64::MAX as f64 => {
                 Err(format!("expected an integer, found {n}, which is too large for pydantic to convert from a float"))
             }
-            _ => Ok(()),
+            // In range and integral: the conversion is exact enough for token counts.
+            Some(f) => Ok(Some(f as i64)),
+            None => Err(format!("expected an integer, found {n}")),
         },
-        Value::String(s) if int_string(s) => Ok(()),
-        Value::String(s) => Err(format!("expected an integer, found the string {s:?}, which is not an integer")),
+        Value::String(s) => match int_string(s) {
+            Some(digits) => Ok(digits.parse::<i64>().ok()),
+            None => Err(format!("expected an integer, found the string {s:?}, which is not an integer")),
+        },
         other => Err(format!("expected an integer, found {}", json_type(other))),
     }
 }
 
 /// pydantic-core's `str_as_int`: trim, drop a `.000` tail, then an optional
 /// sign and digits with single `_` separators; at most 4300 characters.
-fn int_string(s: &str) -> bool {
+/// Returns the integer's text without separators.
+fn int_string(s: &str) -> Option<String> {
     let s = s.trim();
     if s.len() > 4300 {
-        return false;
+        return None;
     }
     let whole = match s.split_once('.') {
         Some((whole, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => whole,
-        Some(_) => return false,
+        Some(_) => return None,
         None => s,
     };
     let digits = whole.strip_prefix(['+', '-']).unwrap_or(whole);
-    underscored_digits(digits)
+    underscored_digits(digits).then(|| whole.replace('_', ""))
 }
 
 /// Digits with `_` allowed only between two digits (Python's rule).
