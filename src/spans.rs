@@ -238,3 +238,48 @@ impl TreeBuilder {
         self.tree
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Marker, Metadata};
+
+    fn event(run: u32, span: Vec<String>, body: EventBody) -> Event {
+        Event {
+            run,
+            transcript: 0,
+            body,
+            source_kind: String::new(),
+            timestamp: None,
+            raw: 0..0,
+            path: "$".to_string(),
+            line: 1,
+            column: 1,
+            span: Some(span),
+            failed: false,
+            metadata: Metadata::new(),
+        }
+    }
+
+    #[test]
+    fn a_very_deep_path_builds_without_recursion() {
+        let path: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
+        let tree = build(&[event(0, path.clone(), EventBody::Marker(Marker { label: String::new() }))]);
+        assert_eq!(tree.nodes.len(), 50_000);
+        let leaf = tree.find(0, &path).unwrap();
+        assert_eq!(tree.nodes[leaf].depth, 49_999);
+        assert_eq!(tree.path(leaf), path);
+    }
+
+    #[test]
+    fn runs_have_separate_trees() {
+        let a = vec!["a".to_string()];
+        let tree = build(&[
+            event(0, a.clone(), EventBody::Span(crate::model::SpanEvent { name: a.clone(), phase: SpanPhase::Begin })),
+            event(1, a.clone(), EventBody::Span(crate::model::SpanEvent { name: a.clone(), phase: SpanPhase::End })),
+        ]);
+        assert_eq!(tree.roots.len(), 2);
+        let codes: Vec<&str> = tree.issues.iter().map(|i| i.code).collect();
+        assert_eq!(codes, ["span-not-ended", "span-end-without-begin"]);
+    }
+}

@@ -51,18 +51,19 @@ impl Format for AgentLens {
 
     fn detect(&self, sample: &Sample) -> Option<Score> {
         let mut records = 0usize;
-        let mut events = 0usize;
         let mut sessions = 0usize;
+        let mut loose = 0usize;
+        let mut nested = 0usize;
         let mut visit = |v: &Value, records: &mut usize| {
             *records += 1;
             let Some(o) = v.as_object() else { return };
             if let Some(items) = o.get("events").and_then(Value::as_array) {
                 if SESSION_KEYS.iter().any(|k| o.contains_key(*k)) && items.iter().all(is_event_like) {
                     sessions += 1;
-                    events += items.iter().filter(|e| is_event_like(e)).count();
+                    nested += items.len();
                 }
             } else if is_event_like(v) {
-                events += 1;
+                loose += 1;
             }
         };
         for v in &sample.values {
@@ -71,15 +72,17 @@ impl Format for AgentLens {
                 other => visit(other, &mut records),
             }
         }
-        if sessions + events == 0 || records == 0 {
+        let matched = sessions + loose;
+        if matched == 0 {
             return None;
         }
-        let matched = if sessions > 0 { sessions.min(records) } else { events };
         let mut evidence = Vec::new();
         if sessions > 0 {
-            evidence.push(format!("{sessions} session objects with `events` and AgentLens session fields"));
+            evidence.push(format!("{sessions} session objects with AgentLens session fields and {nested} events"));
         }
-        evidence.push(format!("{events} records with an AgentLens `event_type` and event fields"));
+        if loose > 0 {
+            evidence.push(format!("{loose} of {records} sampled records have an AgentLens `event_type` and event fields"));
+        }
         Some(Score { confidence: matched as f32 / records as f32, evidence })
     }
 
