@@ -38,7 +38,7 @@ node_major=$(node -p 'process.versions.node.split(".")[0]')
 debian_wasm_toolchain() {
   # The route of shared/notes/wasm-toolchain.md: Debian's rustc-web, std for
   # wasm32 built from its sources into its sysroot, and lld-22 as rust-lld.
-  apt_install rustc-web cargo-web rust-web-src lld-22
+  apt_install rustc-web cargo-web rust-web-src rust-web-clippy lld-22
   if ! ls /usr/lib/rustlib/wasm32-unknown-unknown/lib/libstd-*.rlib >/dev/null 2>&1; then
     log "building std for wasm32 into Debian's sysroot (about a minute)"
     local dir

@@ -6,6 +6,14 @@
 //! → the shared [`model`] → [`query`] and [`view`]. The wasm-bindgen layer
 //! (`wasm`, compiled only for wasm32) is a thin wrapper over [`parse_trace`].
 
+// No panics on paths reachable from input: a panic in wasm poisons the
+// module for the page. Enforced here; tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, clippy::unreachable)
+)]
+
+pub mod container;
 pub mod diagnostic;
 pub mod import;
 pub mod json;
@@ -54,6 +62,22 @@ pub fn format_ids() -> Vec<&'static str> {
 /// Reads `bytes` as a trace. Malformed records become diagnostics on the
 /// returned trace; only an input that is no trace at all is an error.
 pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, ParseError> {
+    let bytes = if container::is_gzip(&bytes) {
+        container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(|message| ParseError { message, diagnostics: Vec::new() })?
+    } else {
+        bytes
+    };
+    let utf16 = container::utf16_kind(&bytes);
+    let bytes = match utf16 {
+        Some(kind) => container::utf16_to_utf8(&bytes, kind),
+        None => bytes,
+    };
+    if container::is_zip(&bytes) {
+        return Err(ParseError {
+            message: "not supported yet: this is a zip archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped".to_string(),
+            diagnostics: Vec::new(),
+        });
+    }
     let start = json::bom_len(&bytes);
     let source_map = SourceMap::new(&bytes);
     let split = json::split(&bytes, start);
@@ -66,6 +90,14 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
     }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     let mut builder = Builder::new(&bytes, &source_map);
+    if let Some(kind) = utf16 {
+        builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
+    }
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let at = e.valid_up_to();
+        let byte = bytes.get(at).copied().unwrap_or(0);
+        builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
+    }
     if start > 0 {
         builder.diag(Severity::Info, "bom", "the input starts with a UTF-8 byte order mark, which was skipped".to_string(), "$".to_string(), 0, None);
     }
@@ -159,6 +191,12 @@ fn not_a_trace(bytes: &[u8], split: &json::Split, sample: &Sample) -> ParseError
                 diagnostics: Vec::new(),
             };
         }
+    }
+    if let Some(what) = import::lookalike::recognise(sample) {
+        return ParseError {
+            message: format!("not supported yet: this looks like {what}. Supported: {supported}"),
+            diagnostics: Vec::new(),
+        };
     }
     let looks = describe_shape(sample);
     ParseError {

@@ -164,7 +164,14 @@ pub fn event_text(trace: &Trace, index: usize) -> String {
             out.push('\n');
             out.push_str(&c.arguments.display());
         }
-        EventBody::ToolResult(r) => push_content(&mut out, &r.content),
+        EventBody::ToolResult(r) => {
+            // The answered call's name, so that searching a tool finds its results too.
+            if let Some(c) = r.call.and_then(|c| trace.call(c)) {
+                out.push_str(&c.function);
+                out.push('\n');
+            }
+            push_content(&mut out, &r.content);
+        }
         EventBody::ToolDefinitions(t) => {
             for t in t {
                 out.push_str(&t.name);

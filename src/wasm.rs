@@ -141,9 +141,20 @@ extern "C" {
     fn console_error(s: &str);
 }
 
+/// Hands a value to JavaScript through `JSON.parse`, which makes keys such
+/// as `__proto__` plain own properties: trace data cannot replace an object's
+/// prototype (serde-wasm-bindgen's property assignment would). It is also one
+/// string crossing instead of one call per field.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&ser).unwrap_or(JsValue::NULL)
+    match serde_json::to_string(value) {
+        Ok(text) => js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL),
+        Err(_) => JsValue::NULL,
+    }
+}
+
+#[derive(Default, serde::Deserialize)]
+struct JsParseOptions {
+    format: Option<String>,
 }
 
 /// Reads a trace from bytes. Throws an `Error` only when the input is no
@@ -153,15 +164,16 @@ pub fn parse_trace(
     bytes: Vec<u8>,
     #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
 ) -> Result<JsTrace, JsError> {
-    let mut opts = crate::ParseOptions::default();
-    if options.is_object() {
-        let format = js_sys::Reflect::get(&options, &JsValue::from_str("format")).unwrap_or(JsValue::UNDEFINED);
-        if let Some(f) = format.as_string() {
-            opts.format = Some(f);
-        } else if !format.is_undefined() && !format.is_null() {
-            return Err(JsError::new("options.format must be a string"));
-        }
-    }
+    let opts: JsParseOptions = if options.is_undefined() || options.is_null() {
+        JsParseOptions::default()
+    } else {
+        serde_wasm_bindgen::from_value(options).map_err(|e| {
+            let js: JsValue = e.into();
+            let message = js.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
+            JsError::new(&format!("invalid parse options: {message}"))
+        })?
+    };
+    let opts = crate::ParseOptions { format: opts.format };
     let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, text_index: None })

@@ -57,7 +57,8 @@ function resetList() {
 function currentQuery() {
   const role = $('role-filter').value;
   const text = $('query').value.trim();
-  return [role ? `role:${role}` : '', text].filter(Boolean).join(' ');
+  // The typed text comes first so that error columns match the input box.
+  return [text, role ? `role:${role}` : ''].filter(Boolean).join(' ');
 }
 
 function applyFilter() {

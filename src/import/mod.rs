@@ -7,6 +7,7 @@
 
 pub mod agent_catalog;
 pub mod agentlens;
+pub mod lookalike;
 pub mod openai;
 pub mod pydantic_lax;
 
@@ -81,6 +82,11 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize) -> Value {
         if let Ok(v) = serde_json::from_slice::<Value>(slice) {
             return v;
         }
+        // Past the depth budget, a value that does not parse is left out:
+        // recursing into it could go as deep as the input nests.
+        if depth > 4 {
+            return Value::Null;
+        }
     }
     match b.get(start) {
         Some(b'{') => {
@@ -144,6 +150,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Adds a diagnostic about the value at `segs` inside the record at `record`.
+    #[allow(clippy::too_many_arguments)] // each is one fact of the diagnostic
     pub fn diag_in(&mut self, severity: Severity, code: &'static str, message: String, record: &Range<usize>, record_path: &str, segs: &[Seg], event: Option<u32>) {
         let offset = scan::find_path(self.bytes, record.start, segs);
         self.diag(severity, code, message, render_path(record_path, segs), offset, event);
@@ -253,11 +260,25 @@ impl<'a> Builder<'a> {
 }
 
 /// serde_json's message without its own "at line X column Y" suffix (we add ours).
+/// serde_json's message without its own "at line X column Y" suffix (we add
+/// ours), reworded where its words mislead.
 pub fn describe_serde_error(e: &serde_json::Error) -> String {
     let s = e.to_string();
-    match s.rfind(" at line ") {
+    let s = match s.rfind(" at line ") {
         Some(i) => s.get(..i).unwrap_or(&s).to_string(),
         None => s,
+    };
+    match s.as_str() {
+        "invalid unicode code point" => {
+            "a string holds bytes that are not valid UTF-8 (the file must be UTF-8)".to_string()
+        }
+        "lone leading surrogate in hex escape" | "unexpected end of hex escape" | "invalid escape" => {
+            "a \\u escape is a lone UTF-16 surrogate (\\uD800-\\uDFFF must come in high-low pairs)".to_string()
+        }
+        "recursion limit exceeded" => {
+            "nesting deeper than 128 levels is not read (the record's raw JSON is kept)".to_string()
+        }
+        _ => s,
     }
 }
 

@@ -3,12 +3,19 @@
 //! Accepts and rejects what Invariant's own loader does
 //! (`invariant.analyzer.runtime.input.Input` of PyPI `invariant-ai` 0.3.5),
 //! which is more lenient than the format page: a JSON-string `arguments`
-//! inside a message's `tool_calls` is decoded, a call's `id` is optional,
-//! content may be a list of text/image chunks, a tool output's content may be
-//! an object, an event with `type` but no `role` is a standalone tool call, a
-//! `{tools: [...]}` event lists tools, and a tool output without
-//! `tool_call_id` belongs to the last call. What that loader rejects is an
-//! error here; what it accepts but looks wrong is a warning.
+//! inside a message's `tool_calls` is decoded (with Python's `json.loads`
+//! grammar, so `NaN` passes), a call's `id` is optional, content may be a
+//! list of text/image chunks, a tool output's content may be an object, an
+//! event with `type` but no `role` is a standalone tool call, a `{tools: [...]}`
+//! event lists tools (each `inputSchema` is checked as Invariant converts it),
+//! and a tool output without `tool_call_id` belongs to the last call. Some of
+//! its checks are accidents of its code, mirrored all the same: `metadata:
+//! null` fails (`"server" in None`), `metadata.server` replaces `server`
+//! before validation, a call's `metadata` must be an object, a tool list's own
+//! `metadata` is hardly looked at, and an empty string or object where a list
+//! belongs reads as an empty list. What that loader rejects is an error here;
+//! what it accepts but looks wrong is a warning. tests/openai_oracle.rs holds
+//! us to the real library, trace by trace.
 //!
 //! Layouts: a JSON list of events; a `{messages, metadata}` object (an
 //! Explorer row); a JSON list of such rows or of event lists; JSON Lines with
@@ -189,22 +196,31 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             Some(b'{') if complete => self.trace_value(range, "$"),
             _ if !complete => self.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
-            _ => {
-                let v = self.out.parse_record(&range, "$").unwrap_or(Value::Null);
-                self.out.diag(
-                    Error,
-                    "not-a-trace",
-                    format!(
-                        "expected a list of chat messages, a {{\"messages\": [...]}} object, or JSON Lines of traces; found {}",
-                        json_type(&v)
-                    ),
-                    "$".to_string(),
-                    range.start,
-                    None,
-                );
-                self.unparsed(range, "$", "not a trace".to_string());
-            }
+            _ => self.scalar_trace(
+                range,
+                "$",
+                "expected a list of chat messages, a {\"messages\": [...]} object, or JSON Lines of traces",
+            ),
         }
+    }
+
+    /// A trace that is neither a list nor an object: a run holding it as one
+    /// unparsed event. Invariant iterates it, so an empty string is an empty
+    /// trace there, and anything else is rejected.
+    fn scalar_trace(&mut self, range: Range<usize>, path: &str, expected: &str) {
+        let start = scan::skip_ws(self.b, range.start);
+        let v = self.out.parse_record(&range, path).unwrap_or(Value::Null);
+        let n = self.out.runs.len();
+        self.out.begin_run(format!("run-{n}"), Metadata::new(), Some(start));
+        let index = Some(crate::source::clamp_u32(self.out.events.len()));
+        if reads_as_empty_trace(&v) {
+            let message = format!("{expected}; found {}, which Invariant reads as an empty trace", describe_empty(&v));
+            self.out.diag(Warning, "empty-non-list-trace", message, path.to_string(), start, index);
+        } else {
+            let message = format!("{expected}; found {}", json_type(&v));
+            self.out.diag(Error, "not-a-trace", message, path.to_string(), start, index);
+        }
+        self.unparsed(range, path, "not a trace".to_string());
     }
 
     /// True for a list, or an object with `messages` that is not itself an event.
@@ -214,10 +230,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(b'{') => {
                 let start = scan::skip_ws(self.b, r.start);
                 match scan::object_members(self.b, start) {
-                    Ok(m) => {
-                        let has = |k: &str| m.iter().any(|(key, _)| key == k);
-                        has("messages") && !has("role") && !has("type") && !has("tools")
-                    }
+                    Ok(m) => is_row(m.iter().map(|(k, _)| k.as_str())),
                     Err(_) => false,
                 }
             }
@@ -239,7 +252,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     let keys: Vec<String> =
                         scan::object_members(self.b, start).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
                     let has = |k: &str| keys.iter().any(|key| key == k);
-                    if (has("messages") || has("traj") || has("trace")) && !has("role") {
+                    if is_row(keys.iter().map(String::as_str)) {
                         object_rows += 1;
                         false
                     } else if keys.len() == 1 && has("metadata") {
@@ -319,18 +332,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
             Some(b'{') => self.row(start, path),
-            _ => {
-                let v = self.out.parse_record(&range, path).unwrap_or(Value::Null);
-                self.out.diag(
-                    Error,
-                    "not-a-trace",
-                    format!("expected a trace (a list of messages or a {{\"messages\": [...]}} object), found {}", json_type(&v)),
-                    path.to_string(),
-                    start,
-                    None,
-                );
-                self.unparsed(range, path, "not a trace".to_string());
-            }
+            _ => self.scalar_trace(range, path, "expected a trace (a list of messages or a {\"messages\": [...]} object)"),
         }
     }
 
@@ -386,10 +388,11 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
                 ("metadata", Value::Null) => {}
                 ("metadata", other) => {
+                    // Invariant is given only `messages`; a row's metadata never reaches it.
                     self.out.diag(
-                        Error,
-                        "metadata-type",
-                        format!("expected `metadata` to be an object, found {}", json_type(&other)),
+                        Warning,
+                        "row-metadata-type",
+                        format!("expected the trace's `metadata` to be an object, found {}", json_type(&other)),
                         member_path,
                         r.start,
                         None,
@@ -418,14 +421,18 @@ impl<'r, 'a> Reader<'r, 'a> {
                         }
                     }
                     _ => {
-                        self.out.diag(
-                            Error,
-                            "messages-not-list",
-                            "expected the trace's `messages` to be a list of events".to_string(),
-                            mpath.clone(),
-                            r.start,
-                            None,
-                        );
+                        let v = self.out.parse_record(&r, &mpath).unwrap_or(Value::Null);
+                        let index = Some(crate::source::clamp_u32(self.out.events.len()));
+                        if reads_as_empty_trace(&v) {
+                            let message = format!(
+                                "expected `messages` to be a list of events; found {}, which Invariant reads as an empty trace",
+                                describe_empty(&v)
+                            );
+                            self.out.diag(Warning, "empty-non-list-trace", message, mpath.clone(), r.start, index);
+                        } else {
+                            let message = format!("expected `messages` to be a list of events, found {}", json_type(&v));
+                            self.out.diag(Error, "messages-not-list", message, mpath.clone(), r.start, index);
+                        }
                         self.unparsed(r, &mpath, "`messages` is not a list".to_string());
                     }
                 }
@@ -480,11 +487,19 @@ impl<'r, 'a> Reader<'r, 'a> {
             return;
         };
         let ctx = Ctx { range: r.clone(), path: path.to_string(), index };
-        self.check_common(&o, &ctx);
+        // Invariant builds tool lists field by field; every other event is validated whole.
+        let is_tool_list = !o.contains_key("role") && !o.contains_key("type") && o.contains_key("tools");
+        self.check_common(&o, &ctx, !is_tool_list);
         let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
         if o.contains_key("role") {
             let role = match o.get("role") {
-                Some(Value::String(s)) => s.clone(),
+                Some(Value::String(s)) => {
+                    if !KNOWN_ROLES.contains(&s.as_str()) {
+                        let known = KNOWN_ROLES.join(", ");
+                        self.d(&ctx, Warning, "unknown-role", format!("role {s:?} is none of {known}; it is read as a message"), &[Seg::key("role")]);
+                    }
+                    s.clone()
+                }
                 other => {
                     let found = other.map(json_type).unwrap_or("nothing");
                     self.d(&ctx, Error, "role-not-string", format!("expected `role` to be a string such as \"user\", found {found}"), &[Seg::key("role")]);
@@ -528,17 +543,45 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.diag_in(severity, code, message, &ctx.range, &ctx.path, segs, Some(ctx.index));
     }
 
-    /// `metadata` and `server`, which every Invariant event has.
-    fn check_common(&mut self, o: &Map<String, Value>, ctx: &Ctx) {
-        if let Some(m) = o.get("metadata") {
-            if !m.is_object() && !m.is_null() {
-                self.d(ctx, Error, "metadata-type", format!("expected `metadata` to be an object, found {}", json_type(m)), &[Seg::key("metadata")]);
+    /// `metadata` and `server`, which every Invariant event has. Invariant
+    /// first copies `metadata.server` over `server` (testing `"server" in
+    /// metadata`, which fails for null and numbers), then validates both,
+    /// except on tool lists, which it builds from their `tools` alone.
+    fn check_common(&mut self, o: &Map<String, Value>, ctx: &Ctx, validated: bool) {
+        let metadata = o.get("metadata");
+        if let Some(m) = metadata {
+            let holds_server = match m {
+                Value::String(s) => s.contains("server"),
+                Value::Array(items) => items.iter().any(|v| v.as_str() == Some("server")),
+                _ => false,
+            };
+            let at = [Seg::key("metadata")];
+            match m {
+                Value::Object(_) => {}
+                Value::Null | Value::Bool(_) | Value::Number(_) => {
+                    self.d(ctx, Error, "metadata-type", format!("expected `metadata` to be an object, found {}", json_type(m)), &at)
+                }
+                _ if validated || holds_server => {
+                    self.d(ctx, Error, "metadata-type", format!("expected `metadata` to be an object, found {}", json_type(m)), &at)
+                }
+                _ => self.d(
+                    ctx,
+                    Warning,
+                    "metadata-ignored",
+                    format!("expected `metadata` to be an object, found {}; Invariant ignores it on a tool list", json_type(m)),
+                    &at,
+                ),
             }
         }
-        if let Some(s) = o.get("server") {
-            if !s.is_string() && !s.is_null() {
-                self.d(ctx, Error, "server-type", format!("expected `server` to be a string, found {}", json_type(s)), &[Seg::key("server")]);
-            }
+        if !validated {
+            return;
+        }
+        let (server, at) = match metadata.and_then(Value::as_object).and_then(|m| m.get("server")) {
+            Some(s) => (Some(s), vec![Seg::key("metadata"), Seg::key("server")]),
+            None => (o.get("server"), vec![Seg::key("server")]),
+        };
+        if let Some(s) = server.filter(|s| !s.is_string() && !s.is_null()) {
+            self.d(ctx, Error, "server-type", format!("expected `server` to be a string, found {}", json_type(s)), &at);
         }
     }
 
@@ -598,6 +641,13 @@ impl<'r, 'a> Reader<'r, 'a> {
             self.d(ctx, Error, "tool-call-not-object", format!("expected a tool call object, found {}", json_type(v)), at);
             return call;
         };
+        if decode_string_args {
+            // A standalone call's own `metadata`/`server` were checked as the event's.
+            // Invariant stamps each call's `metadata` after validation, so null fails there.
+            if let Some((field, why)) = nested_event_fields(o, false) {
+                self.d(ctx, Error, "tool-call-field-type", format!("tool call: {why}"), &seg(&[field]));
+            }
+        }
         match o.get("id") {
             None | Some(Value::Null) => {
                 self.d(ctx, Warning, "tool-call-missing-id", "tool call has no `id`; its output is linked by position".to_string(), at)
@@ -632,7 +682,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(Value::Object(m)) => call.arguments.value = Some(Value::Object(m.clone())),
             Some(Value::String(s)) if decode_string_args => {
                 call.arguments.text = Some(s.clone());
-                match serde_json::from_str::<Value>(s) {
+                match crate::json::python::loads(s) {
                     Ok(Value::Object(m)) => call.arguments.value = Some(Value::Object(m)),
                     Ok(other) => {
                         self.d(ctx, Error, "arguments-not-object", format!("`function.arguments` decodes to {}, but must be an object of named arguments", json_type(&other)), &args_at);
@@ -642,7 +692,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                         ctx,
                         Error,
                         "arguments-not-json",
-                        format!("`function.arguments` is a string that is not valid JSON ({}); Invariant rejects it", super::describe_serde_error(&e)),
+                        format!("`function.arguments` is a string that is not valid JSON ({e}); Invariant rejects it"),
                         &args_at,
                     ),
                 }
@@ -765,11 +815,21 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
     }
 
+    /// A `{tools: [...]}` event, checked as Invariant converts each tool's
+    /// `inputSchema` into its parameter list.
     fn tools(&mut self, o: &Map<String, Value>, ctx: &Ctx) -> Vec<ToolDefinition> {
-        let Some(list) = o.get("tools").and_then(Value::as_array) else {
-            let found = o.get("tools").map(json_type).unwrap_or("nothing");
-            self.d(ctx, Error, "tools-not-list", format!("expected `tools` to be a list of tool definitions, found {found}"), &[Seg::key("tools")]);
-            return Vec::new();
+        let list = match o.get("tools") {
+            Some(Value::Array(list)) => list,
+            Some(v) if reads_as_empty_trace(v) => {
+                let message = format!("expected `tools` to be a list of tool definitions, found {}; Invariant reads it as no tools", describe_empty(v));
+                self.d(ctx, Warning, "tools-empty-non-list", message, &[Seg::key("tools")]);
+                return Vec::new();
+            }
+            other => {
+                let found = other.map(json_type).unwrap_or("nothing");
+                self.d(ctx, Error, "tools-not-list", format!("expected `tools` to be a list of tool definitions, found {found}"), &[Seg::key("tools")]);
+                return Vec::new();
+            }
         };
         let mut tools = Vec::new();
         for (i, t) in list.iter().enumerate() {
@@ -785,9 +845,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     String::new()
                 }
             };
-            if !t.get("inputSchema").is_some_and(Value::is_object) {
-                self.d(ctx, Error, "tool-missing-input-schema", format!("tool {name:?} has no `inputSchema` object"), &at);
-            }
+            self.tool_fields(t, &name, ctx, &at);
             tools.push(ToolDefinition {
                 name,
                 description: t.get("description").and_then(Value::as_str).map(str::to_string),
@@ -795,6 +853,135 @@ impl<'r, 'a> Reader<'r, 'a> {
             });
         }
         tools
+    }
+
+    /// A tool's `inputSchema`, `description` and `metadata`.
+    fn tool_fields(&mut self, t: &Map<String, Value>, name: &str, ctx: &Ctx, at: &[Seg]) {
+        let with = |extra: &[Seg]| -> Vec<Seg> { at.iter().cloned().chain(extra.iter().cloned()).collect() };
+        match t.get("inputSchema") {
+            Some(Value::Object(schema)) => {
+                let mut problems = Vec::new();
+                input_schema_problems(schema, &with(&[Seg::key("inputSchema")]), &mut problems);
+                for (segs, why) in problems {
+                    self.d(ctx, Error, "tool-schema-invalid", format!("tool {name:?}: {why}"), &segs);
+                }
+            }
+            other => {
+                let found = other.map(json_type).unwrap_or("nothing");
+                self.d(ctx, Error, "tool-missing-input-schema", format!("tool {name:?} has no `inputSchema` object (found {found})"), at);
+            }
+        }
+        if let Some(d) = t.get("description").filter(|d| !d.is_string() && !d.is_null()) {
+            let message = format!("expected the `description` of tool {name:?} to be a string, found {}; Invariant converts it to text", json_type(d));
+            self.d(ctx, Warning, "tool-description-type", message, &with(&[Seg::key("description")]));
+        }
+        match t.get("metadata") {
+            None | Some(Value::Object(_)) => {}
+            Some(m) => {
+                let message = format!("expected the `metadata` of tool {name:?} to be an object, found {}", json_type(m));
+                self.d(ctx, Error, "tool-metadata-type", message, &with(&[Seg::key("metadata")]));
+            }
+        }
+        if let Some(s) = t.get("metadata").and_then(|m| m.get("server")).filter(|s| !s.is_string() && !s.is_null()) {
+            let message = format!("expected `metadata.server` of tool {name:?} to be a string, found {}", json_type(s));
+            self.d(ctx, Error, "tool-metadata-type", message, &with(&[Seg::key("metadata"), Seg::key("server")]));
+        }
+    }
+}
+
+/// JSON Schema types Invariant's `ToolParameter` holds.
+const PARAMETER_TYPES: &[&str] = &["object", "array", "string", "number", "integer", "boolean"];
+
+/// Type names Invariant maps onto [`PARAMETER_TYPES`].
+const TYPE_ALIASES: &[(&str, &str)] =
+    &[("int", "integer"), ("long", "integer"), ("float", "number"), ("bool", "boolean"), ("str", "string"), ("dict", "object"), ("list", "array")];
+
+type Problems = Vec<(Vec<Seg>, String)>;
+
+/// What Invariant's `parse_tool_param` fails on in a tool's `inputSchema`
+/// (its `properties`, each converted with the schema's `required`).
+fn input_schema_problems(schema: &Map<String, Value>, at: &[Seg], out: &mut Problems) {
+    properties_problems(schema, &own_required(schema, at), at, out);
+}
+
+/// A schema's `required` as Invariant reads it (`[]` when absent), with where it is.
+type Required = (Value, Vec<Seg>);
+
+fn own_required(schema: &Map<String, Value>, at: &[Seg]) -> Required {
+    let value = schema.get("required").cloned().unwrap_or(Value::Array(Vec::new()));
+    (value, at.iter().cloned().chain([Seg::key("required")]).collect())
+}
+
+/// The `properties` of an object schema; `required` is what each property is
+/// looked up in (Python `None` = JSON null: each property's own `required`).
+fn properties_problems(schema: &Map<String, Value>, required: &Required, at: &[Seg], out: &mut Problems) {
+    let at_props: Vec<Seg> = at.iter().cloned().chain([Seg::key("properties")]).collect();
+    match schema.get("properties") {
+        None => {}
+        Some(Value::Object(props)) => {
+            for (key, sub) in props {
+                let at_sub: Vec<Seg> = at_props.iter().cloned().chain([Seg::Key(key.clone())]).collect();
+                parameter_problems(sub, required, &at_sub, out);
+            }
+        }
+        Some(other) => out.push((at_props, format!("expected `properties` to be an object of parameter schemas, found {}", json_type(other)))),
+    }
+}
+
+fn parameter_problems(schema: &Value, required: &Required, at: &[Seg], out: &mut Problems) {
+    let Some(schema) = schema.as_object() else {
+        out.push((at.to_vec(), format!("expected a parameter schema object, found {}", json_type(schema))));
+        return;
+    };
+    let field = |k: &str| -> Vec<Seg> { at.iter().cloned().chain([Seg::key(k)]).collect() };
+    let own_required = own_required(schema, at);
+    let required = if required.0.is_null() { &own_required } else { required };
+    if let Some(d) = schema.get("description").filter(|d| !d.is_string() && !d.is_null()) {
+        out.push((field("description"), format!("expected a parameter's `description` to be a string, found {}", json_type(d))));
+    }
+    let declared = schema.get("type");
+    let kind = match declared {
+        None => Some("string"),
+        Some(Value::String(t)) => Some(TYPE_ALIASES.iter().find(|(a, _)| a == t).map(|(_, to)| *to).unwrap_or(t.as_str())),
+        Some(_) => None,
+    };
+    match (kind, declared) {
+        (Some("object"), _) => properties_problems(schema, &own_required, at, out),
+        (Some("array"), _) => {
+            if let Some(items) = schema.get("items") {
+                parameter_problems(items, &(Value::Array(Vec::new()), Vec::new()), &field("items"), out);
+            }
+        }
+        (Some("string" | "number" | "integer" | "boolean"), _) => match schema.get("enum") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {}
+            Some(other) => out.push((field("enum"), format!("expected `enum` to be a list of strings, found {}", describe_enum(other)))),
+        },
+        (_, Some(Value::Array(types))) => {
+            if let Some(bad) = types.iter().find(|t| !t.as_str().is_some_and(|t| t == "null" || PARAMETER_TYPES.contains(&t))) {
+                out.push((field("type"), format!("unsupported type {bad} in the `type` list; expected {} or \"null\"", PARAMETER_TYPES.join(", "))));
+            }
+        }
+        (_, other) => {
+            let shown = other.map(Value::to_string).unwrap_or_default();
+            out.push((field("type"), format!("unsupported parameter type {shown}; expected one of {}", PARAMETER_TYPES.join(", "))));
+            return;
+        }
+    }
+    // Invariant tests `name in required`, which fails on null, booleans and numbers.
+    let (required, required_at) = required;
+    if !matches!(required, Value::Array(_) | Value::String(_) | Value::Object(_)) {
+        let message = format!("expected `required` to be a list of parameter names, found {}", json_type(required));
+        if !out.iter().any(|(at, m)| at == required_at && *m == message) {
+            out.push((required_at.clone(), message));
+        }
+    }
+}
+
+fn describe_enum(v: &Value) -> String {
+    match v {
+        Value::Array(_) => "a list with non-string items".to_string(),
+        other => json_type(other).to_string(),
     }
 }
 
@@ -809,6 +996,10 @@ fn chunk(v: &Value) -> Result<ContentPart, String> {
     let Some(o) = v.as_object() else {
         return Err(format!("expected a content part object such as {{\"type\": \"text\", \"text\": …}}, found {}", json_type(v)));
     };
+    // Chunks are Invariant events too, with an optional `metadata` object and `server` string.
+    if let Some((field, why)) = nested_event_fields(o, true) {
+        return Err(format!("content part `{field}`: {why}"));
+    }
     let Some(kind) = o.get("type").and_then(Value::as_str) else {
         return Err("content part has no string `type`".to_string());
     };
@@ -826,6 +1017,43 @@ fn chunk(v: &Value) -> Result<ContentPart, String> {
         return Err("`image_url` values must all be strings".to_string());
     }
     Err(format!("content part of type {kind:?} has neither a string `text` nor an `image_url` object"))
+}
+
+/// What is wrong with the optional `metadata` (object) and `server` (string)
+/// of an Invariant event nested in another (a chunk, a call in `tool_calls`).
+fn nested_event_fields(o: &Map<String, Value>, metadata_nullable: bool) -> Option<(&'static str, String)> {
+    if let Some(m) = o.get("metadata").filter(|m| !(m.is_object() || (metadata_nullable && m.is_null()))) {
+        return Some(("metadata", format!("expected `metadata` to be an object, found {}", json_type(m))));
+    }
+    if let Some(s) = o.get("server").filter(|s| !s.is_string() && !s.is_null()) {
+        return Some(("server", format!("expected `server` to be a string, found {}", json_type(s))));
+    }
+    None
+}
+
+/// True for an object holding `messages` that Invariant would not read as an event.
+/// A trace object: the messages under `messages`, or a wrapper holding them
+/// under `traj` (tau-bench) or `trace` (invariant-testing), and not itself an event.
+fn is_row<'k>(mut keys: impl Iterator<Item = &'k str> + Clone) -> bool {
+    keys.clone().any(|k| k == "messages" || k == "traj" || k == "trace")
+        && !keys.any(|k| k == "role" || k == "type" || k == "tools")
+}
+
+/// Invariant iterates a trace; an empty string or object iterates as no events.
+fn reads_as_empty_trace(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.is_empty(),
+        Value::Object(m) => m.is_empty(),
+        _ => false,
+    }
+}
+
+fn describe_empty(v: &Value) -> &'static str {
+    if v.is_string() {
+        "an empty string"
+    } else {
+        "an empty object"
+    }
 }
 
 /// Recovers the path steps after the record's own path, for locating a call.

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Sets up, builds, and runs every test suite: Rust (cargo test: unit, format
+# and corpus tests), Node (the npm package) and the browser (the viewer in
+# headless Chromium). Exits non-zero on the first failing suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh
+. scripts/env.sh
+
+log "clippy: library code may not unwrap, index or panic (native and wasm32)"
+cargo clippy --lib
+cargo clippy --lib --target wasm32-unknown-unknown
+
+log "cargo test"
+cargo test
+
+log "tsc: the package's TypeScript types, used as a user would"
+node_modules/.bin/tsc -p tests/types
+
+log "node --test: npm package (Node) and viewer (Chromium)"
+node --test tests/node/*.test.mjs tests/browser/*.test.mjs

@@ -1,0 +1,46 @@
+//! Recognises trace formats we do not read yet, so that an unsupported file
+//! gets "not supported yet: this looks like X" instead of a shrug.
+
+use serde_json::Value;
+
+use super::Sample;
+
+/// What the sample looks like, when it is a known format we do not read.
+pub fn recognise(sample: &Sample) -> Option<&'static str> {
+    let first = sample.values.first()?;
+    if let Some(o) = first.as_object() {
+        let has = |k: &str| o.contains_key(k);
+        if has("eval") && has("version") && (has("samples") || has("results")) {
+            return Some("an Inspect AI evaluation log (JSON)");
+        }
+        if has("trace") && has("observations") {
+            return Some("a Langfuse trace export ({trace, observations})");
+        }
+        if (has("post") || has("patch")) && o.values().any(Value::is_array) {
+            return Some("LangSmith run ingest payloads ({post, patch})");
+        }
+        if has("trajectory") || (has("history") && (has("info") || o.len() == 1)) {
+            return Some("a SWE-agent trajectory (.traj)");
+        }
+        if has("resourceSpans") || o.keys().any(|k| k.starts_with("gen_ai.")) {
+            return Some("OpenTelemetry GenAI span data");
+        }
+        if o.keys().any(|k| k.starts_with("llm.") || k.starts_with("openinference.")) {
+            return Some("OpenInference span attributes");
+        }
+    }
+    let claude_records = sample
+        .values
+        .iter()
+        .filter_map(Value::as_object)
+        .filter(|o| {
+            o.get("type").and_then(Value::as_str).is_some_and(|t| {
+                matches!(t, "user" | "assistant" | "progress" | "system" | "summary" | "file-history-snapshot" | "queue-operation")
+            }) && (o.contains_key("sessionId") || o.contains_key("parentUuid") || o.contains_key("messageId"))
+        })
+        .count();
+    if claude_records > 0 && claude_records * 2 >= sample.values.len() {
+        return Some("a Claude Code session transcript (JSONL)");
+    }
+    None
+}

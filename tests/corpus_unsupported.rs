@@ -1,0 +1,70 @@
+//! Corpus files of formats we do not read yet load without a panic and get
+//! the clear "not supported yet: this looks like X" error.
+
+mod common;
+
+use common::corpus_files;
+
+fn expect_unsupported(folder: &str, looks_like: &str) {
+    for path in corpus_files(folder) {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        match agent_trace_viewer::parse_trace(bytes, &Default::default()) {
+            Ok(t) => panic!("{folder}/{name}: unexpectedly read as {}", t.format),
+            Err(e) => {
+                assert!(e.message.starts_with("not supported yet: this"), "{name}: {}", e.message);
+                assert!(e.message.contains(looks_like), "{name}: {}", e.message);
+                assert!(e.message.contains("openai"), "{name}: names what is supported: {}", e.message);
+            }
+        }
+    }
+}
+
+#[test]
+fn claude_code() {
+    expect_unsupported("claude-code", "Claude Code");
+}
+
+#[test]
+fn inspect() {
+    // JSON logs and zip `.eval` files.
+    for path in corpus_files("inspect") {
+        let bytes = std::fs::read(&path).unwrap();
+        let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
+        assert!(e.message.contains("Inspect AI"), "{}: {}", path.display(), e.message);
+    }
+}
+
+#[test]
+fn langfuse() {
+    expect_unsupported("langfuse", "Langfuse");
+}
+
+#[test]
+fn langsmith() {
+    expect_unsupported("langsmith", "LangSmith");
+}
+
+#[test]
+fn otel_genai() {
+    for path in corpus_files("otel-genai") {
+        let bytes = std::fs::read(&path).unwrap();
+        let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
+        assert!(e.message.contains("OpenTelemetry GenAI") || e.message.contains("OpenInference"), "{}", e.message);
+    }
+}
+
+#[test]
+fn swe_agent() {
+    expect_unsupported("swe-agent", "SWE-agent");
+}
+
+#[test]
+fn gzip_input_is_read() {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(br#"[{"role": "user", "content": "zipped"}]"#).unwrap();
+    let t = common::parse(&enc.finish().unwrap());
+    assert_eq!(t.events.len(), 1);
+    // The expansion cap itself is tested in src/container.rs with a small cap.
+}

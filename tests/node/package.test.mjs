@@ -1,0 +1,135 @@
+// The npm package from Node: import by package name (through package.json
+// "exports"), parse a corpus file, page through rows, filter, and fail well.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTrace, formats } from 'agent-trace-viewer';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const corpus = process.env.ATV_CORPUS ?? join(root, '..', 'shared', 'corpus');
+
+function corpusFile(folder, name) {
+  const path = join(corpus, folder, name);
+  assert.ok(existsSync(path), `CORPUS MISSING: ${path} (set ATV_CORPUS)`);
+  return readFileSync(path);
+}
+
+test('parses a corpus trace and pages through its events', () => {
+  const bytes = corpusFile('invariant', 'invariantlabs-ai__faithful_simulation__traces__trace_20250902_121058.json');
+  const trace = parseTrace(bytes, {});
+  try {
+    assert.equal(trace.format, 'openai');
+    assert.equal(trace.eventCount, 44);
+    assert.equal(trace.runCount, 1);
+    const stats = trace.stats();
+    assert.equal(stats.toolCalls, 28);
+    assert.equal(stats.linkedResults, 28);
+    assert.equal(stats.byRole.tool, 28);
+    const page = trace.events(0, 10);
+    assert.equal(page.length, 10);
+    assert.deepEqual(page.map((e) => e.index), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.equal(page[0].role, 'system');
+    // Tool calls link to their results and back.
+    const withCalls = trace.events(0, 44).find((e) => e.toolCalls?.length);
+    const call = withCalls.toolCalls[0];
+    assert.equal(typeof call.result, 'number');
+    const result = trace.events(call.result, 1)[0];
+    assert.equal(result.kind, 'tool-result');
+    assert.deepEqual(result.call, { event: withCalls.index, call: 0 });
+    assert.equal(result.callId, call.id);
+    // Arguments: parsed object plus the original JSON text.
+    assert.equal(typeof call.arguments, 'object');
+    assert.deepEqual(JSON.parse(call.argumentsText), call.arguments);
+    // Raw JSON is the exact source text of the event.
+    assert.deepEqual(JSON.parse(trace.rawJson(0)).role, 'system');
+    // Past the end: clamped, not an error.
+    assert.equal(trace.events(40, 100).length, 4);
+    assert.equal(trace.events(1000, 10).length, 0);
+  } finally {
+    trace.free();
+  }
+});
+
+test('filter returns matching indices as a Uint32Array and explains bad queries', () => {
+  const bytes = corpusFile('invariant', 'invariantlabs-ai__testing__demo__swarm_agentic_rag__trace_fixed.json');
+  const trace = parseTrace(bytes);
+  const tools = trace.filter('role:tool');
+  assert.ok(tools instanceof Uint32Array);
+  assert.deepEqual([...tools], [3, 5, 6]);
+  assert.deepEqual([...trace.filter('-role:tool role:assistant')], [2, 4, 7]);
+  const lunch = trace.filter('"lunch with sarah"');
+  assert.ok(lunch.length >= 2, `phrase matched ${lunch.length}`);
+  assert.throws(() => trace.filter('role:tool colour:red'), (e) => {
+    assert.ok(e instanceof Error);
+    assert.match(e.message, /column 11/);
+    assert.match(e.message, /unknown field `colour:`/);
+    assert.equal(e.column, 11);
+    return true;
+  });
+  trace.free();
+});
+
+test('diagnostics carry code, path and line:column', () => {
+  const text = '[{"role": "assistant", "tool_calls": [{"id": "1", "type": "function", "function": {"name": "f", "arguments": "{bad"}}]}]';
+  const trace = parseTrace(new TextEncoder().encode(text));
+  const diags = trace.diagnostics();
+  const d = diags.find((x) => x.code === 'arguments-not-json');
+  assert.ok(d, JSON.stringify(diags));
+  assert.equal(d.severity, 'error');
+  assert.equal(d.path, '$[0].tool_calls[0].function.arguments');
+  assert.equal(d.line, 1);
+  assert.equal(d.column, text.indexOf('"{bad"') + 1);
+  assert.equal(d.event, 0);
+  trace.free();
+});
+
+test('inputs that are no trace throw Errors that say why', () => {
+  assert.throws(() => parseTrace(new Uint8Array()), /empty/);
+  assert.throws(() => parseTrace(new TextEncoder().encode('{"hello": "world"}')), /not a supported trace format.*`hello`/);
+  assert.throws(() => parseTrace(new TextEncoder().encode('[1]'), { format: 'nope' }), /unknown format "nope"/);
+  assert.throws(() => parseTrace(new TextEncoder().encode('[1]'), { format: 3 }), /invalid parse options: .*invalid type: floating point `3.0`, expected a string/);
+  assert.ok(formats().includes('openai'));
+});
+
+test('every Invariant corpus file parses or fails with a clear message', () => {
+  const dir = join(corpus, 'invariant');
+  assert.ok(existsSync(dir), `CORPUS MISSING: ${dir}`);
+  let loaded = 0;
+  for (const name of readdirSync(dir)) {
+    try {
+      const t = parseTrace(readFileSync(join(dir, name)));
+      assert.ok(t.eventCount > 0, name);
+      t.free();
+      loaded++;
+    } catch (e) {
+      assert.match(e.message, /not a supported trace format/, name);
+    }
+  }
+  // All but the playground-examples list (no trace) load.
+  assert.equal(loaded, readdirSync(dir).length - 1);
+});
+
+test('keys like __proto__ stay plain data: no prototype is replaced', () => {
+  const src = '[{"role": "tool", "content": {"__proto__": {"polluted": 1}, "constructor": {"prototype": {"p": 1}}, "a": 1}}]';
+  const t = parseTrace(new TextEncoder().encode(src));
+  const row = t.events(0, 1)[0];
+  assert.equal(Object.getPrototypeOf(row.json), Object.prototype);
+  assert.deepEqual(Object.keys(row.json), ['__proto__', 'constructor', 'a']);
+  assert.equal(row.json.polluted, undefined);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(row.json, '__proto__').value, { polluted: 1 });
+  assert.equal({}.polluted, undefined);
+  assert.equal({}.p, undefined);
+  t.free();
+});
+
+test('the web build also works in Node with initSync', async () => {
+  const web = await import('agent-trace-viewer/web');
+  web.initSync({ module: readFileSync(join(root, 'pkg', 'web', 'agent_trace_viewer_bg.wasm')) });
+  const t = web.parseTrace(new TextEncoder().encode('[{"role": "user", "content": "hi"}]'));
+  assert.equal(t.eventCount, 1);
+  assert.equal(t.events(0, 1)[0].text, 'hi');
+  t.free();
+});
