@@ -98,6 +98,14 @@ pub struct Event {
     pub path: String,
     pub line: u32,
     pub column: u32,
+    /// The span path the record was logged under, root first, for formats
+    /// that name one on every record (Agent Catalog's `span.name`).
+    pub span: Option<Vec<String>>,
+    /// True when the source marks the record itself as a failure (an agent
+    /// error, a failed step), whatever its kind; `is:error` finds it.
+    pub failed: bool,
+    /// Record fields the body has no place for (model, token counts, state, …).
+    pub metadata: Metadata,
 }
 
 #[derive(Debug, Clone)]

@@ -3,7 +3,8 @@
 //!
 //! - `role:assistant`, `kind:tool-result` (the model's kind or the format's
 //!   own record kind), `tool:get_inbox` (calls of that tool and their
-//!   results), `is:error`, `has:tool_calls`;
+//!   results), `is:error` (an Error diagnostic, a failed tool result, or a
+//!   record the source marks as failed), `has:tool_calls`;
 //! - free words and `"exact phrases"`, case-insensitive, over the event's text
 //!   (content, tool names, arguments, results);
 //! - `-` before a term negates it.
@@ -228,6 +229,7 @@ pub fn filter(trace: &Trace, query: &str, index: &mut Option<TextIndex>) -> Resu
                 Test::Tool(name) => calls_tool(trace, i, name),
                 Test::IsError => {
                     errors.get(i).copied().unwrap_or(false)
+                        || e.failed
                         || matches!(&e.body, EventBody::ToolResult(r) if r.status == crate::model::ToolStatus::Error)
                 }
                 Test::HasToolCalls => matches!(&e.body, EventBody::Message(m) if !m.tool_calls.is_empty()),

@@ -53,6 +53,14 @@ pub struct EventView<'a> {
     pub column: u32,
     pub errors: u32,
     pub warnings: u32,
+    /// The span path the record was logged under, root first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<&'a [String]>,
+    /// The source marks the record as a failure.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub metadata: &'a serde_json::Map<String, Value>,
 }
 
 #[derive(Debug, Serialize)]
@@ -148,6 +156,9 @@ pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Opt
         column: e.column,
         errors: counts.0,
         warnings: counts.1,
+        span: e.span.as_deref(),
+        failed: e.failed,
+        metadata: &e.metadata,
     };
     match &e.body {
         EventBody::Message(m) => {

@@ -101,6 +101,12 @@ export interface EventView {
   column: number;
   errors: number;
   warnings: number;
+  /** The span path the record was logged under, root first (Agent Catalog). */
+  span?: string[];
+  /** The source marks the record itself as a failure (e.g. an AgentLens agent_error). */
+  failed?: true;
+  /** Record fields the body has no place for (model, token counts, state, …). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface RunView {

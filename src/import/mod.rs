@@ -5,10 +5,13 @@
 //! [`crate::json`]) and writes runs, events and diagnostics into a
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
+pub mod agent_catalog;
+pub mod agentlens;
 pub mod docent;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
+pub mod pydantic_lax;
 
 use std::ops::Range;
 
@@ -20,7 +23,13 @@ use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
-pub static FORMATS: &[&dyn Format] = &[&openai::OpenAi, &docent::Docent, &openhands::OpenHands];
+pub static FORMATS: &[&dyn Format] = &[
+    &openai::OpenAi,
+    &docent::Docent,
+    &openhands::OpenHands,
+    &agent_catalog::AgentCatalog,
+    &agentlens::AgentLens,
+];
 
 /// How well a sample matched a format, and why.
 #[derive(Debug, Clone)]
@@ -260,11 +269,20 @@ impl<'a> Builder<'a> {
             path,
             line: pos.line,
             column: pos.column,
+            span: None,
+            failed: false,
+            metadata: Metadata::new(),
         });
         if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {
             t.events.end = index + 1;
         }
         index
+    }
+
+    /// The event at `index`, to fill in what `push_event` does not take
+    /// (span path, failure flag, metadata).
+    pub fn event_mut(&mut self, index: u32) -> Option<&mut Event> {
+        self.events.get_mut(index as usize)
     }
 }
 

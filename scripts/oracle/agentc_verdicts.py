@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Golden verdicts for the `agent-catalog` format from Couchbase Agent Catalog itself.
+
+Every record of every file in the corpus folder `couchbase-agentc/` and in
+`tests/fixtures/agent-catalog/` is handed to
+`agentc_core.activity.models.log.Log.model_validate_json` (PyPI `agentc-core`
+1.1.5, pinned with its dependency tree in `requirements-agentc.txt` next to
+this script). The Rust test `tests/agent_catalog.rs` checks that a record's
+event carries an Error diagnostic exactly when the library rejects the record,
+and that our Error diagnostics sit at the same JSON paths as pydantic's errors.
+
+Usage (from anywhere; Python 3.11–3.13 with the `venv` module):
+
+    python3 scripts/oracle/agentc_verdicts.py
+
+    ATV_CORPUS=/path/to/corpus      corpus root (default: ../shared/corpus beside the repo,
+                                    else /work/shared/corpus)
+    ATV_ORACLE_VENV=/path/to/venv   venv to use or create (default: /work/venvs/agentc-oracle)
+
+The script creates the venv and installs the pinned requirements when the venv
+is missing or the requirements changed (a hash stamp inside the venv), then
+re-runs itself with the venv's Python. It rewrites
+`tests/golden/agent-catalog/verdicts.json` deterministically.
+
+Records (mirrors src/import/agent_catalog.rs): a file that parses as one JSON
+document is a list of records (a list) or one record (anything else); otherwise
+it is JSON Lines, one record per non-blank line, validated from the line's own
+text (a line that is not valid JSON is rejected as pydantic's `json_invalid`).
+
+Output: {"files": {"corpus/couchbase-agentc/<file>" | "fixtures/agent-catalog/<file>":
+{"layout": "json" | "jsonl", "records": [{"line": <1-based line of a JSONL record>,
+"index": <list index of a document record>, "accepted": bool, "errors":
+[{"path": "$.content.tool_args", "type": "dict_type", "msg": "..."}]}]}}}.
+`path` is pydantic's `loc` as a JSONPath inside the record, with the union tag
+that pydantic inserts after `content` (e.g. `tool-call`) left out.
+"""
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+REQUIREMENTS = os.path.join(HERE, "requirements-agentc.txt")
+DEFAULT_VENV = "/work/venvs/agentc-oracle"
+GOLDEN = os.path.join(REPO, "tests", "golden", "agent-catalog", "verdicts.json")
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "agent-catalog")
+CORPUS_FOLDER = "couchbase-agentc"
+MSG_CHARS = 200
+
+
+def ensure_venv():
+    """Re-runs this script inside the oracle venv, creating it when needed."""
+    venv = os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV)
+    python = os.path.join(venv, "bin", "python")
+    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
+        return
+    with open(REQUIREMENTS, "rb") as f:
+        want = hashlib.sha256(f.read()).hexdigest()
+    stamp = os.path.join(venv, ".requirements.sha256")
+    have = open(stamp).read().strip() if os.path.exists(stamp) else None
+    if not os.path.exists(python) or have != want:
+        print(f"creating oracle venv {venv}", file=sys.stderr)
+        subprocess.check_call([sys.executable, "-m", "venv", venv])
+        subprocess.check_call([python, "-m", "pip", "install", "-q", "--no-deps", "-r", REQUIREMENTS])
+        with open(stamp, "w") as f:
+            f.write(want + "\n")
+    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+
+
+def corpus_root():
+    if os.environ.get("ATV_CORPUS"):
+        return os.environ["ATV_CORPUS"]
+    beside = os.path.join(os.path.dirname(REPO), "shared", "corpus")
+    return beside if os.path.isdir(beside) else "/work/shared/corpus"
+
+
+PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def render_path(loc):
+    """pydantic's loc as the JSONPath our diagnostics use (without the union tag)."""
+    loc = list(loc)
+    if len(loc) >= 2 and loc[0] == "content":
+        del loc[1]
+    out = "$"
+    for seg in loc:
+        if isinstance(seg, int):
+            out += f"[{seg}]"
+        elif PLAIN_KEY.match(seg):
+            out += "." + seg
+        else:
+            out += "[" + json.dumps(seg) + "]"
+    return out
+
+
+def verdict(text):
+    import pydantic
+    from agentc_core.activity.models.log import Log
+
+    try:
+        Log.model_validate_json(text)
+        return {"accepted": True, "errors": []}
+    except pydantic.ValidationError as e:
+        errors = [{"path": render_path(x["loc"]), "type": x["type"], "msg": x["msg"][:MSG_CHARS]} for x in e.errors()]
+        return {"accepted": False, "errors": errors}
+
+
+def records_of(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    text = data.decode("utf-8-sig")
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+        is_doc = False
+    else:
+        is_doc = True
+    if is_doc:
+        items = doc if isinstance(doc, list) else [doc]
+        records = []
+        for i, item in enumerate(items):
+            r = {"index": i if isinstance(doc, list) else None}
+            r.update(verdict(json.dumps(item, ensure_ascii=False)))
+            records.append(r)
+        return {"layout": "json", "records": records}
+    records = []
+    for n, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        r = {"line": n}
+        r.update(verdict(line))
+        records.append(r)
+    return {"layout": "jsonl", "records": records}
+
+
+def main():
+    ensure_venv()
+    import pydantic
+
+    files = {}
+    corpus = os.path.join(corpus_root(), CORPUS_FOLDER)
+    for name in sorted(os.listdir(corpus)):
+        p = os.path.join(corpus, name)
+        if os.path.isfile(p):
+            files[f"corpus/{CORPUS_FOLDER}/{name}"] = records_of(p)
+    for name in sorted(os.listdir(FIXTURES)):
+        p = os.path.join(FIXTURES, name)
+        if os.path.isfile(p):
+            files[f"fixtures/agent-catalog/{name}"] = records_of(p)
+    out = {
+        "generator": "scripts/oracle/agentc_verdicts.py",
+        "reference": "agentc-core==1.1.5 Log.model_validate_json",
+        "pydantic": pydantic.VERSION,
+        "files": files,
+    }
+    os.makedirs(os.path.dirname(GOLDEN), exist_ok=True)
+    with open(GOLDEN, "w") as f:
+        json.dump(out, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    total = sum(len(v["records"]) for v in files.values())
+    rejected = sum(1 for v in files.values() for r in v["records"] if not r["accepted"])
+    print(f"wrote {GOLDEN}: {len(files)} files, {total} records, {rejected} rejected")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,753 @@
+//! AgentLens sessions and events.
+//!
+//! AgentLens records agent activity as `AgentEvent`s (`llm_call`,
+//! `tool_call`, `agent_call`, `agent_error`, `tool_error`, `decision`,
+//! `generic`), optionally wrapped in a `Session` with token totals and a
+//! status. No AgentLens package can be installed, so the pydantic v2 models
+//! are the schema of the project's issue, transcribed in
+//! `scripts/oracle/agentlens_models.py`; the checks here apply pydantic's lax
+//! mode by hand ([`super::pydantic_lax`]) and are compared with pydantic on
+//! those models (tests/golden/agentlens/).
+//!
+//! Inputs: a `Session` object, a list of events (or of sessions), or JSON
+//! Lines of either. A record with an `events` key is a session; any other
+//! object is an event (every event field has a default, so any object is a
+//! valid event). One run per session; loose events are grouped into runs by
+//! `session_id`.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::pydantic_lax as lax;
+use super::{json_type, Builder, Format, Input, Sample, Score};
+use crate::diagnostic::Severity::{self, Error, Warning};
+use crate::json::{render_path, scan, Layout, Seg};
+use crate::model::{
+    Arguments, CallRef, Content, ContentPart, EventBody, Marker, Message, Metadata, ToolCall, ToolResult, ToolStatus,
+};
+
+pub struct AgentLens;
+
+pub const EVENT_TYPES: &[&str] = &["llm_call", "tool_call", "agent_call", "agent_error", "tool_error", "decision", "generic"];
+const SESSION_STATUSES: &[&str] = &["active", "completed", "error"];
+/// Event fields besides `event_type` that mark an object as an AgentLens event.
+const EVENT_KEYS: &[&str] =
+    &["event_id", "session_id", "tokens_in", "tokens_out", "input_data", "output_data", "tool_call", "decision_trace"];
+const SESSION_KEYS: &[&str] = &["agent_name", "total_tokens_in", "total_tokens_out", "started_at", "session_id"];
+
+/// Run id for events whose `session_id` is empty or absent.
+const NO_SESSION: &str = "(no session)";
+
+impl Format for AgentLens {
+    fn id(&self) -> &'static str {
+        "agentlens"
+    }
+
+    fn name(&self) -> &'static str {
+        "AgentLens sessions and events"
+    }
+
+    fn detect(&self, sample: &Sample) -> Option<Score> {
+        let mut records = 0usize;
+        let mut sessions = 0usize;
+        let mut loose = 0usize;
+        let mut nested = 0usize;
+        let mut visit = |v: &Value, records: &mut usize| {
+            *records += 1;
+            let Some(o) = v.as_object() else { return };
+            if let Some(items) = o.get("events").and_then(Value::as_array) {
+                if SESSION_KEYS.iter().any(|k| o.contains_key(*k)) && items.iter().all(is_event_like) {
+                    sessions += 1;
+                    nested += items.len();
+                }
+            } else if is_event_like(v) {
+                loose += 1;
+            }
+        };
+        for v in &sample.values {
+            match v {
+                Value::Array(items) => items.iter().for_each(|i| visit(i, &mut records)),
+                other => visit(other, &mut records),
+            }
+        }
+        let matched = sessions + loose;
+        if matched == 0 {
+            return None;
+        }
+        let mut evidence = Vec::new();
+        if sessions > 0 {
+            evidence.push(format!("{sessions} session objects with AgentLens session fields and {nested} events"));
+        }
+        if loose > 0 {
+            evidence.push(format!("{loose} of {records} sampled records have an AgentLens `event_type` and event fields"));
+        }
+        Some(Score { confidence: matched as f32 / records as f32, evidence })
+    }
+
+    fn import(&self, input: &Input, out: &mut Builder) {
+        let b = out.bytes;
+        let mut reader = Reader { out, b };
+        let records = reader.records(input);
+        reader.runs(records);
+    }
+}
+
+/// An object with an `event_type` of AgentLens and one more event field.
+fn is_event_like(v: &Value) -> bool {
+    let Some(o) = v.as_object() else { return false };
+    o.get("event_type").and_then(Value::as_str).is_some_and(|t| EVENT_TYPES.contains(&t))
+        && EVENT_KEYS.iter().any(|k| o.contains_key(*k))
+}
+
+/// One top-level record (a list item or JSONL line), before it is read.
+struct Record {
+    range: Range<usize>,
+    path: String,
+    kind: RecordKind,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum RecordKind {
+    /// An object with `events`.
+    Session,
+    /// Anything else, with its `session_id` when it is a string.
+    Event(String),
+    /// Not valid JSON; the core reported it.
+    Broken,
+}
+
+struct Reader<'r, 'a> {
+    out: &'r mut Builder<'a>,
+    b: &'a [u8],
+}
+
+/// Where diagnostics about the event being read go.
+struct Ctx {
+    range: Range<usize>,
+    path: String,
+    index: u32,
+}
+
+/// Token counts of a run's events, for comparing with a session's totals.
+#[derive(Default)]
+struct Tokens {
+    tokens_in: i64,
+    tokens_out: i64,
+    /// False once an event's count is missing from the sum (invalid or huge).
+    exact: bool,
+}
+
+fn key(k: &str) -> Seg {
+    Seg::key(k)
+}
+
+impl<'r, 'a> Reader<'r, 'a> {
+    fn records(&mut self, input: &Input) -> Vec<Record> {
+        let split = input.split;
+        let mut records = Vec::new();
+        match split.layout {
+            Layout::Json => {
+                let Some(doc) = split.values.first() else { return records };
+                let start = scan::skip_ws(self.b, doc.range.start);
+                let complete = split.errors.is_empty() || doc.range.end < self.b.len();
+                match self.b.get(start) {
+                    Some(b'[') => {
+                        let (items, end) = scan::array_items(self.b, start);
+                        for (i, r) in items.iter().enumerate() {
+                            records.push(self.classify(r.clone(), format!("$[{i}]")));
+                        }
+                        if let Err(e) = end {
+                            if complete {
+                                self.out.syntax_error(&e, "$");
+                            }
+                            let from = items.last().map(|r| r.end).unwrap_or(start + 1);
+                            records.push(Record { range: from..doc.range.end.max(from), path: "$".to_string(), kind: RecordKind::Broken });
+                        }
+                    }
+                    _ if !complete => records.push(Record { range: doc.range.clone(), path: "$".to_string(), kind: RecordKind::Broken }),
+                    _ => records.push(self.classify(doc.range.clone(), "$".to_string())),
+                }
+            }
+            Layout::Jsonl => {
+                for v in &split.values {
+                    records.push(self.classify(v.range.clone(), "$".to_string()));
+                }
+            }
+        }
+        for r in &split.leftovers {
+            records.push(Record { range: r.clone(), path: "$".to_string(), kind: RecordKind::Broken });
+        }
+        records.sort_by_key(|r| r.range.start);
+        records
+    }
+
+    /// Session or event, read from the top-level keys without parsing.
+    fn classify(&self, range: Range<usize>, path: String) -> Record {
+        let start = scan::skip_ws(self.b, range.start);
+        let members = scan::object_members(self.b, start).unwrap_or_default();
+        let kind = if members.iter().any(|(k, _)| k == "events") {
+            RecordKind::Session
+        } else {
+            let session = members
+                .iter()
+                .rev()
+                .find(|(k, _)| k == "session_id")
+                .filter(|(_, r)| self.b.get(r.start) == Some(&b'"'))
+                .and_then(|(_, r)| scan::decode_string(self.b, r.clone()));
+            RecordKind::Event(session.unwrap_or_default())
+        };
+        Record { range, path, kind }
+    }
+
+    /// Sessions are runs of their own; loose events are grouped by
+    /// `session_id`; runs come in order of first appearance (a run's events
+    /// must be contiguous). A broken line joins the group before it.
+    fn runs(&mut self, records: Vec<Record>) {
+        #[derive(PartialEq, Eq, Hash, Clone)]
+        enum Group {
+            Session(usize),
+            Events(String),
+        }
+        let mut order: Vec<Group> = Vec::new();
+        let mut members: HashMap<Group, Vec<usize>> = HashMap::new();
+        let mut previous: Option<Group> = None;
+        for (i, r) in records.iter().enumerate() {
+            let group = match &r.kind {
+                RecordKind::Session => Group::Session(i),
+                RecordKind::Event(s) => Group::Events(s.clone()),
+                RecordKind::Broken => previous.clone().unwrap_or(Group::Events(String::new())),
+            };
+            previous = Some(group.clone());
+            if !members.contains_key(&group) {
+                order.push(group.clone());
+            }
+            members.entry(group).or_default().push(i);
+        }
+        for group in order {
+            let Some(indices) = members.remove(&group) else { continue };
+            let mut group_records = indices.iter().filter_map(|&i| records.get(i));
+            match &group {
+                Group::Session(_) => {
+                    for r in group_records {
+                        match r.kind {
+                            RecordKind::Session => self.session(r),
+                            _ => self.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
+                        }
+                    }
+                }
+                Group::Events(session_id) => {
+                    let mut metadata = Metadata::new();
+                    metadata.insert("session_id".to_string(), Value::String(session_id.clone()));
+                    let id = if session_id.is_empty() { NO_SESSION.to_string() } else { session_id.clone() };
+                    let offset = group_records.clone().next().map(|r| r.range.start);
+                    self.out.begin_run(id, metadata, offset);
+                    let mut tokens = Tokens { exact: true, ..Tokens::default() };
+                    for r in group_records.by_ref() {
+                        match r.kind {
+                            RecordKind::Broken => self.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
+                            _ => self.event(r.range.clone(), &r.path, &mut tokens, None),
+                        }
+                    }
+                    if let Some(run) = self.out.runs.last_mut() {
+                        run.metadata.insert("tokens_in".to_string(), Value::from(tokens.tokens_in));
+                        run.metadata.insert("tokens_out".to_string(), Value::from(tokens.tokens_out));
+                    }
+                }
+            }
+        }
+    }
+
+    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
+        if range.start < range.end {
+            self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
+        }
+    }
+
+    fn d(&mut self, ctx: &Ctx, severity: Severity, code: &'static str, message: String, segs: &[Seg]) {
+        self.out.diag_in(severity, code, message, &ctx.range, &ctx.path, segs, Some(ctx.index));
+    }
+
+    /// A `Session`: its fields become run metadata, its events the run's events.
+    fn session(&mut self, r: &Record) {
+        let start = scan::skip_ws(self.b, r.range.start);
+        let members = match scan::object_members(self.b, start) {
+            Ok(m) => m,
+            Err(e) => {
+                self.out.syntax_error(&e, &r.path);
+                return;
+            }
+        };
+        // A run-level context: diagnostics about session fields belong to no event.
+        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: u32::MAX };
+        let mut fields = Map::new();
+        let mut events: Option<Range<usize>> = None;
+        for (k, range) in &members {
+            if k == "events" {
+                events = Some(range.clone());
+            } else {
+                let member_path = render_path(&r.path, &[key(k)]);
+                if let Ok(v) = self.out.parse_record(range, &member_path) {
+                    fields.insert(k.clone(), v);
+                }
+            }
+        }
+        let n = self.out.runs.len();
+        let id = fields.get("session_id").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| format!("session-{n}"));
+        self.out.begin_run(id, Metadata::new(), Some(start));
+        self.session_fields(&fields, &ctx);
+        let mut tokens = Tokens { exact: true, ..Tokens::default() };
+        let session_id = fields.get("session_id").and_then(Value::as_str).unwrap_or_default().to_string();
+        match events {
+            Some(range) if self.b.get(scan::skip_ws(self.b, range.start)) == Some(&b'[') => {
+                let (items, end) = scan::array_items(self.b, scan::skip_ws(self.b, range.start));
+                for (i, item) in items.iter().enumerate() {
+                    let path = render_path(&r.path, &[key("events"), Seg::Index(i)]);
+                    self.event(item.clone(), &path, &mut tokens, Some(&session_id));
+                }
+                if let Err(e) = end {
+                    self.out.syntax_error(&e, &render_path(&r.path, &[key("events")]));
+                }
+            }
+            Some(range) => {
+                let v = self.out.parse_record(&range, &render_path(&r.path, &[key("events")])).unwrap_or(Value::Null);
+                self.session_diag(&ctx, Error, "field-type", format!("`events` must be a list of events, found {}", json_type(&v)), &[key("events")]);
+            }
+            None => {}
+        }
+        self.check_totals(&fields, &tokens, &ctx);
+        if let Some(run) = self.out.runs.last_mut() {
+            run.name = Some(fields.get("agent_name").and_then(Value::as_str).unwrap_or("default-agent").to_string());
+            for k in ["session_id", "agent_name", "status", "started_at", "ended_at", "total_tokens_in", "total_tokens_out", "metadata"] {
+                if let Some(v) = fields.get(k) {
+                    run.metadata.insert(k.to_string(), v.clone());
+                }
+            }
+            run.metadata.entry("status".to_string()).or_insert_with(|| Value::String("active".to_string()));
+            run.metadata.insert("events_tokens_in".to_string(), Value::from(tokens.tokens_in));
+            run.metadata.insert("events_tokens_out".to_string(), Value::from(tokens.tokens_out));
+        }
+    }
+
+    fn session_diag(&mut self, ctx: &Ctx, severity: Severity, code: &'static str, message: String, segs: &[Seg]) {
+        self.out.diag_in(severity, code, message, &ctx.range, &ctx.path, segs, None);
+    }
+
+    fn session_fields(&mut self, f: &Map<String, Value>, ctx: &Ctx) {
+        for k in ["session_id", "agent_name"] {
+            if let Some(v) = f.get(k).filter(|v| !v.is_string()) {
+                self.session_diag(ctx, Error, "field-type", format!("`{k}` must be a string, found {}", json_type(v)), &[key(k)]);
+            }
+        }
+        if let Some(v) = f.get("started_at") {
+            if let Err(e) = lax::datetime(v) {
+                self.session_diag(ctx, Error, "timestamp-invalid", format!("`started_at`: {}", e.message), &[key("started_at")]);
+            }
+        }
+        if let Some(v) = f.get("ended_at").filter(|v| !v.is_null()) {
+            if let Err(e) = lax::datetime(v) {
+                self.session_diag(ctx, Error, "timestamp-invalid", format!("`ended_at`: {}", e.message), &[key("ended_at")]);
+            }
+        }
+        if let Some(v) = f.get("metadata").filter(|v| !v.is_object()) {
+            self.session_diag(ctx, Error, "field-type", format!("`metadata` must be an object, found {}", json_type(v)), &[key("metadata")]);
+        }
+        for k in ["total_tokens_in", "total_tokens_out"] {
+            if let Some(Err(why)) = f.get(k).map(lax::integer) {
+                self.session_diag(ctx, Error, "field-type", format!("`{k}`: {why}"), &[key(k)]);
+            }
+        }
+        if let Some(v) = f.get("status") {
+            if !v.as_str().is_some_and(|s| SESSION_STATUSES.contains(&s)) {
+                self.session_diag(
+                    ctx,
+                    Error,
+                    "invalid-value",
+                    format!("`status` must be one of {}, found {v}", SESSION_STATUSES.join(", ")),
+                    &[key("status")],
+                );
+            }
+        }
+    }
+
+    /// Warns when a session's token totals are not the sum of its events'.
+    fn check_totals(&mut self, f: &Map<String, Value>, tokens: &Tokens, ctx: &Ctx) {
+        if !tokens.exact {
+            return;
+        }
+        for (total_key, sum, event_key) in
+            [("total_tokens_in", tokens.tokens_in, "tokens_in"), ("total_tokens_out", tokens.tokens_out, "tokens_out")]
+        {
+            let total = match f.get(total_key) {
+                None => Some(0),
+                Some(v) => lax::integer(v).ok().flatten(),
+            };
+            let Some(total) = total else { continue };
+            if total != sum {
+                let what = if f.contains_key(total_key) { format!("`{total_key}` is {total}") } else { format!("`{total_key}` is absent (0)") };
+                self.session_diag(
+                    ctx,
+                    Warning,
+                    "token-total-mismatch",
+                    format!("{what}, but the session's events add up to {sum} `{event_key}`"),
+                    &[key(total_key)],
+                );
+            }
+        }
+    }
+
+    /// One `AgentEvent`; becomes one event, or two for a tool call with its result.
+    fn event(&mut self, range: Range<usize>, path: &str, tokens: &mut Tokens, session: Option<&str>) {
+        let v = match self.out.parse_record(&range, path) {
+            Ok(v) => v,
+            Err(msg) => {
+                tokens.exact = false;
+                self.unparsed(range, path, format!("invalid JSON: {msg}"));
+                return;
+            }
+        };
+        let ctx = Ctx { range: range.clone(), path: path.to_string(), index: crate::source::clamp_u32(self.out.events.len()) };
+        let Value::Object(o) = &v else {
+            tokens.exact = false;
+            self.d(&ctx, Error, "record-not-object", format!("expected an AgentLens event object, found {}", json_type(&v)), &[]);
+            self.unparsed(range, path, format!("an event must be an object, not {}", json_type(&v)));
+            return;
+        };
+        let event_type = self.check_event(o, &ctx, tokens);
+        if let (Some(session), Some(Value::String(own))) = (session, o.get("session_id")) {
+            if !own.is_empty() && own != session {
+                self.d(
+                    &ctx,
+                    Warning,
+                    "event-session-mismatch",
+                    format!("this event's `session_id` {own:?} is not its session's {session:?}"),
+                    &[key("session_id")],
+                );
+            }
+        }
+        let timestamp = match o.get("timestamp") {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        let mut metadata = Metadata::new();
+        for (k, v) in o {
+            if k != "event_type" && k != "timestamp" {
+                metadata.insert(k.clone(), v.clone());
+            }
+        }
+        let source_kind = match o.get("event_type") {
+            None => "generic".to_string(),
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+        };
+        let call = o.get("tool_call").and_then(Value::as_object).map(tool_call);
+        let trace = o.get("decision_trace").and_then(Value::as_object);
+        let (body, failed) = match event_type.as_deref() {
+            Some("llm_call") => {
+                let mut content = summary(o.get("output_data"));
+                if let Some(t) = trace {
+                    content = with_decision(content, t);
+                }
+                (EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: call.clone().into_iter().collect() }), false)
+            }
+            Some("decision") => {
+                if trace.is_none() {
+                    self.d(&ctx, Warning, "decision-without-trace", "a `decision` event without a `decision_trace` has no reasoning to show".to_string(), &[]);
+                }
+                let content = trace.map(|t| with_decision(Content::None, t)).unwrap_or_else(|| summary(o.get("output_data")));
+                (EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: Vec::new() }), false)
+            }
+            Some("tool_call") => match &call {
+                Some(c) => (EventBody::ToolCall(c.clone()), false),
+                None => {
+                    self.d(&ctx, Warning, "tool-call-without-details", "a `tool_call` event without a `tool_call` object names no tool".to_string(), &[]);
+                    let arguments = Arguments { value: o.get("input_data").filter(|v| !v.is_null()).cloned(), text: None };
+                    (EventBody::ToolCall(ToolCall { id: None, function: String::new(), arguments, result: None }), false)
+                }
+            },
+            Some("tool_error") => match &call {
+                Some(c) => (EventBody::ToolCall(c.clone()), false),
+                None => (EventBody::ToolResult(error_result(o)), true),
+            },
+            Some("agent_error") => (EventBody::Marker(Marker { label: format!("agent error: {}", label_text(o)) }), true),
+            Some("agent_call") => (EventBody::Marker(Marker { label: format!("agent call: {}", label_text(o)) }), false),
+            Some("generic") => (EventBody::Marker(Marker { label: label_text(o) }), false),
+            _ => (EventBody::Marker(Marker { label: format!("event of type {source_kind}: {}", label_text(o)) }), false),
+        };
+        let index = self.out.push_event(body, &source_kind, range.clone(), path.to_string(), timestamp.clone());
+        if let Some(e) = self.out.event_mut(index) {
+            e.failed = failed;
+            e.metadata = metadata;
+        }
+        // A call that carries its output (or failed) gets a result event beside it.
+        let result = match (event_type.as_deref(), &call) {
+            (Some("tool_call" | "llm_call"), Some(c)) => tool_output(o).map(|(r, at)| (ToolResult { call_id: c.id.clone(), ..r }, at)),
+            (Some("tool_error"), Some(c)) => Some((ToolResult { call_id: c.id.clone(), ..error_result(o) }, error_at(o))),
+            _ => None,
+        };
+        if let Some((mut r, at)) = result {
+            let failed = r.status == ToolStatus::Error;
+            r.call = Some(CallRef { event: index, call: 0 });
+            let raw = scan_range(self.b, &range, &at).unwrap_or(range.clone());
+            let result_path = render_path(path, &at);
+            let result_index = self.out.push_event(EventBody::ToolResult(r), &source_kind, raw, result_path, timestamp);
+            if let Some(e) = self.out.event_mut(result_index) {
+                e.failed = failed;
+            }
+            match self.out.event_mut(index).map(|e| &mut e.body) {
+                Some(EventBody::ToolCall(c)) => c.result = Some(result_index),
+                Some(EventBody::Message(m)) => {
+                    if let Some(c) = m.tool_calls.first_mut() {
+                        c.result = Some(result_index);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Validates an event's fields; returns its `event_type` when valid.
+    fn check_event(&mut self, o: &Map<String, Value>, ctx: &Ctx, tokens: &mut Tokens) -> Option<String> {
+        for k in ["event_id", "session_id"] {
+            if let Some(v) = o.get(k).filter(|v| !v.is_string()) {
+                self.type_error(ctx, &[key(k)], "a string", v);
+            }
+        }
+        let event_type = match o.get("event_type") {
+            None => Some("generic".to_string()),
+            Some(Value::String(s)) if EVENT_TYPES.contains(&s.as_str()) => Some(s.clone()),
+            Some(other) => {
+                self.d(ctx, Error, "invalid-value", format!("`event_type` must be one of {}, found {other}", EVENT_TYPES.join(", ")), &[key("event_type")]);
+                None
+            }
+        };
+        self.datetime(o.get("timestamp"), ctx, &[key("timestamp")]);
+        for k in ["input_data", "output_data"] {
+            if let Some(v) = o.get(k).filter(|v| !v.is_null() && !v.is_object()) {
+                self.type_error(ctx, &[key(k)], "an object (or null)", v);
+            }
+        }
+        if let Some(v) = o.get("model").filter(|v| !v.is_null() && !v.is_string()) {
+            self.type_error(ctx, &[key("model")], "a string (or null)", v);
+        }
+        for (k, sum) in [("tokens_in", &mut tokens.tokens_in), ("tokens_out", &mut tokens.tokens_out)] {
+            match o.get(k).map(lax::integer) {
+                None => {}
+                Some(Ok(Some(n))) => *sum = sum.saturating_add(n),
+                Some(Ok(None)) => tokens.exact = false,
+                Some(Err(why)) => {
+                    tokens.exact = false;
+                    self.d(ctx, Error, "field-type", format!("`{k}`: {why}"), &[key(k)]);
+                }
+            }
+        }
+        self.optional_float(o, "duration_ms", ctx, &[]);
+        match o.get("tool_call") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(c)) => self.check_tool_call(c, ctx),
+            Some(other) => self.type_error(ctx, &[key("tool_call")], "a tool call object with `tool_name` (or null)", other),
+        }
+        match o.get("decision_trace") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(t)) => self.check_decision(t, ctx),
+            Some(other) => self.type_error(ctx, &[key("decision_trace")], "a decision trace object (or null)", other),
+        }
+        event_type
+    }
+
+    fn check_tool_call(&mut self, c: &Map<String, Value>, ctx: &Ctx) {
+        let at = |k: &str| vec![key("tool_call"), key(k)];
+        match c.get("tool_name") {
+            Some(Value::String(_)) => {}
+            None => self.d(ctx, Error, "field-missing", "`tool_call.tool_name` is required".to_string(), &at("tool_name")),
+            Some(other) => self.type_error(ctx, &at("tool_name"), "a string", other),
+        }
+        if let Some(v) = c.get("tool_call_id").filter(|v| !v.is_string()) {
+            self.type_error(ctx, &at("tool_call_id"), "a string", v);
+        }
+        if let Some(v) = c.get("tool_input").filter(|v| !v.is_object()) {
+            self.type_error(ctx, &at("tool_input"), "an object", v);
+        }
+        if let Some(v) = c.get("tool_output").filter(|v| !v.is_null() && !v.is_object()) {
+            self.type_error(ctx, &at("tool_output"), "an object (or null)", v);
+        }
+        self.datetime(c.get("timestamp"), ctx, &at("timestamp"));
+        self.optional_float(c, "duration_ms", ctx, &[key("tool_call")]);
+    }
+
+    fn check_decision(&mut self, t: &Map<String, Value>, ctx: &Ctx) {
+        let at = |k: &str| vec![key("decision_trace"), key(k)];
+        for k in ["trace_id", "reasoning"] {
+            if let Some(v) = t.get(k).filter(|v| !v.is_string()) {
+                self.type_error(ctx, &at(k), "a string", v);
+            }
+        }
+        if let Some(Err(why)) = t.get("step").map(lax::integer) {
+            self.d(ctx, Error, "field-type", format!("`decision_trace.step`: {why}"), &at("step"));
+        }
+        match t.get("alternatives_considered") {
+            None => {}
+            Some(Value::Array(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    if !item.is_string() {
+                        let mut segs = at("alternatives_considered");
+                        segs.push(Seg::Index(i));
+                        self.type_error(ctx, &segs, "a string", item);
+                    }
+                }
+            }
+            Some(other) => self.type_error(ctx, &at("alternatives_considered"), "a list of strings", other),
+        }
+        match t.get("confidence").filter(|v| !v.is_null()).map(lax::float) {
+            None => {}
+            Some(Ok(c)) if (0.0..=1.0).contains(&c) => {}
+            Some(Ok(c)) => self.d(
+                ctx,
+                Error,
+                "out-of-range",
+                format!("`decision_trace.confidence` must be between 0.0 and 1.0, found {c}"),
+                &at("confidence"),
+            ),
+            Some(Err(why)) => self.d(ctx, Error, "field-type", format!("`decision_trace.confidence`: {why}"), &at("confidence")),
+        }
+        self.datetime(t.get("timestamp"), ctx, &at("timestamp"));
+    }
+
+    fn type_error(&mut self, ctx: &Ctx, segs: &[Seg], expected: &str, found: &Value) {
+        let what = render_path("", segs);
+        let what = what.trim_start_matches('.');
+        self.d(ctx, Error, "field-type", format!("`{what}` must be {expected}, found {}", json_type(found)), segs);
+    }
+
+    /// An optional `datetime` (naive values allowed; absent means "now").
+    fn datetime(&mut self, v: Option<&Value>, ctx: &Ctx, at: &[Seg]) {
+        let Some(v) = v else { return };
+        if let Err(e) = lax::datetime(v) {
+            let what = render_path("", at);
+            self.d(ctx, Error, "timestamp-invalid", format!("`{}`: {}", what.trim_start_matches('.'), e.message), at);
+        }
+    }
+
+    fn optional_float(&mut self, o: &Map<String, Value>, k: &str, ctx: &Ctx, prefix: &[Seg]) {
+        if let Some(Err(why)) = o.get(k).filter(|v| !v.is_null()).map(lax::float) {
+            let mut at = prefix.to_vec();
+            at.push(key(k));
+            let what = render_path("", &at);
+            self.d(ctx, Error, "field-type", format!("`{}`: {why}", what.trim_start_matches('.')), &at);
+        }
+    }
+}
+
+/// A `ToolCall` object as the model's tool call.
+fn tool_call(c: &Map<String, Value>) -> ToolCall {
+    let function = match c.get("tool_name") {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    ToolCall {
+        id: c.get("tool_call_id").and_then(Value::as_str).map(str::to_string),
+        function,
+        arguments: Arguments { value: Some(c.get("tool_input").cloned().unwrap_or_else(|| Value::Object(Map::new()))), text: None },
+        result: None,
+    }
+}
+
+/// The successful output of a tool call event, and where it sits in the record.
+fn tool_output(o: &Map<String, Value>) -> Option<(ToolResult, Vec<Seg>)> {
+    let from_call = o.get("tool_call").and_then(|c| c.get("tool_output")).filter(|v| !v.is_null());
+    let (value, at) = match from_call {
+        Some(v) => (v, vec![key("tool_call"), key("tool_output")]),
+        None => (o.get("output_data").filter(|v| !v.is_null())?, vec![key("output_data")]),
+    };
+    let result = ToolResult { call_id: None, content: Content::Json(value.clone()), status: ToolStatus::Success, call: None, implicit_link: false };
+    Some((result, at))
+}
+
+/// The result of a `tool_error` event: the error as content, status Error.
+fn error_result(o: &Map<String, Value>) -> ToolResult {
+    let value = o
+        .get("output_data")
+        .filter(|v| !v.is_null())
+        .or_else(|| o.get("tool_call").and_then(|c| c.get("tool_output")).filter(|v| !v.is_null()));
+    ToolResult { call_id: None, content: summary(value), status: ToolStatus::Error, call: None, implicit_link: false }
+}
+
+fn error_at(o: &Map<String, Value>) -> Vec<Seg> {
+    if o.get("output_data").is_some_and(|v| !v.is_null()) {
+        vec![key("output_data")]
+    } else if o.get("tool_call").and_then(|c| c.get("tool_output")).is_some_and(|v| !v.is_null()) {
+        vec![key("tool_call"), key("tool_output")]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The byte range of the value at `at` inside the record at `record`.
+fn scan_range(b: &[u8], record: &Range<usize>, at: &[Seg]) -> Option<Range<usize>> {
+    if at.is_empty() {
+        return None;
+    }
+    let start = scan::find_path(b, record.start, at);
+    let end = scan::scan_value(b, start).ok()?;
+    (start > record.start && end <= record.end).then_some(start..end)
+}
+
+/// Keys whose string value reads as the whole of an input or output object.
+const TEXT_KEYS: &[&str] =
+    &["response", "output", "content", "text", "completion", "message", "answer", "result", "error", "prompt", "query", "input", "task", "note"];
+
+/// An input/output object as message content: its one telling string when it
+/// has one (`{"response": "…"}`), else the object as JSON.
+fn summary(v: Option<&Value>) -> Content {
+    match v {
+        None | Some(Value::Null) => Content::None,
+        Some(Value::String(s)) => Content::Text(s.clone()),
+        Some(Value::Object(o)) => match telling_text(o) {
+            Some(t) => Content::Text(t.to_string()),
+            None => Content::Json(Value::Object(o.clone())),
+        },
+        Some(other) => Content::Json(other.clone()),
+    }
+}
+
+fn telling_text(o: &Map<String, Value>) -> Option<&str> {
+    if o.len() == 1 {
+        if let Some(s) = o.values().next().and_then(Value::as_str) {
+            return Some(s);
+        }
+    }
+    TEXT_KEYS.iter().find_map(|k| o.get(*k).and_then(Value::as_str))
+}
+
+/// A one-line label for marker events: output, else input, else nothing.
+fn label_text(o: &Map<String, Value>) -> String {
+    let content = match summary(o.get("output_data")) {
+        Content::None => summary(o.get("input_data")),
+        c => c,
+    };
+    crate::view::truncate(&content.text(), 200)
+}
+
+/// Adds a decision trace's reasoning, alternatives and confidence as parts.
+fn with_decision(content: Content, t: &Map<String, Value>) -> Content {
+    let mut parts = match content {
+        Content::None => Vec::new(),
+        Content::Text(s) => vec![ContentPart::Text(s)],
+        Content::Parts(p) => p,
+        Content::Json(v) => vec![ContentPart::Other(v)],
+    };
+    if let Some(r) = t.get("reasoning").and_then(Value::as_str).filter(|r| !r.is_empty()) {
+        parts.push(ContentPart::Reasoning(r.to_string()));
+    }
+    if let Some(alts) = t.get("alternatives_considered").and_then(Value::as_array).filter(|a| !a.is_empty()) {
+        let names: Vec<String> = alts.iter().map(|a| a.as_str().map(str::to_string).unwrap_or_else(|| a.to_string())).collect();
+        parts.push(ContentPart::Text(format!("Alternatives considered: {}", names.join("; "))));
+    }
+    if let Some(c) = t.get("confidence").filter(|c| !c.is_null()) {
+        parts.push(ContentPart::Text(format!("Confidence: {}", c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string()))));
+    }
+    Content::Parts(parts)
+}

@@ -1,0 +1,345 @@
+//! Pydantic v2 lax-mode checks for JSON input, for formats whose reference
+//! library is a pydantic model (`agent-catalog`, `agentlens`).
+//!
+//! Each function answers what `Model.model_validate_json` would do with one
+//! JSON value for one field type, following pydantic's conversion table
+//! (<https://docs.pydantic.dev/latest/concepts/conversion_table/>, "JSON" and
+//! "lax" columns) and the parsers of pydantic-core 2.50 (speedate for dates).
+//! The rules were checked against the real library: the goldens under
+//! `tests/golden/agent-catalog/` and `tests/golden/agentlens/` come from it.
+//!
+//! A check returns `Ok` with what a reader needs, or `Err` with a sentence
+//! saying what was expected; callers turn that into a diagnostic.
+
+use serde_json::Value;
+
+use super::json_type;
+
+// `str`, `dict` and `list` fields take only their own JSON type (no
+// conversion in JSON mode); callers check those with `Value::is_*`.
+
+/// A `bool` field in lax mode: true/false, the integers 0 and 1 (also as
+/// 0.0/1.0), and the strings 0/1/f/t/n/y/no/yes/off/on/false/true in any case.
+pub fn boolean(v: &Value) -> Result<bool, String> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        Value::Number(n) => {
+            let f = n.as_f64();
+            if f == Some(0.0) {
+                Ok(false)
+            } else if f == Some(1.0) {
+                Ok(true)
+            } else {
+                Err(format!("expected a boolean; the number {n} is neither 0 nor 1"))
+            }
+        }
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
+            "0" | "off" | "f" | "false" | "n" | "no" => Ok(false),
+            "1" | "on" | "t" | "true" | "y" | "yes" => Ok(true),
+            _ => Err(format!("expected a boolean; the string {s:?} is not one pydantic reads as true or false")),
+        },
+        other => Err(format!("expected a boolean, found {}", json_type(other))),
+    }
+}
+
+/// An `int` field in lax mode: a JSON integer of any size; a float with no
+/// fractional part inside the i64 range; `true`/`false`; or a string holding
+/// an integer (surrounding whitespace, a sign, `_` between digits and a
+/// trailing `.0…` are allowed, as Python's `int()` plus pydantic allow).
+/// `Ok(None)` when valid but outside i64 (Python ints have no bound).
+pub fn integer(v: &Value) -> Result<Option<i64>, String> {
+    match v {
+        Value::Bool(b) => Ok(Some(i64::from(*b))),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Ok(n.as_i64()),
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !f.is_finite() => Err("expected an integer, found a number that is not finite".to_string()),
+            Some(f) if f.fract() != 0.0 => Err(format!("expected an integer, found {n}, which has a fractional part")),
+            Some(f) if f < i64::MIN as f64 || f > i64::MAX as f64 => {
+                Err(format!("expected an integer, found {n}, which is too large for pydantic to convert from a float"))
+            }
+            // In range and integral: the conversion is exact enough for token counts.
+            Some(f) => Ok(Some(f as i64)),
+            None => Err(format!("expected an integer, found {n}")),
+        },
+        Value::String(s) => match int_string(s) {
+            Some(digits) => Ok(digits.parse::<i64>().ok()),
+            None => Err(format!("expected an integer, found the string {s:?}, which is not an integer")),
+        },
+        other => Err(format!("expected an integer, found {}", json_type(other))),
+    }
+}
+
+/// pydantic-core's `str_as_int`: trim, drop a `.000` tail, then an optional
+/// sign and digits with single `_` separators; at most 4300 characters.
+/// Returns the integer's text without separators.
+fn int_string(s: &str) -> Option<String> {
+    let s = s.trim();
+    if s.len() > 4300 {
+        return None;
+    }
+    let whole = match s.split_once('.') {
+        Some((whole, zeros)) if !zeros.is_empty() && zeros.bytes().all(|b| b == b'0') => whole,
+        Some(_) => return None,
+        None => s,
+    };
+    let digits = whole.strip_prefix(['+', '-']).unwrap_or(whole);
+    underscored_digits(digits).then(|| whole.replace('_', ""))
+}
+
+/// Digits with `_` allowed only between two digits (Python's rule).
+fn underscored_digits(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with('_')
+        && !s.ends_with('_')
+        && !s.contains("__")
+        && s.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+}
+
+/// A `float` field in lax mode: any JSON number, `true`/`false`, or a string
+/// Rust's float parser reads after trimming and dropping `_` separators
+/// (so `"1e3"`, `"inf"` and `"nan"` pass).
+pub fn float(v: &Value) -> Result<f64, String> {
+    match v {
+        Value::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
+        Value::Number(n) => n.as_f64().ok_or_else(|| format!("expected a number, found {n}")),
+        Value::String(s) => float_string(s).ok_or_else(|| format!("expected a number, found the string {s:?}, which is not a number")),
+        other => Err(format!("expected a number, found {}", json_type(other))),
+    }
+}
+
+fn float_string(s: &str) -> Option<f64> {
+    let s = s.trim();
+    let cleaned;
+    let s = if s.contains('_') {
+        if s.starts_with('_') || s.ends_with('_') || s.contains("__") {
+            return None;
+        }
+        cleaned = s.replace('_', "");
+        cleaned.as_str()
+    } else {
+        s
+    };
+    s.parse::<f64>().ok()
+}
+
+/// What a valid datetime input turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateTime {
+    /// True when the value carries a UTC offset (or is a Unix timestamp,
+    /// which pydantic reads as UTC).
+    pub aware: bool,
+}
+
+/// Why a datetime input was rejected; `kind` matches pydantic's error type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DateTimeError {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+fn dt_err(kind: &'static str, message: impl Into<String>) -> DateTimeError {
+    DateTimeError { kind, message: message.into() }
+}
+
+/// Unix timestamps beyond this magnitude are milliseconds (speedate's rule).
+const MS_WATERSHED: f64 = 2e10;
+/// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z as Unix seconds.
+const MIN_UNIX: f64 = -62_135_596_800.0;
+const MAX_UNIX: f64 = 253_402_300_799.0;
+
+/// A `datetime` field in lax mode: an RFC 3339-like string
+/// (`YYYY-MM-DD[Tt _]HH:MM[:SS[.f…]][Z|±HH[:]MM]`, or a bare date), a Unix
+/// timestamp as a JSON number or a numeric string (seconds, or milliseconds
+/// beyond ±2e10), within years 1–9999.
+pub fn datetime(v: &Value) -> Result<DateTime, DateTimeError> {
+    match v {
+        Value::Number(n) => {
+            if n.is_u64() && n.as_i64().is_none() {
+                return Err(dt_err("datetime_type", "expected a datetime; this integer is too large"));
+            }
+            match n.as_f64() {
+                Some(f) => unix(f),
+                None => Err(dt_err("datetime_type", "expected a datetime")),
+            }
+        }
+        Value::String(s) => match iso(s.as_bytes()) {
+            Ok(aware) => Ok(DateTime { aware }),
+            Err(why) => match numeric(s) {
+                Some(f) => unix(f),
+                None => Err(dt_err("datetime_from_date_parsing", format!("{s:?} is not a valid datetime: {why}"))),
+            },
+        },
+        other => Err(dt_err("datetime_type", format!("expected a datetime string or Unix timestamp, found {}", json_type(other)))),
+    }
+}
+
+fn unix(f: f64) -> Result<DateTime, DateTimeError> {
+    let secs = if f.abs() > MS_WATERSHED { f / 1000.0 } else { f };
+    if secs.is_nan() || secs >= MAX_UNIX + 1.0 {
+        return Err(dt_err("datetime_parsing", "dates after 9999 are not supported as Unix timestamps"));
+    }
+    if secs < MIN_UNIX {
+        return Err(dt_err("datetime_parsing", "dates before year 1 are not supported as Unix timestamps"));
+    }
+    Ok(DateTime { aware: true })
+}
+
+/// speedate's number form for timestamps in strings: `[+-]digits[.digits]`,
+/// at least one digit, no exponent, no whitespace.
+fn numeric(s: &str) -> Option<f64> {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) {
+        return None;
+    }
+    s.parse::<f64>().ok().or_else(|| format!("{s}0").parse::<f64>().ok())
+}
+
+/// Parses speedate's datetime or date form; returns whether it has an offset.
+fn iso(b: &[u8]) -> Result<bool, &'static str> {
+    let num = |from: usize, len: usize| -> Option<u32> {
+        let part = b.get(from..from + len)?;
+        if !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(part).ok()?.parse().ok()
+    };
+    if b.len() < 10 {
+        return Err("input is too short");
+    }
+    let year = num(0, 4).ok_or("invalid character in year")?;
+    if b.get(4) != Some(&b'-') {
+        return Err("invalid date separator, expected `-`");
+    }
+    let month = num(5, 2).ok_or("invalid character in month")?;
+    if b.get(7) != Some(&b'-') {
+        return Err("invalid date separator, expected `-`");
+    }
+    let day = num(8, 2).ok_or("invalid character in day")?;
+    if year == 0 {
+        return Err("year 0 is out of range");
+    }
+    if !(1..=12).contains(&month) {
+        return Err("month value is outside expected range");
+    }
+    if day == 0 || day > days_in_month(year, month) {
+        return Err("day value is outside expected range");
+    }
+    if b.len() == 10 {
+        return Ok(false);
+    }
+    if !matches!(b.get(10), Some(b'T' | b't' | b' ' | b'_')) {
+        return Err("unexpected extra characters at the end of the input");
+    }
+    time_and_offset(b, 11).ok_or("unexpected extra characters at the end of the input")
+}
+
+/// `HH:MM[:SS[(.|,)digits]]` then an optional `Z` or `±HH[:]MM`, then the end.
+fn time_and_offset(b: &[u8], mut i: usize) -> Option<bool> {
+    let two = |at: usize| -> Option<u32> {
+        let (x, y) = (*b.get(at)?, *b.get(at + 1)?);
+        (x.is_ascii_digit() && y.is_ascii_digit()).then(|| u32::from(x - b'0') * 10 + u32::from(y - b'0'))
+    };
+    let hour = two(i)?;
+    if hour > 23 || b.get(i + 2) != Some(&b':') {
+        return None;
+    }
+    let minute = two(i + 3)?;
+    if minute > 59 {
+        return None;
+    }
+    i += 5;
+    if b.get(i) == Some(&b':') {
+        let second = two(i + 1)?;
+        if second > 59 {
+            return None;
+        }
+        i += 3;
+        if matches!(b.get(i), Some(b'.' | b',')) {
+            let start = i + 1;
+            i = start;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == start {
+                return None;
+            }
+        }
+    }
+    match b.get(i) {
+        None => Some(false),
+        Some(b'Z' | b'z') => (i + 1 == b.len()).then_some(true),
+        Some(b'+' | b'-') => {
+            let hours = two(i + 1)?;
+            let mut j = i + 3;
+            if b.get(j) == Some(&b':') {
+                j += 1;
+            }
+            let minutes = two(j)?;
+            (hours <= 23 && minutes <= 59 && j + 2 == b.len()).then_some(true)
+        }
+        Some(_) => None,
+    }
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn dt(v: Value) -> Result<bool, &'static str> {
+        datetime(&v).map(|d| d.aware).map_err(|e| e.kind)
+    }
+
+    #[test]
+    fn datetimes_as_speedate_reads_them() {
+        assert_eq!(dt(json!("2025-07-07T12:18:46.065764+05:30")), Ok(true));
+        assert_eq!(dt(json!("2025-07-07T12:18:46+0530")), Ok(true));
+        assert_eq!(dt(json!("2025-07-07 12:18Z")), Ok(true));
+        assert_eq!(dt(json!("2025-07-07t12:18:46,5z")), Ok(true));
+        assert_eq!(dt(json!("2025-07-07T12:18:46")), Ok(false));
+        assert_eq!(dt(json!("2025-07-07")), Ok(false));
+        assert_eq!(dt(json!("2024-02-29T00:00:00Z")), Ok(true));
+        assert_eq!(dt(json!("2023-02-29T00:00:00Z")), Err("datetime_from_date_parsing"));
+        assert_eq!(dt(json!("2025-07-07T12:18:46+05")), Err("datetime_from_date_parsing"));
+        assert_eq!(dt(json!("2025-07-07T12:18:46.Z")), Err("datetime_from_date_parsing"));
+        assert_eq!(dt(json!("2025-07-07T24:00:00Z")), Err("datetime_from_date_parsing"));
+        assert_eq!(dt(json!("0000-01-01T00:00:00Z")), Err("datetime_from_date_parsing"));
+        assert_eq!(dt(json!("1720000000")), Ok(true));
+        assert_eq!(dt(json!(".5")), Ok(true));
+        assert_eq!(dt(json!("1.")), Ok(true));
+        assert_eq!(dt(json!("1e3")), Err("datetime_from_date_parsing"));
+        assert_eq!(dt(json!(253_402_300_799_999u64)), Ok(true));
+        assert_eq!(dt(json!(253_402_300_800_000u64)), Err("datetime_parsing"));
+        assert_eq!(dt(json!(-62_135_596_801_000i64)), Err("datetime_parsing"));
+        assert_eq!(dt(json!(true)), Err("datetime_type"));
+    }
+
+    #[test]
+    fn lax_numbers_and_booleans() {
+        for ok in [json!(3), json!(3.0), json!("3"), json!(" 3 "), json!("3.00"), json!("1_000"), json!("+3"), json!(true), json!("1_0.0")] {
+            assert!(integer(&ok).is_ok(), "{ok}");
+        }
+        for bad in [json!(3.5), json!("3.5"), json!("1e3"), json!("_3"), json!("3__0"), json!("3."), json!(null), json!(1e20), json!("1._0")] {
+            assert!(integer(&bad).is_err(), "{bad}");
+        }
+        assert_eq!(float(&json!("1_0e1_0")), Ok(1e11));
+        assert!(float(&json!("nan")).is_ok_and(f64::is_nan));
+        assert!(float(&json!("3__5")).is_err());
+        assert!(float(&json!(".")).is_err());
+        assert_eq!(boolean(&json!("Yes")), Ok(true));
+        assert_eq!(boolean(&json!(1.0)), Ok(true));
+        assert!(boolean(&json!(2)).is_err());
+        assert!(boolean(&json!("maybe")).is_err());
+    }
+}
