@@ -17,6 +17,7 @@ use crate::model::{Event, EventBody, SpanPhase, Trace};
 
 /// The spans of a trace, per run.
 #[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SpanTree {
     pub nodes: Vec<SpanNode>,
     /// Indices of the nodes without a parent, in order of first appearance.
@@ -29,6 +30,7 @@ pub struct SpanTree {
 /// One span path of one run. A span opened several times has one node with
 /// several occurrences.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SpanNode {
     pub run: u32,
     /// The span's own name, the last step of its path (see [`SpanTree::path`]).
@@ -44,6 +46,7 @@ pub struct SpanNode {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SpanOccurrence {
     pub begin: Option<u32>,
     pub end: Option<u32>,
@@ -52,6 +55,7 @@ pub struct SpanOccurrence {
 /// A unit of work handing over to another: a marker event whose metadata
 /// names a `source` and a `dest` span path.
 #[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Handoff {
     pub event: u32,
     pub run: u32,
@@ -63,6 +67,7 @@ pub struct Handoff {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SpanIssue {
     /// `span-not-ended` or `span-end-without-begin`.
     pub code: &'static str,

@@ -486,3 +486,35 @@ impl JsTrace {
         to_js(&crate::import::openhands::views::llm_messages(&self.trace, run))
     }
 }
+
+#[wasm_bindgen(typescript_custom_section)]
+const SPAN_TYPES: &'static str = r#"
+/** One span path of one run (Agent Catalog spans; any format with span events). */
+export interface SpanNode {
+  run: number;
+  name: string;
+  depth: number;
+  parent: number | null;
+  children: number[];
+  occurrences: { begin: number | null; end: number | null }[];
+  /** Events logged under exactly this path. */
+  events: number[];
+}
+export interface SpanTree {
+  nodes: SpanNode[];
+  roots: number[];
+  /** Hand-offs between spans (Agent Catalog `edge` records). */
+  handoffs: { event: number; run: number; source: string[]; dest: string[]; sourceNode: number | null; destNode: number | null }[];
+  /** Begin/end records without a partner. */
+  issues: { code: string; event: number; run: number; node: number }[];
+}
+"#;
+
+#[wasm_bindgen(js_class = Trace)]
+impl JsTrace {
+    /// The span tree of every run, built from span paths and begin/end records.
+    #[wasm_bindgen(js_name = spanTree, unchecked_return_type = "SpanTree")]
+    pub fn span_tree(&self) -> JsValue {
+        to_js(&crate::spans::span_tree(&self.trace))
+    }
+}

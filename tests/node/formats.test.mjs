@@ -1,0 +1,71 @@
+// Every format through the npm package, with expectations computed here from
+// the raw JSON (or from the corpus INDEX), not from our own output.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTrace, formats } from 'agent-trace-viewer';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const corpus = process.env.ATV_CORPUS ?? join(root, '..', 'shared', 'corpus');
+const fixture = (p) => readFileSync(join(root, 'tests', 'fixtures', p));
+
+test('all five formats are registered', () => {
+  assert.deepEqual([...formats()].sort(), ['agent-catalog', 'agentlens', 'docent', 'openai', 'openhands']);
+});
+
+test('docent: one event per message, transcripts keyed as in the file', () => {
+  for (const name of ['docent/lib_current_run.json', 'docent/lib_older_run.json']) {
+    const bytes = fixture(name);
+    const run = JSON.parse(bytes.toString('utf8'));
+    const transcripts = Array.isArray(run.transcripts)
+      ? run.transcripts.map((t) => [t.id, t.messages.length])
+      : Object.entries(run.transcripts).map(([k, t]) => [k, t.messages.length]);
+    const t = parseTrace(bytes);
+    assert.equal(t.format, 'docent', name);
+    assert.equal(t.eventCount, transcripts.reduce((n, [, m]) => n + m, 0), name);
+    const [r] = t.runs();
+    assert.equal(r.id, run.id);
+    assert.deepEqual(r.transcripts.map((x) => [x.key, x.eventCount]), transcripts);
+    assert.equal(t.stats().errors, 0, name);
+    t.free();
+  }
+});
+
+test('agent-catalog: the corpus log gives its span tree', () => {
+  const path = join(corpus, 'couchbase-agentc', 'couchbase-examples__agent-catalog-quickstart__examples__flight_search_agent__flight_search_agent_tutorial.ipynb__EXTRACTED-activity.jsonl');
+  assert.ok(existsSync(path), `CORPUS MISSING: ${path}`);
+  const records = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const t = parseTrace(readFileSync(path));
+  assert.equal(t.format, 'agent-catalog');
+  assert.equal(t.eventCount, records.length);
+  const stats = t.stats();
+  // INDEX: begin=10, key-value=10, end=10.
+  assert.equal(stats.byKind.span, 20);
+  assert.equal(stats.byKind['key-value'], 10);
+  assert.equal(stats.errors, 0);
+  const tree = t.spanTree();
+  const paths = new Set(records.map((r) => JSON.stringify(r.span.name)));
+  // Every distinct span path is a node (ancestors that never log are nodes too).
+  assert.ok(tree.nodes.length >= paths.size, `${tree.nodes.length} nodes for ${paths.size} paths`);
+  assert.equal(tree.roots.length, new Set(records.map((r) => r.span.name[0])).size);
+  assert.equal(tree.issues.length, 0);
+  const pairs = tree.nodes.flatMap((n) => n.occurrences).filter((o) => o.begin !== null && o.end !== null);
+  assert.equal(pairs.length, records.filter((r) => r.content.kind === 'begin').length);
+  t.free();
+});
+
+test('agentlens: a session with tool calls, decisions and errors', () => {
+  const bytes = fixture('agentlens/session.json');
+  const session = JSON.parse(bytes.toString('utf8'));
+  const t = parseTrace(bytes);
+  assert.equal(t.format, 'agentlens');
+  assert.equal(t.runs()[0].id, session.session_id);
+  const errorsInFile = session.events.filter((e) => e.event_type === 'agent_error' || e.event_type === 'tool_error').length;
+  assert.ok(errorsInFile > 0);
+  // agent_error and tool_error records are found by is:error.
+  assert.ok(t.filter('is:error').length >= errorsInFile);
+  t.free();
+});
