@@ -20,6 +20,7 @@ pub mod json;
 pub mod model;
 pub mod query;
 pub mod source;
+pub mod stats;
 pub mod spans;
 pub mod view;
 
