@@ -24,13 +24,13 @@ function imageLabel(url) {
   return `[image: ${url.length > 200 ? url.slice(0, 200) + '…' : url}]`;
 }
 
-function renderParts(parts) {
+function renderParts(parts, openReasoning) {
   return parts.map((part) => {
     switch (part.type) {
       case 'text':
         return foldedText(part.text);
       case 'reasoning':
-        return el('details', { className: 'reasoning' }, el('summary', {}, 'reasoning'), foldedText(part.text));
+        return el('details', { className: 'reasoning', open: openReasoning }, el('summary', {}, 'reasoning'), foldedText(part.text));
       case 'image':
         return el('p', { className: 'image-part muted' }, imageLabel(part.url));
       default:
@@ -62,7 +62,7 @@ export function renderEvent(event, rawJson) {
   const classes = ['event', `kind-${event.kind}`];
   if (event.errors > 0) classes.push('has-error');
   else if (event.warnings > 0) classes.push('has-warning');
-  if (event.status === 'error') classes.push('tool-error');
+  if (event.status === 'error' || event.failed) classes.push('tool-error');
 
   const diag = [];
   if (event.errors) diag.push(el('span', { className: 'count-error' }, plural(event.errors, 'error')));
@@ -83,6 +83,8 @@ export function renderEvent(event, rawJson) {
     el('span', { className: `badge badge-${badge.replace(/[^a-z0-9-]/gi, '_')}` }, badge),
     el('span', { className: 'source-kind muted' }, event.sourceKind),
     event.timestamp ? el('span', { className: 'muted' }, event.timestamp) : null,
+    event.span ? el('span', { className: 'span-path muted', title: 'span' }, event.span.join(' / ')) : null,
+    event.failed ? el('span', { className: 'count-error' }, 'failed') : null,
     ...diag,
     el('span', { className: 'location muted', title: event.path }, `line ${event.line}:${event.column}`),
     rawToggle,
@@ -104,7 +106,8 @@ export function renderEvent(event, rawJson) {
       ),
     );
   }
-  if (event.parts) body.append(...renderParts(event.parts));
+  // A decision's reasoning is the point of the record: shown open.
+  if (event.parts) body.append(...renderParts(event.parts, event.sourceKind === 'decision'));
   else if (event.json !== undefined) body.append(el('pre', { className: 'content' }, JSON.stringify(event.json, null, 2)));
   else if (event.text) body.append(foldedText(event.text));
   for (const call of event.toolCalls ?? []) body.append(renderCall(event, call));
