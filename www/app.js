@@ -1,7 +1,7 @@
 // The viewer page: load a trace file, show its summary, diagnostics and events.
 // Parsed traces stay in wasm memory; the page asks for pages of rows.
 
-import init, { parseTrace } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles } from './pkg/agent_trace_viewer.js';
 import { el, clear } from './dom.js';
 import { renderEvent } from './events.js';
 import { renderDiagnostics } from './diagnostics.js';
@@ -112,14 +112,16 @@ function renderSummary(trace, fileName, ms) {
   $('file-name').textContent = fileName;
 }
 
-async function loadFile(file) {
-  setStatus(`Reading ${file.name}…`);
+/** Loads one file, or several as one trace (an OpenHands conversation folder). */
+async function loadFiles(files) {
+  const label = files.length === 1 ? files[0].name : `${files.length} files`;
+  setStatus(`Reading ${label}…`);
   $('load-error').hidden = true;
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  const inputs = await Promise.all(files.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
   const t0 = performance.now();
   let trace;
   try {
-    trace = parseTrace(bytes, {});
+    trace = inputs.length === 1 ? parseTrace(inputs[0].bytes, {}) : parseFiles(inputs, {});
   } catch (e) {
     showLoadError(e.message);
     setStatus('');
@@ -132,11 +134,11 @@ async function loadFile(file) {
   $('query').value = '';
   $('drop-hint').hidden = true;
   $('trace').hidden = false;
-  renderSummary(trace, file.name, ms);
+  renderSummary(trace, label, ms);
   const counts = renderDiagnostics($('diagnostics-list'), $('diagnostics-title'), trace.diagnostics());
   $('diagnostics').open = counts.errors > 0;
   resetList();
-  setStatus(`Loaded ${file.name}`);
+  setStatus(`Loaded ${label}`);
   showFromHash();
 }
 
@@ -180,8 +182,8 @@ function wireDropZone() {
     e.preventDefault();
     depth = 0;
     overlay.hidden = true;
-    const file = e.dataTransfer?.files?.[0];
-    if (file) loadFile(file);
+    const files = [...(e.dataTransfer?.files ?? [])];
+    if (files.length) loadFiles(files);
   });
 }
 
@@ -190,8 +192,8 @@ async function main() {
   setStatus('Ready');
   document.body.dataset.ready = 'true';
   $('file-input').addEventListener('change', (e) => {
-    const file = e.target.files?.[0];
-    if (file) loadFile(file);
+    const files = [...(e.target.files ?? [])];
+    if (files.length) loadFiles(files);
   });
   wireDropZone();
   $('more').addEventListener('click', renderMore);

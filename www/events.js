@@ -112,7 +112,8 @@ export function renderEvent(event, rawJson) {
   else if (event.text) body.append(foldedText(event.text));
   for (const call of event.toolCalls ?? []) body.append(renderCall(event, call));
   if (event.tools) body.append(el('p', {}, 'Tools: ', el('code', {}, event.tools.join(', '))));
-  if (!body.childNodes.length) body.append(el('p', { className: 'muted' }, '(empty)'));
+  // Spans, markers and key-values have no content: their summary says what they are.
+  if (!body.childNodes.length) body.append(event.summary ? foldedText(event.summary) : el('p', { className: 'muted' }, '(empty)'));
 
   return el('li', { className: classes.join(' '), id: `e-${event.index}`, 'data-index': event.index }, head, body, raw);
 }

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -132,6 +132,28 @@ test('a file dropped anywhere on the page loads', async () => {
   assert.equal(await page.textContent('[data-fact="events"]'), '29');
   assert.equal(await page.isVisible('#drop-overlay'), false);
   await page.screenshot({ path: join(artifacts, 'viewer-dropped.png') });
+  await context.close();
+});
+
+test('several files picked at once load as one trace (an OpenHands conversation folder)', async () => {
+  const { page, context, errors } = await openViewer();
+  const dir = join(corpus, 'openhands');
+  const names = readdirSync(dir).filter((n) => n.includes('3fdb316098bb48e1aa029ce56805792a__events__event-'));
+  assert.ok(names.length >= 10, `CORPUS MISSING: conversation files in ${dir}`);
+  await page.setInputFiles('#file-input', names.map((n) => join(dir, n)));
+  await page.waitForSelector('#events li.event');
+  assert.equal(await page.textContent('[data-fact="format"]'), 'openhands');
+  assert.equal(await page.textContent('[data-fact="events"]'), String(names.length));
+  assert.equal(await page.textContent('#file-name'), `${names.length} files`);
+  await page.screenshot({ path: join(artifacts, 'viewer-openhands-folder.png') });
+
+  // An Agent Catalog log shows the span path of each record.
+  const log = join(corpus, 'couchbase-agentc', readdirSync(join(corpus, 'couchbase-agentc'))[0]);
+  await page.setInputFiles('#file-input', log);
+  await page.waitForFunction(() => document.querySelector('[data-fact="format"]')?.textContent === 'agent-catalog');
+  assert.match(await page.textContent('#e-0 .span-path'), /Flight Search Agent/);
+  await page.screenshot({ path: join(artifacts, 'viewer-agent-catalog.png') });
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
