@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
-use crate::json::{scan, Layout, Seg};
+use crate::json::{scan, Seg};
 use crate::model::{
     Arguments, CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall,
     ToolDefinition, ToolResult, ToolStatus,
@@ -164,45 +164,10 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// The records of the input in source order: list items or JSONL lines,
     /// with broken lines kept in their place.
     fn records(&mut self, input: &Input) -> Vec<Record> {
-        let split = input.split;
-        let mut records = Vec::new();
-        match split.layout {
-            Layout::Json => {
-                let Some(doc) = split.values.first() else { return records };
-                let start = scan::skip_ws(self.b, doc.range.start);
-                let complete = split.errors.is_empty() || doc.range.end < self.b.len();
-                match self.b.get(start) {
-                    Some(b'[') => {
-                        let (items, end) = scan::array_items(self.b, start);
-                        for (i, r) in items.iter().enumerate() {
-                            records.push(self.record_at(r.clone(), format!("$[{i}]")));
-                        }
-                        if let Err(e) = end {
-                            if complete {
-                                self.out.syntax_error(&e, "$");
-                            }
-                            let from = items.last().map(|r| r.end).unwrap_or(start + 1);
-                            let rest = from..doc.range.end.max(from);
-                            records.push(Record { range: rest, path: "$".to_string(), broken: true, session: None });
-                        }
-                    }
-                    _ if !complete => {
-                        records.push(Record { range: doc.range.clone(), path: "$".to_string(), broken: true, session: None })
-                    }
-                    _ => records.push(self.record_at(doc.range.clone(), "$".to_string())),
-                }
-            }
-            Layout::Jsonl => {
-                for v in &split.values {
-                    records.push(self.record_at(v.range.clone(), "$".to_string()));
-                }
-            }
-        }
-        for r in &split.leftovers {
-            records.push(Record { range: r.clone(), path: "$".to_string(), broken: true, session: None });
-        }
-        records.sort_by_key(|r| r.range.start);
-        records
+        super::top_records(input)
+            .into_iter()
+            .map(|r| if r.broken { Record { range: r.range, path: r.path, broken: true, session: None } } else { self.record_at(r.range, r.path) })
+            .collect()
     }
 
     fn record_at(&self, range: Range<usize>, path: String) -> Record {

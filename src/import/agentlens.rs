@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
-use crate::json::{render_path, scan, Layout, Seg};
+use crate::json::{render_path, scan, Seg};
 use crate::model::{
     Arguments, CallRef, Content, ContentPart, EventBody, Marker, Message, Metadata, ToolCall, ToolResult, ToolStatus,
 };
@@ -145,42 +145,10 @@ fn key(k: &str) -> Seg {
 
 impl<'r, 'a> Reader<'r, 'a> {
     fn records(&mut self, input: &Input) -> Vec<Record> {
-        let split = input.split;
-        let mut records = Vec::new();
-        match split.layout {
-            Layout::Json => {
-                let Some(doc) = split.values.first() else { return records };
-                let start = scan::skip_ws(self.b, doc.range.start);
-                let complete = split.errors.is_empty() || doc.range.end < self.b.len();
-                match self.b.get(start) {
-                    Some(b'[') => {
-                        let (items, end) = scan::array_items(self.b, start);
-                        for (i, r) in items.iter().enumerate() {
-                            records.push(self.classify(r.clone(), format!("$[{i}]")));
-                        }
-                        if let Err(e) = end {
-                            if complete {
-                                self.out.syntax_error(&e, "$");
-                            }
-                            let from = items.last().map(|r| r.end).unwrap_or(start + 1);
-                            records.push(Record { range: from..doc.range.end.max(from), path: "$".to_string(), kind: RecordKind::Broken });
-                        }
-                    }
-                    _ if !complete => records.push(Record { range: doc.range.clone(), path: "$".to_string(), kind: RecordKind::Broken }),
-                    _ => records.push(self.classify(doc.range.clone(), "$".to_string())),
-                }
-            }
-            Layout::Jsonl => {
-                for v in &split.values {
-                    records.push(self.classify(v.range.clone(), "$".to_string()));
-                }
-            }
-        }
-        for r in &split.leftovers {
-            records.push(Record { range: r.clone(), path: "$".to_string(), kind: RecordKind::Broken });
-        }
-        records.sort_by_key(|r| r.range.start);
-        records
+        super::top_records(input)
+            .into_iter()
+            .map(|r| if r.broken { Record { range: r.range, path: r.path, kind: RecordKind::Broken } } else { self.classify(r.range, r.path) })
+            .collect()
     }
 
     /// Session or event, read from the top-level keys without parsing.

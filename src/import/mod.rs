@@ -126,6 +126,56 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize) -> Value {
     }
 }
 
+/// A top-level record of the input: an item of a JSON list, the JSON
+/// document itself, or a JSON Lines value.
+#[derive(Debug, Clone)]
+pub struct TopRecord {
+    pub range: Range<usize>,
+    /// JSONPath of the record (`$[3]` in a list; `$` for a document or a line).
+    pub path: String,
+    /// Bytes that could not be read as JSON (a broken line, or the rest of a
+    /// document after a syntax error): kept so that nothing is lost.
+    pub broken: bool,
+}
+
+/// The records of the input in source order, for formats whose records are
+/// list items or lines alike. The core has already reported syntax errors.
+pub fn top_records(input: &Input) -> Vec<TopRecord> {
+    let b = input.bytes;
+    let split = input.split;
+    let mut records = Vec::new();
+    let broken = |range: Range<usize>| TopRecord { range, path: "$".to_string(), broken: true };
+    match split.layout {
+        Layout::Json => {
+            let Some(doc) = split.values.first() else { return records };
+            let start = scan::skip_ws(b, doc.range.start);
+            let complete = split.errors.is_empty() || doc.range.end < b.len();
+            match b.get(start) {
+                Some(b'[') => {
+                    let (items, end) = scan::array_items(b, start);
+                    for (i, r) in items.iter().enumerate() {
+                        records.push(TopRecord { range: r.clone(), path: format!("$[{i}]"), broken: false });
+                    }
+                    if end.is_err() {
+                        let from = items.last().map(|r| r.end).unwrap_or(start + 1);
+                        records.push(broken(from..doc.range.end.max(from)));
+                    }
+                }
+                _ if !complete => records.push(broken(doc.range.clone())),
+                _ => records.push(TopRecord { range: doc.range.clone(), path: "$".to_string(), broken: false }),
+            }
+        }
+        Layout::Jsonl => {
+            for v in &split.values {
+                records.push(TopRecord { range: v.range.clone(), path: "$".to_string(), broken: false });
+            }
+        }
+    }
+    records.extend(split.leftovers.iter().cloned().map(broken));
+    records.sort_by_key(|r| r.range.start);
+    records
+}
+
 /// Collects what a format module reads.
 pub struct Builder<'a> {
     pub bytes: &'a [u8],
