@@ -6,7 +6,8 @@
 
 export PATH="$HOME/.cargo/bin:$PATH"
 ATV_TOOLCHAIN=none
-if command -v rustup >/dev/null 2>&1 && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+if [ "${ATV_FORCE_DEBIAN_TOOLCHAIN:-0}" != 1 ] && command -v rustup >/dev/null 2>&1 \
+   && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   ATV_TOOLCHAIN=rustup
 elif ls /usr/lib/rustlib/wasm32-unknown-unknown/lib/libstd-*.rlib >/dev/null 2>&1 && [ -x /usr/bin/cargo ]; then
   ATV_TOOLCHAIN=debian
