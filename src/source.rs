@@ -9,6 +9,11 @@
 pub struct SourceMap {
     line_starts: Vec<usize>,
     len: usize,
+    /// The last position computed (line index, offset, 0-based column):
+    /// positions are mostly asked in increasing order, and counting each
+    /// column from the line start made JSON Lines with long lines quadratic
+    /// (a 100 MB file of 80 KB lines took 47 s instead of 2).
+    last: std::cell::Cell<(usize, usize, usize)>,
 }
 
 /// A 1-based line and column. Columns count Unicode scalar values, as editors do.
@@ -27,7 +32,7 @@ impl SourceMap {
                 line_starts.push(i + 1);
             }
         }
-        SourceMap { line_starts, len: bytes.len() }
+        SourceMap { line_starts, len: bytes.len(), last: std::cell::Cell::new((0, 0, 0)) }
     }
 
     /// 0-based index of the line holding `offset`.
@@ -41,11 +46,15 @@ impl SourceMap {
     pub fn position(&self, bytes: &[u8], offset: usize) -> Position {
         let offset = offset.min(self.len);
         let line = self.line_index(offset);
-        let start = self.line_starts.get(line).copied().unwrap_or(0);
-        let column = bytes
-            .get(start..offset)
-            .map(|s| s.iter().filter(|b| (**b & 0xC0) != 0x80).count())
-            .unwrap_or(0);
+        let (last_line, last_offset, last_column) = self.last.get();
+        let (from, base) = if last_line == line && last_offset <= offset {
+            (last_offset, last_column)
+        } else {
+            (self.line_starts.get(line).copied().unwrap_or(0), 0)
+        };
+        let column = base
+            + bytes.get(from..offset).map(|s| s.iter().filter(|b| (**b & 0xC0) != 0x80).count()).unwrap_or(0);
+        self.last.set((line, offset, column));
         Position { line: clamp_u32(line + 1), column: clamp_u32(column + 1) }
     }
 
@@ -107,5 +116,33 @@ mod tests {
         let map = SourceMap::new(long.as_bytes());
         let s = map.snippet(long.as_bytes(), 100);
         assert!(s.starts_with('…') && s.ends_with('…') && s.contains('X'), "{s}");
+    }
+}
+
+#[cfg(test)]
+mod position_cache_tests {
+    use super::*;
+
+    /// The incremental column cache gives what counting from the line start gives, in any order.
+    #[test]
+    fn positions_in_any_order() {
+        let text = "ab\u{e9}c\n{\"x\": \"\u{1F600}\u{1F600}\", \"y\": 1}\n\nlast line";
+        let bytes = text.as_bytes();
+        let map = SourceMap::new(bytes);
+        let naive = |offset: usize| {
+            let before = &text[..offset];
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().unwrap().chars().count() + 1;
+            (line as u32, col as u32)
+        };
+        let offsets: Vec<usize> = (0..=bytes.len()).filter(|i| text.is_char_boundary(*i)).collect();
+        let mut order = offsets.clone();
+        order.extend(offsets.iter().rev());
+        order.extend(offsets.iter().step_by(3));
+        order.extend([5, 2, 9, 9, 30, 7, 0]);
+        for o in order.into_iter().filter(|o| text.is_char_boundary(*o)) {
+            let p = map.position(bytes, o);
+            assert_eq!((p.line, p.column), naive(o), "offset {o}");
+        }
     }
 }

@@ -193,11 +193,34 @@ fn one_line(s: &str, max: usize) -> String {
     truncate(&collapsed, max)
 }
 
+/// `[image]`, `[2 images, reasoning]`: what a content without text holds.
+fn media_label(content: &Content) -> String {
+    let Content::Parts(parts) = content else { return String::new() };
+    let images = parts.iter().filter(|p| matches!(p, ContentPart::Image { .. })).count();
+    let mut out = Vec::new();
+    match images {
+        0 => {}
+        1 => out.push("image".to_string()),
+        n => out.push(format!("{n} images")),
+    }
+    if parts.iter().any(|p| matches!(p, ContentPart::Reasoning(_))) {
+        out.push("reasoning".to_string());
+    }
+    if out.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", out.join(", "))
+    }
+}
+
 /// One line that says what the event is, for list rows.
 pub fn summary(trace: &Trace, e: &Event) -> String {
     match &e.body {
         EventBody::Message(m) => {
-            let text = one_line(&m.content.text(), 160);
+            let text = match one_line(&m.content.text(), 160) {
+                t if t.is_empty() => media_label(&m.content),
+                t => t,
+            };
             let calls: Vec<String> =
                 m.tool_calls.iter().map(|c| format!("{}({})", c.function, one_line(&c.arguments.display(), 60))).collect();
             match (text.is_empty(), calls.is_empty()) {

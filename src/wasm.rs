@@ -224,9 +224,29 @@ pub fn parse_trace(
             return Err(JsError::new("options.format must be a string"));
         }
     }
+    reserve_heap(bytes.len());
     let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
+}
+
+/// Grows the heap once, before parsing, by about what the parse will use.
+///
+/// The allocator grows wasm memory 64 KiB at a time as the parse allocates,
+/// and each `memory.grow` costs the engine a fresh view of the memory: a
+/// 100 MB input made ~10,000 of them and spent more time there than parsing.
+/// Allocating and freeing one block up front leaves it in the allocator's
+/// free space for the parse to reuse.
+/// Capped (a failed reservation is simply skipped) so that a big input
+/// cannot push the heap past what the parse itself would need.
+fn reserve_heap(input: usize) {
+    const CAP: usize = 1 << 30;
+    let want = input.saturating_mul(2).min(CAP);
+    let have = core::arch::wasm32::memory_size(0).saturating_mul(65536);
+    if want > have / 2 {
+        let mut block = Vec::<u8>::new();
+        let _ = block.try_reserve_exact(want);
+    }
 }
 
 /// The ids of the supported formats.
