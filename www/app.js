@@ -10,7 +10,7 @@ import { TraceWorker, Cancelled } from './client.js';
 import { el, clear } from './dom.js';
 import { renderRow, renderDetail } from './events.js';
 import { VirtualList } from './vlist.js';
-import { readFile, fetchUrl, dropEntries, filesFromEntries, filesFromInput } from './loader.js';
+import { fetchUrl, dropEntries, filesFromEntries, filesFromInput } from './loader.js';
 import { viewsFor, viewById } from './views/index.js';
 
 const $ = (id) => document.getElementById(id);
@@ -140,11 +140,24 @@ async function loadSources(sources, { skipped = [], search = '', keepHash = fals
   await openFile(wanted >= 0 && wanted < sources.length ? wanted : 0);
 }
 
-async function bytesOf(source, label) {
-  if (source.buffer) return source.buffer;
+/** Parses a source in the worker: a File is read there; fetched or pasted bytes are transferred to it. */
+async function parseSource(source, label) {
   progress.start(label);
-  if (source.file) return readFile(source.file, (d, t) => progress.bytes(d, t));
-  return fetchWithPolicyCheck(source.url, (d, t) => progress.bytes(d, t));
+  if (source.file) {
+    return state.worker.call('parseFile', { file: source.file, name: source.name }, [], (p) => {
+      if (p.phase === 'reading') progress.bytes(p.done, p.total);
+      else {
+        progress.parsing(`Parsing ${source.name}`, p.total);
+        setStatus(`Parsing ${source.name}…`);
+      }
+    });
+  }
+  const buffer = source.buffer ?? (await fetchWithPolicyCheck(source.url, (d, t) => progress.bytes(d, t)));
+  delete source.buffer;
+  progress.parsing(`Parsing ${source.name}`, buffer.byteLength);
+  setStatus(`Parsing ${source.name}…`);
+  // The buffer moves to the worker: no copy of a 100 MB file.
+  return state.worker.call('parse', { buffer, name: source.name }, [buffer]);
 }
 
 /** Fetches a URL; a Content-Security-Policy refusal is explained, not just "failed". */
@@ -178,12 +191,7 @@ async function openFile(i) {
     const label = `Reading ${source.path ?? source.name}`;
     setStatus(`${label}…`);
     try {
-      const buffer = await bytesOf(source, label);
-      progress.parsing(`Parsing ${source.name}`, buffer.byteLength);
-      setStatus(`Parsing ${source.name}…`);
-      // The buffer moves to the worker: no copy of a 100 MB file.
-      source.info = await state.worker.call('parse', { buffer, name: source.name }, [buffer]);
-      delete source.buffer;
+      source.info = await parseSource(source, label);
     } catch (e) {
       progress.stop();
       if (e instanceof Cancelled) return;
@@ -199,6 +207,8 @@ async function openFile(i) {
   }
   state.fileIndex = i;
   state.info = source.info;
+  // Let the browser paint the finished progress before building the trace's UI.
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   renderFileSwitcher();
   showTrace();
   setStatus(`Loaded ${source.name}${state.note ?? ''}`);
@@ -242,16 +252,21 @@ function renderFileSwitcher() {
   });
 }
 
+/** Options shown in the run menu; more are reached through the run filter (a
+ * menu of thousands of options costs the page a long layout). */
+const RUN_OPTIONS = 200;
+
 function renderRunOptions(runIndices) {
-  const select = clear($('run-select'));
   const runs = state.info.runs;
-  select.append(el('option', { value: '' }, `all ${runs.length.toLocaleString()} runs`));
   const shown = runIndices ? [...runIndices] : runs.map((_, i) => i);
-  for (const i of shown.slice(0, 2000)) {
+  if (state.run !== null && !shown.slice(0, RUN_OPTIONS).includes(state.run)) shown.unshift(state.run);
+  const options = [el('option', { value: '' }, `all ${runs.length.toLocaleString()} runs`)];
+  for (const i of shown.slice(0, RUN_OPTIONS)) {
     const r = runs[i];
-    select.append(el('option', { value: String(i), selected: i === state.run }, `#${i} ${r.name ?? r.id} (${r.eventCount} events)`));
+    options.push(el('option', { value: String(i), selected: i === state.run }, `#${i} ${r.name ?? r.id} (${r.eventCount} events)`));
   }
-  if (shown.length > 2000) select.append(el('option', { disabled: true }, `… ${shown.length - 2000} more: refine the run filter`));
+  if (shown.length > RUN_OPTIONS) options.push(el('option', { disabled: true }, `… ${(shown.length - RUN_OPTIONS).toLocaleString()} more: use the run filter`));
+  clear($('run-select')).append(...options);
   $('run-count').textContent = runIndices ? `${runIndices.length.toLocaleString()} of ${runs.length.toLocaleString()} runs` : '';
 }
 
@@ -545,7 +560,10 @@ async function applyHash(p, { fresh = false } = {}) {
   $('query').value = q;
   $('role-filter').value = [...$('role-filter').options].some((o) => o.value === role) ? role : '';
   state.run = run;
-  if (state.info.runCount > 1) $('run-select').value = run === null ? '' : String(run);
+  if (state.info.runCount > 1) {
+    if (run !== null && !$('run-select').querySelector(`option[value="${run}"]`)) renderRunOptions(null);
+    $('run-select').value = run === null ? '' : String(run);
+  }
   if (filterChanged) await applyFilter({ write: false });
   else if (state.selected !== null && positionOf(state.selected) >= 0) restoreSelection(positionOf(state.selected));
   const view = p.get('v') ?? 'events';

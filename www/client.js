@@ -22,6 +22,10 @@ export class TraceWorker {
         }
         const p = this.pending.get(data.id);
         if (!p) return;
+        if (data.progress) {
+          p.onProgress?.(data.progress);
+          return;
+        }
         this.pending.delete(data.id);
         if (data.ok) p.resolve(data.value);
         else p.reject(Object.assign(new Error(data.error.message), { column: data.error.column }));
@@ -35,11 +39,14 @@ export class TraceWorker {
     });
   }
 
-  /** Runs `op` in the worker; `transfer` lists buffers to move rather than copy. */
-  call(op, args = {}, transfer = []) {
+  /**
+   * Runs `op` in the worker; `transfer` lists buffers to move rather than
+   * copy; `onProgress` receives the op's progress reports.
+   */
+  call(op, args = {}, transfer = [], onProgress = null) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onProgress });
       this.worker.postMessage({ id, op, args }, transfer);
     });
   }

@@ -6,6 +6,7 @@
 // are transferred, not copied.
 
 import init, { parseTrace } from './pkg/agent_trace_viewer.js';
+import { readFile } from './loader.js';
 
 const ready = init();
 /** @type {Map<number, { trace: any, runs: any[] | null }>} */
@@ -60,6 +61,15 @@ function matches(entry, query, run) {
 }
 
 const ops = {
+  /**
+   * Reads a File here, in Blob.slice chunks with progress, so that the page's
+   * thread never touches the bytes; then parses it.
+   */
+  async parseFile({ file, name, format }, progress) {
+    const buffer = await readFile(file, (done, total) => progress({ phase: 'reading', done, total }));
+    progress({ phase: 'parsing', done: buffer.byteLength, total: buffer.byteLength });
+    return ops.parse({ buffer, name, format });
+  },
   parse({ buffer, name, format }) {
     const t0 = performance.now();
     const trace = parseTrace(new Uint8Array(buffer), format ? { format } : {});
@@ -132,7 +142,7 @@ self.onmessage = async ({ data }) => {
     await ready;
     const fn = ops[op];
     if (!fn) throw new Error(`unknown operation ${op}`);
-    const result = fn(args ?? {});
+    const result = await fn(args ?? {}, (progress) => self.postMessage({ id, progress }));
     const wrapped = result && typeof result === 'object' && 'transfer' in result && 'value' in result;
     self.postMessage({ id, ok: true, value: wrapped ? result.value : result }, wrapped ? result.transfer : []);
   } catch (e) {
