@@ -846,6 +846,11 @@ function wireControls() {
     e.preventDefault();
     gotoEvent(Number(a.dataset.event), { push: true });
   });
+  // The skip link moves focus, not the hash (the hash is the page's state).
+  document.querySelector('.skip-link').addEventListener('click', (e) => {
+    e.preventDefault();
+    (state.info ? $('event-list') : $('main')).focus();
+  });
   $('help-button').addEventListener('click', showHelp);
   $('help-close').addEventListener('click', () => $('help').close());
   document.addEventListener('keydown', onKey);

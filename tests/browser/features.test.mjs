@@ -225,6 +225,13 @@ test('views: stats, diagnostics (click jumps to the event), timeline; screenshot
     assert.match(await page.textContent('#view-other h2'), /12 of 12 events have a time/);
     assert.match(await page.textContent('#timeline-range'), /2024-05-01T09:00:00.000Z → 2024-05-01T09:01:05.000Z/);
     await page.screenshot({ path: join(artifacts, `view-timeline-${colorScheme}.png`) });
+    if (colorScheme === 'light') {
+      // A click on a mark jumps to its event: the last assistant message, at the right end.
+      const box = await page.locator('#timeline-canvas').boundingBox();
+      await page.mouse.click(box.x + box.width - 10, box.y + 2 * 22 + 11);
+      await page.waitForFunction(() => document.querySelector('#detail-title')?.textContent.startsWith('Event #11 '));
+      assert.equal(await page.getAttribute('#tab-events', 'aria-selected'), 'true');
+    }
     // Spans: no span events in this format, so no tab.
     assert.equal(await page.locator('#tab-spans').count(), 0);
     assert.deepEqual(errors, []);

@@ -82,10 +82,12 @@ export const timelineView = {
       const k = laneIndex[i] * cols + col;
       if (hit[k] === -1) hit[k] = i;
     }
-    g.fillStyle = accent;
+    // Each lane in its role's colour (the badge colours), else the accent.
+    const laneColour = [...lanes.keys()].map((name) => styles.getPropertyValue(`--${name}`).trim() || accent);
     for (let k = 0; k < hit.length; k++) {
       if (hit[k] === -1) continue;
       const lane = Math.floor(k / cols);
+      g.fillStyle = laneColour[lane];
       g.fillRect(LEFT + (k % cols) - 1, lane * LANE + 4, 3, LANE - 8);
     }
     canvas.addEventListener('click', (e) => {
