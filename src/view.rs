@@ -439,6 +439,15 @@ mod tests {
     }
 
     #[test]
+    fn summary_of_content_without_text_names_what_it_holds() {
+        let text = r#"[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}, {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]},
+{"role": "assistant", "content": [{"type": "reasoning", "text": "hmm"}]}]"#;
+        let t = crate::parse_trace(text.as_bytes().to_vec(), &crate::ParseOptions::default()).unwrap();
+        assert_eq!(row_view(&t, 0, (0, 0)).unwrap().summary, "[2 images]");
+        assert_eq!(row_view(&t, 1, (0, 0)).unwrap().summary, "[reasoning]");
+    }
+
+    #[test]
     fn tool_stats_count_calls_and_failures() {
         let t = trace();
         let stats = tool_stats(&t, &diagnostic_counts(&t));

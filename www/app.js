@@ -854,8 +854,12 @@ function wireControls() {
   $('help-button').addEventListener('click', showHelp);
   $('help-close').addEventListener('click', () => $('help').close());
   document.addEventListener('keydown', onKey);
-  window.addEventListener('popstate', () => applyHash(hashParams()));
-  window.addEventListener('hashchange', () => applyHash(hashParams()));
+  // popstate covers back/forward and a hash edited by hand (hashchange would apply it twice).
+  let applying = Promise.resolve();
+  window.addEventListener('popstate', () => {
+    // One at a time: quick back-back-back presses apply in order.
+    applying = applying.then(() => applyHash(hashParams())).catch(() => {});
+  });
 }
 
 async function main() {

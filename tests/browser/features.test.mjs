@@ -22,10 +22,22 @@ after(async () => {
 
 const SAMPLE = join(root, 'www', 'samples', 'openai-weather.json');
 
-test('every bundled sample loads', async () => {
+/** Everything the page may request while it starts: its own files, the wasm, the sample list. */
+const STARTUP = new Set([
+  '/', '/style.css', '/app.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
+  '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js',
+  '/pkg/agent_trace_viewer.js', '/pkg/agent_trace_viewer_bg.wasm', '/samples/index.json',
+]);
+
+test('every bundled sample loads; the request log holds only what the page needs', async () => {
   const samples = JSON.parse(readFileSync(join(root, 'www', 'samples', 'index.json'), 'utf8'));
   assert.ok(samples.length >= 1);
-  const { page, context, errors } = await openViewer(env);
+  const { page, context, errors, requests } = await openViewer(env);
+  const startup = requests.map((u) => new URL(u)).filter((u) => u.origin === new URL(env.server.url).origin);
+  assert.equal(startup.length, requests.length, `off-site requests: ${requests.join(', ')}`);
+  const unexpected = startup.map((u) => u.pathname).filter((p) => !STARTUP.has(p));
+  assert.deepEqual(unexpected, [], 'unexpected requests at startup');
+  const atReady = requests.length;
   const options = await page.$$eval('#sample-select option', (os) => os.map((o) => o.value).filter(Boolean));
   assert.deepEqual(options, samples.map((s) => s.file));
   for (const s of samples) {
@@ -34,6 +46,8 @@ test('every bundled sample loads', async () => {
     assert.ok(Number(await page.textContent('[data-fact="events"]')) > 0);
     assert.equal(new URL(page.url()).searchParams.get('sample'), s.file);
   }
+  // After start, only the samples the user picked.
+  assert.deepEqual(requests.slice(atReady).map((u) => new URL(u).pathname), samples.map((s) => `/samples/${s.file}`));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -177,11 +191,77 @@ test('keyboard: j/k and arrows move, Enter opens, Esc closes, / focuses the quer
   await page.screenshot({ path: join(artifacts, 'keys-help.png') });
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#help'), false);
-  // Number keys switch views.
+  // Number keys switch views; j/k and Enter work in the diagnostics list too.
   await page.keyboard.press('2');
   await page.waitForSelector('#tool-table');
+  await page.keyboard.press('3');
+  await page.waitForSelector('#diagnostics-list .vrow:not(.loading)');
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  assert.equal(await page.getAttribute('#diag-1', 'aria-selected'), 'true');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__viewer.state.view === 'events' && document.querySelector('#detail-title')?.textContent.startsWith('Event #11 '));
+  await page.keyboard.press('Escape');
   await page.keyboard.press('1');
   await page.waitForFunction(() => window.__viewer.state.view === 'events');
+  // A hash edited by hand applies too.
+  await page.evaluate(() => (location.hash = '#e=4&q=role:tool'));
+  await page.waitForFunction(() => window.__viewer.state.selected === 4 && window.__viewer.state.query === 'role:tool');
+  await context.close();
+});
+
+test('accessibility: every control has a name, the list and tabs expose their roles', async () => {
+  const { page, context } = await openViewer(env);
+  // Tab order: the skip link, then the open controls (the file inputs themselves), …
+  const order = [];
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.className));
+  }
+  assert.deepEqual(order, ['skip-link', 'file-input', 'folder-input', 'paste-button', 'sample-select', 'help-button']);
+  await loadSample(page);
+  await page.click('#row-2');
+  await page.waitForSelector('#detail .call');
+  const unnamed = await page.evaluate(() => {
+    const name = (el) =>
+      (el.getAttribute('aria-label') ||
+        (el.getAttribute('aria-labelledby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ') ||
+        [...(el.labels ?? [])].map((l) => l.textContent).join(' ') ||
+        (el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'SUMMARY' ? el.textContent : '') ||
+        el.getAttribute('title') ||
+        '').trim();
+    const controls = [...document.querySelectorAll('button, a[href], input, select, textarea, summary, [role=listbox], [role=tab], [tabindex]:not([tabindex="-1"])')];
+    return controls.filter((el) => el.offsetParent !== null && !name(el)).map((el) => el.outerHTML.slice(0, 120));
+  });
+  assert.deepEqual(unnamed, []);
+  assert.equal(await page.getAttribute('#event-list', 'role'), 'listbox');
+  assert.equal(await page.getAttribute('#row-2', 'role'), 'option');
+  assert.equal(await page.getAttribute('#row-2', 'aria-setsize'), '12');
+  assert.equal(await page.getAttribute('#tab-events', 'aria-selected'), 'true');
+  assert.equal(await page.getAttribute('#tabs', 'role'), 'tablist');
+  assert.equal(await page.getAttribute('#detail', 'aria-labelledby'), 'detail-title');
+  // The detail pane took the focus when it opened.
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'detail-title');
+  // The skip link moves the focus to the list (and leaves the hash alone).
+  await page.focus('.skip-link');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'event-list');
+  assert.doesNotMatch(page.url(), /#event-list/);
+  await context.close();
+});
+
+test("copy raw JSON puts the event's exact source text on the clipboard", async () => {
+  const { page, context } = await openViewer(env);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url.replace(/\/$/, '') });
+  await loadSample(page);
+  await page.click('#row-3');
+  await page.waitForSelector('#copy-raw');
+  await page.click('#copy-raw');
+  await page.waitForFunction(() => document.querySelector('#copy-raw').textContent === 'Copied');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  const sample = JSON.parse(readFileSync(SAMPLE, 'utf8'));
+  assert.deepEqual(JSON.parse(copied), sample.messages[3]);
+  assert.equal(copied, await page.textContent('#detail pre.raw'));
   await context.close();
 });
 

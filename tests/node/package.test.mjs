@@ -186,3 +186,26 @@ test('runs: filterableFields and filterRuns over run metadata', () => {
     trace.free();
   }
 });
+
+test('the bundled sample: rows, per-event diagnostics, tool stats, paged diagnostics', () => {
+  const trace = parseTrace(readFileSync(join(root, 'www', 'samples', 'openai-weather.json')));
+  try {
+    assert.equal(trace.eventCount, 12);
+    const rows = trace.rows(0, 100);
+    assert.equal(rows.length, 12);
+    assert.equal(rows[1].summary.startsWith("Here is the map of my trip."), true);
+    assert.deepEqual(rows[2].results, [3, 4]);
+    assert.equal(rows[6].status, 'error');
+    assert.equal(rows[7].errors, 1);
+    assert.equal(rows[11].warnings, 1);
+    assert.deepEqual(trace.eventDiagnostics(7).map((d) => d.code), ['arguments-not-json']);
+    assert.deepEqual(trace.eventDiagnostics(0), []);
+    assert.equal(trace.diagnosticCount, 2);
+    assert.deepEqual(trace.diagnosticsRange(1, 5).map((d) => d.code), ['unanswered-tool-call']);
+    assert.deepEqual(trace.diagnosticsRange(5, 5), []);
+    const stats = Object.fromEntries(trace.toolStats().map((s) => [s.tool, [s.calls, s.answered, s.failures]]));
+    assert.deepEqual(stats, { get_weather: [2, 2, 0], send_email: [2, 2, 2], book_restaurant: [1, 0, 0] });
+  } finally {
+    trace.free();
+  }
+});
