@@ -440,10 +440,13 @@ async function applyFilter({ push = false, write = true } = {}) {
     errorBox.textContent = e.message.replace(/^query error at column \d+/, `query error at column ${column}`);
     errorBox.hidden = false;
     $('query').setAttribute('aria-invalid', 'true');
+    // The rows of the last valid filter stay, dimmed, until the query is fixed.
+    $('event-list').classList.add('stale');
     return;
   }
   if (seq !== state.filterSeq) return;
   errorBox.hidden = true;
+  $('event-list').classList.remove('stale');
   $('query').removeAttribute('aria-invalid');
   state.query = $('query').value.trim();
   state.role = $('role-filter').value;

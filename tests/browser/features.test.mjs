@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { launch, openViewer, root, artifacts, rowIndices, waitForCount, query, loadSample } from './helpers.mjs';
 import { startServer } from '../../scripts/serve.mjs';
@@ -343,6 +344,7 @@ test('loading: paste, several files with a switcher, a folder, and the request l
   writeFileSync(join(dir, 'a.json'), JSON.stringify([{ role: 'user', content: 'file a' }]));
   writeFileSync(join(dir, 'sub', 'b.jsonl'), `${JSON.stringify([{ role: 'user', content: 'file b' }, { role: 'assistant', content: 'b2' }])}\n`);
   writeFileSync(join(dir, 'notes.txt'), 'not a trace');
+  writeFileSync(join(dir, 'sub', 'c.json.gz'), gzipSync(readFileSync(SAMPLE)));
   await page.setInputFiles('#file-input', [join(dir, 'a.json'), join(dir, 'sub', 'b.jsonl')]);
   await waitForCount(page, '1 events');
   assert.equal(await page.isVisible('#file-switcher'), true);
@@ -356,7 +358,10 @@ test('loading: paste, several files with a switcher, a folder, and the request l
   await page.setInputFiles('#folder-input', dir);
   await waitForCount(page, '1 events');
   const names = await page.$$eval('#file-switcher option', (os) => os.map((o) => o.textContent.replace(/ \(.*\)$/, '')));
-  assert.deepEqual(names, ['folder/a.json', 'folder/sub/b.jsonl']);
+  assert.deepEqual(names, ['folder/a.json', 'folder/sub/b.jsonl', 'folder/sub/c.json.gz']);
+  // A gzipped trace reads like the plain one.
+  await page.selectOption('#file-switcher', '2');
+  await waitForCount(page, '12 events');
   assert.match(await page.textContent('#status'), /skipped 1 file that is not a trace/);
 
   // Nothing but the user's own loads after start: no request at all here.
@@ -385,6 +390,64 @@ test('?url= asks first, then loads same-origin; a cross-origin http URL is refus
   } finally {
     await otherSite.close();
   }
+});
+
+test('the virtual list scales past the browser height limit: a million rows, first to last', async () => {
+  const { page, context } = await openViewer(env);
+  const result = await page.evaluate(async () => {
+    const { VirtualList } = await import('./vlist.js');
+    const root = document.createElement('div');
+    root.className = 'vlist';
+    root.style.height = '600px';
+    document.body.prepend(root);
+    const rowFor = (i) => ({ i });
+    const list = new VirtualList(root, {
+      rowHeight: 30,
+      idPrefix: 'big',
+      fetchRows: async (start, end) => Array.from({ length: end - start }, (_, k) => rowFor(start + k)),
+      renderRow: (row) => document.createTextNode(`row ${row.i}`),
+    });
+    const settle = () => new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 30));
+    const visible = () => {
+      const box = root.getBoundingClientRect();
+      return [...root.querySelectorAll('.vrow:not(.loading)')]
+        .filter((r) => {
+          const b = r.getBoundingClientRect();
+          return b.top >= box.top - 1 && b.bottom <= box.bottom + 1;
+        })
+        .map((r) => Number(r.dataset.pos));
+    };
+    list.reset(1_000_000);
+    await settle();
+    const first = visible();
+    const domRows = root.querySelectorAll('.vrow').length;
+    root.scrollTop = root.scrollHeight;
+    await settle();
+    await settle();
+    const last = visible();
+    list.select(500_000);
+    await settle();
+    await settle();
+    const middle = visible();
+    const selected = root.querySelector('.vrow.selected')?.dataset.pos;
+    list.select(999_999);
+    await settle();
+    await settle();
+    const end = visible();
+    return { first, last, middle, selected, end, domRows, height: root.scrollHeight };
+  });
+  assert.ok(result.height <= 8_000_000, `sizer ${result.height}px`);
+  assert.equal(result.first[0], 0);
+  assert.ok(result.domRows < 60, `${result.domRows} rows in the DOM`);
+  assert.equal(result.last.at(-1), 999_999, `last visible after scrolling to the end: ${result.last}`);
+  assert.ok(result.middle.includes(500_000), `middle: ${result.middle}`);
+  assert.equal(result.selected, '500000');
+  assert.ok(result.end.includes(999_999), `end: ${result.end}`);
+  // Consecutive rows stay consecutive and evenly spaced when scaled.
+  for (const run of [result.last, result.middle]) {
+    for (let k = 1; k < run.length; k++) assert.equal(run[k], run[k - 1] + 1);
+  }
+  await context.close();
 });
 
 test('npm run build writes dist/, which works from a sub-path', async () => {
