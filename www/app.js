@@ -102,6 +102,19 @@ function call(op, args = {}, transfer = []) {
   return state.worker.call(op, { traceId: state.info?.traceId, ...args }, transfer);
 }
 
+/**
+ * A wasm trap (out of memory on a huge file, an internal error) leaves the
+ * module unusable: start a fresh worker. The traces it held are gone, so
+ * files are parsed again when shown.
+ */
+function restartAfterTrap() {
+  state.worker.terminate();
+  for (const f of state.files) delete f.info;
+  state.info = null;
+  $('trace').hidden = true;
+  newWorker();
+}
+
 function cancelLoading() {
   state.worker.terminate();
   progress.stop();
@@ -195,6 +208,7 @@ async function openFile(i) {
     } catch (e) {
       progress.stop();
       if (e instanceof Cancelled) return;
+      if (e.fatal) restartAfterTrap();
       source.error = e.message;
       state.fileIndex = i;
       renderFileSwitcher();
@@ -873,6 +887,8 @@ async function main() {
   wireUrlParam();
   const samples = wireSamples();
   await newWorker();
+  // The hint names what this build reads (the list grows with the format modules).
+  $('format-list').textContent = (await state.worker.call('formats')).join(', ');
   const openLinkedSample = await samples;
   setStatus('Ready');
   document.body.dataset.ready = 'true';

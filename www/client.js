@@ -28,7 +28,7 @@ export class TraceWorker {
         }
         this.pending.delete(data.id);
         if (data.ok) p.resolve(data.value);
-        else p.reject(Object.assign(new Error(data.error.message), { column: data.error.column }));
+        else p.reject(Object.assign(new Error(data.error.message), { column: data.error.column, fatal: data.error.name === 'RuntimeError' }));
       });
       this.worker.addEventListener('error', (e) => {
         const error = new Error(`the parser worker failed: ${e.message || 'it could not start'}`);

@@ -5,7 +5,7 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, formats } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 
 const ready = init();
@@ -61,6 +61,9 @@ function matches(entry, query, run) {
 }
 
 const ops = {
+  formats() {
+    return formats();
+  },
   /**
    * Reads a File here, in Blob.slice chunks with progress, so that the page's
    * thread never touches the bytes; then parses it.
@@ -146,7 +149,7 @@ self.onmessage = async ({ data }) => {
     const wrapped = result && typeof result === 'object' && 'transfer' in result && 'value' in result;
     self.postMessage({ id, ok: true, value: wrapped ? result.value : result }, wrapped ? result.transfer : []);
   } catch (e) {
-    self.postMessage({ id, ok: false, error: { message: e?.message ?? String(e), column: e?.column } });
+    self.postMessage({ id, ok: false, error: { message: e?.message ?? String(e), column: e?.column, name: e?.name } });
   }
 };
 

@@ -39,6 +39,7 @@ test('every bundled sample loads; the request log holds only what the page needs
   const unexpected = startup.map((u) => u.pathname).filter((p) => !STARTUP.has(p));
   assert.deepEqual(unexpected, [], 'unexpected requests at startup');
   const atReady = requests.length;
+  assert.match(await page.textContent('#format-list'), /\bopenai\b/);
   const options = await page.$$eval('#sample-select option', (os) => os.map((o) => o.value).filter(Boolean));
   assert.deepEqual(options, samples.map((s) => s.file));
   for (const s of samples) {
