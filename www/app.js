@@ -224,7 +224,7 @@ async function openFile(i) {
   // Let the browser paint the finished progress before building the trace's UI.
   await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   renderFileSwitcher();
-  showTrace();
+  await showTrace();
   setStatus(`Loaded ${source.name}${state.note ?? ''}`);
 }
 
@@ -268,7 +268,7 @@ function renderFileSwitcher() {
 
 /** Options shown in the run menu; more are reached through the run filter (a
  * menu of thousands of options costs the page a long layout). */
-const RUN_OPTIONS = 200;
+const RUN_OPTIONS = 100;
 
 function renderRunOptions(runIndices) {
   const runs = state.info.runs;
@@ -294,11 +294,17 @@ function renderTabs() {
   }
 }
 
-function showTrace() {
+/** Lets the browser run other work (input, paint) between steps of a long job. */
+const yieldToBrowser = () => new Promise((r) => setTimeout(r, 0));
+
+/** Builds the UI for `state.info` in a few short tasks, not one long one. */
+async function showTrace() {
   const info = state.info;
   $('drop-hint').hidden = true;
   $('trace').hidden = false;
   renderSummary(info);
+  await yieldToBrowser();
+  if (state.info !== info) return;
   const roles = clear($('role-filter'));
   roles.append(el('option', { value: '' }, 'all'));
   for (const [role, n] of Object.entries(info.stats.byRole)) roles.append(el('option', { value: role }, `${role} (${n})`));
@@ -307,9 +313,10 @@ function showTrace() {
   $('run-query-error').hidden = true;
   if (info.runCount > 1) renderRunOptions(null);
   closeDetail({ write: false });
-  const h = hashParams();
+  await yieldToBrowser();
+  if (state.info !== info) return;
   state.selected = null;
-  applyHash(h, { fresh: true });
+  await applyHash(hashParams(), { fresh: true });
 }
 
 // ------------------------------------------------------------ views
