@@ -7,6 +7,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:https';
 import { join } from 'node:path';
 import { launch, openViewer, root, artifacts, rowIndices, waitForCount, query, loadSample } from './helpers.mjs';
 import { startServer } from '../../scripts/serve.mjs';
@@ -449,6 +451,41 @@ test('the virtual list scales past the browser height limit: a million rows, fir
     for (let k = 1; k < run.length; k++) assert.equal(run[k], run[k - 1] + 1);
   }
   await context.close();
+});
+
+test('?url= on another https origin with CORS loads (connect-src allows https:)', async () => {
+  // A throwaway self-signed certificate for 127.0.0.1; Chromium is told to accept it.
+  const dir = join(artifacts, 'tls');
+  mkdirSync(dir, { recursive: true });
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const body = readFileSync(SAMPLE);
+  let served = 0;
+  const tls = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
+    served++;
+    // The request carries no cookies or referrer.
+    const leaked = req.headers.cookie || req.headers.referer;
+    res.writeHead(leaked ? 400 : 200, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Content-Length': body.length });
+    res.end(body);
+  });
+  await new Promise((ok) => tls.listen(0, '127.0.0.1', ok));
+  const remote = `https://127.0.0.1:${tls.address().port}/shared/trace.json`;
+  const insecure = await launch({ extraArgs: ['--ignore-certificate-errors'] });
+  try {
+    const { page, context, errors } = await openViewer(insecure, { path: `?url=${encodeURIComponent(remote)}#e=4` });
+    assert.equal(served, 0);
+    assert.equal(await page.textContent('#url-target'), remote);
+    await page.click('#url-load');
+    await page.waitForFunction(() => window.__viewer.state.selected === 4);
+    assert.equal(await page.getAttribute('#row-4', 'aria-selected'), 'true');
+    assert.equal(served, 1);
+    assert.equal(await page.textContent('[data-fact="events"]'), '12');
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await insecure.close();
+    await new Promise((ok) => tls.close(ok));
+  }
 });
 
 test('npm run build writes dist/, which works from a sub-path', async () => {

@@ -14,7 +14,7 @@ export const corpus = process.env.ATV_CORPUS ?? join(root, '..', 'shared', 'corp
 export const artifacts = join(root, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-export async function launch({ site = join(root, 'www'), prefix = '/' } = {}) {
+export async function launch({ site = join(root, 'www'), prefix = '/', extraArgs = [] } = {}) {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: run scripts/setup.sh`);
   assert.ok(existsSync(join(site, 'pkg', 'agent_trace_viewer_bg.wasm')), `${site}/pkg missing: run scripts/build.sh`);
   mkdirSync(artifacts, { recursive: true });
@@ -22,7 +22,7 @@ export async function launch({ site = join(root, 'www'), prefix = '/' } = {}) {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
+      '--disable-sync', '--no-first-run', '--disable-quic', ...extraArgs],
   });
   return { server, browser, close: async () => { await browser.close(); await server.close(); } };
 }
