@@ -27,6 +27,12 @@ done
 rm -rf www/pkg
 mkdir -p www/pkg
 cp pkg/web/agent_trace_viewer.js pkg/web/agent_trace_viewer_bg.wasm www/pkg/
+# dist/: the static site, ready for any host (all URLs in it are relative,
+# so it also works from a sub-path).
+rm -rf dist
+cp -r www dist
+log "dist/ written ($(find dist -type f | wc -l) files)"
+
 size=$(wc -c < pkg/web/agent_trace_viewer_bg.wasm)
 gz=$(gzip -9c pkg/web/agent_trace_viewer_bg.wasm | wc -c)
 log "built: .wasm $size bytes ($gz gzipped)"

@@ -13,8 +13,10 @@ export const CSP = [
   "default-src 'none'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  "img-src 'self' data:",
+  // https: so that a `?url=` the user chose to load can be fetched (see docs/viewer.md);
+  // the page fetches nothing else after it loads.
+  "connect-src 'self' https:",
   "worker-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -34,8 +36,12 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
-/** Serves `root` on 127.0.0.1; resolves to { url, close }. */
-export function startServer(root, port = 0) {
+/**
+ * Serves `root` on 127.0.0.1; resolves to { url, close }. With `prefix`
+ * (e.g. '/sub/path/') the site lives under that path only, as on a static
+ * host that serves it from a sub-directory.
+ */
+export function startServer(root, port = 0, { prefix = '/' } = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     const headers = {
@@ -46,7 +52,14 @@ export function startServer(root, port = 0) {
       'Cache-Control': 'no-store',
     };
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      const full = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      if (prefix !== '/' && full === prefix.replace(/\/$/, '')) {
+        res.writeHead(301, { ...headers, Location: prefix });
+        res.end();
+        return;
+      }
+      if (!full.startsWith(prefix)) throw Object.assign(new Error('outside prefix'), { code: 'ENOENT' });
+      const path = '/' + full.slice(prefix.length);
       let file = normalize(join(base, path));
       if (file !== base && !file.startsWith(base + sep)) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
@@ -62,7 +75,7 @@ export function startServer(root, port = 0) {
     server.once('error', fail);
     server.listen(port, '127.0.0.1', () => {
       const { port: p } = server.address();
-      ok({ url: `http://127.0.0.1:${p}/`, close: () => new Promise((done) => server.close(done)) });
+      ok({ url: `http://127.0.0.1:${p}${prefix}`, close: () => new Promise((done) => server.close(done)) });
     });
   });
 }

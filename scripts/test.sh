@@ -19,4 +19,5 @@ log "tsc: the package's TypeScript types, used as a user would"
 node_modules/.bin/tsc -p tests/types
 
 log "node --test: npm package (Node) and viewer (Chromium)"
-node --test tests/node/*.test.mjs tests/browser/*.test.mjs
+# One file at a time: the browser suites each start Chromium, and the machine may have 2 cores.
+node --test --test-concurrency=1 tests/node/*.test.mjs tests/browser/*.test.mjs

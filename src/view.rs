@@ -204,11 +204,34 @@ fn one_line(s: &str, max: usize) -> String {
     truncate(&collapsed, max)
 }
 
+/// `[image]`, `[2 images, reasoning]`: what a content without text holds.
+fn media_label(content: &Content) -> String {
+    let Content::Parts(parts) = content else { return String::new() };
+    let images = parts.iter().filter(|p| matches!(p, ContentPart::Image { .. })).count();
+    let mut out = Vec::new();
+    match images {
+        0 => {}
+        1 => out.push("image".to_string()),
+        n => out.push(format!("{n} images")),
+    }
+    if parts.iter().any(|p| matches!(p, ContentPart::Reasoning(_))) {
+        out.push("reasoning".to_string());
+    }
+    if out.is_empty() {
+        String::new()
+    } else {
+        format!("[{}]", out.join(", "))
+    }
+}
+
 /// One line that says what the event is, for list rows.
 pub fn summary(trace: &Trace, e: &Event) -> String {
     match &e.body {
         EventBody::Message(m) => {
-            let text = one_line(&m.content.text(), 160);
+            let text = match one_line(&m.content.text(), 160) {
+                t if t.is_empty() => media_label(&m.content),
+                t => t,
+            };
             let calls: Vec<String> =
                 m.tool_calls.iter().map(|c| format!("{}({})", c.function, one_line(&c.arguments.display(), 60))).collect();
             match (text.is_empty(), calls.is_empty()) {
@@ -229,5 +252,234 @@ pub fn summary(trace: &Trace, e: &Event) -> String {
         EventBody::Marker(m) => m.label.clone(),
         EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&kv.value.to_string(), 100)),
         EventBody::Unparsed(why) => why.clone(),
+    }
+}
+
+/// A light row for the virtualised list: what one line shows, without the
+/// content (which the detail pane fetches with [`event_view`]).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RowView<'a> {
+    pub index: u32,
+    pub run: u32,
+    pub kind: &'static str,
+    pub source_kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<&'a str>,
+    /// One line: text, `function(arguments)` of calls, `function: result`.
+    pub summary: String,
+    /// The call a tool result answers (its event index).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_event: Option<u32>,
+    /// Result event of each call the event makes (None: unanswered).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<Option<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<ToolStatus>,
+    pub errors: u32,
+    pub warnings: u32,
+}
+
+pub fn row_view(trace: &Trace, index: usize, counts: (u32, u32)) -> Option<RowView<'_>> {
+    let e = trace.events.get(index)?;
+    let mut row = RowView {
+        index: crate::source::clamp_u32(index),
+        run: e.run,
+        kind: e.body.kind(),
+        source_kind: &e.source_kind,
+        role: crate::query::event_role(e),
+        timestamp: e.timestamp.as_deref(),
+        summary: one_line(&summary(trace, e), 240),
+        call_event: None,
+        results: Vec::new(),
+        status: None,
+        errors: counts.0,
+        warnings: counts.1,
+    };
+    match &e.body {
+        EventBody::Message(m) => row.results = m.tool_calls.iter().map(|c| c.result).collect(),
+        EventBody::ToolCall(c) => row.results = vec![c.result],
+        EventBody::ToolResult(r) => {
+            row.call_event = r.call.map(|c| c.event);
+            row.status = Some(r.status);
+        }
+        _ => {}
+    }
+    Some(row)
+}
+
+/// Calls, results and failures of one tool.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolStat {
+    pub tool: String,
+    pub calls: u32,
+    /// Calls with a linked result.
+    pub answered: u32,
+    /// Results with an error status or an error diagnostic, and calls with an error diagnostic.
+    pub failures: u32,
+    /// Index of the first event calling the tool.
+    pub first_event: u32,
+}
+
+/// Per-tool counts, most-called first.
+pub fn tool_stats(trace: &Trace, counts: &[(u32, u32)]) -> Vec<ToolStat> {
+    let mut by_tool: std::collections::HashMap<String, ToolStat> = std::collections::HashMap::new();
+    let has_error = |i: usize| counts.get(i).is_some_and(|c| c.0 > 0);
+    let mut record = |i: usize, c: &ToolCall| {
+        let s = by_tool.entry(c.function.clone()).or_insert_with(|| ToolStat {
+            tool: c.function.clone(),
+            first_event: crate::source::clamp_u32(i),
+            ..ToolStat::default()
+        });
+        s.calls += 1;
+        let result_failed = c.result.and_then(|r| trace.events.get(r as usize).map(|e| (r, e))).is_some_and(|(r, e)| {
+            matches!(&e.body, EventBody::ToolResult(res) if res.status == ToolStatus::Error) || has_error(r as usize)
+        });
+        if c.result.is_some() {
+            s.answered += 1;
+        }
+        if result_failed || has_error(i) {
+            s.failures += 1;
+        }
+    };
+    for (i, e) in trace.events.iter().enumerate() {
+        match &e.body {
+            EventBody::Message(m) => m.tool_calls.iter().for_each(|c| record(i, c)),
+            EventBody::ToolCall(c) => record(i, c),
+            _ => {}
+        }
+    }
+    let mut out: Vec<ToolStat> = by_tool.into_values().collect();
+    out.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
+    out
+}
+
+/// One span of the span tree, in pre-order with its depth.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpanNode<'a> {
+    pub run: u32,
+    pub name: &'a str,
+    pub path: String,
+    pub depth: u32,
+    /// Event index of the span's begin record.
+    pub begin: u32,
+    /// Event index of its end record (None: never closed).
+    pub end: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_time: Option<&'a str>,
+}
+
+/// The span tree of every run, built from `EventBody::Span` begin/end
+/// records (see `query::span_paths` for the same walk). Empty for formats
+/// without spans.
+pub fn span_tree(trace: &Trace) -> Vec<SpanNode<'_>> {
+    let mut out: Vec<SpanNode> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut run = u32::MAX;
+    for (i, e) in trace.events.iter().enumerate() {
+        if e.run != run {
+            run = e.run;
+            stack.clear();
+        }
+        let EventBody::Span(s) = &e.body else { continue };
+        match s.phase {
+            crate::model::SpanPhase::Begin => {
+                stack.push(out.len());
+                out.push(SpanNode {
+                    run: e.run,
+                    name: s.name.last().map(String::as_str).unwrap_or(""),
+                    path: s.name.join("/"),
+                    depth: crate::source::clamp_u32(stack.len().saturating_sub(1)),
+                    begin: crate::source::clamp_u32(i),
+                    end: None,
+                    start_time: e.timestamp.as_deref(),
+                    end_time: None,
+                });
+            }
+            crate::model::SpanPhase::End => {
+                let path = s.name.join("/");
+                let at = stack.iter().rposition(|n| out.get(*n).is_some_and(|n| n.path == path));
+                let Some(at) = at.or(stack.len().checked_sub(1)) else { continue };
+                if let Some(node) = stack.get(at).and_then(|n| out.get_mut(*n)) {
+                    node.end = Some(crate::source::clamp_u32(i));
+                    node.end_time = e.timestamp.as_deref();
+                }
+                stack.truncate(at);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{SpanEvent, SpanPhase};
+
+    const TRACE: &str = r#"[
+{"role": "user", "content": "go"},
+{"role": "assistant", "content": "", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "ls", "arguments": "{}"}}, {"id": "b", "type": "function", "function": {"name": "cat", "arguments": "{\"f\": 1}"}}]},
+{"role": "tool", "tool_call_id": "a", "content": "x y"},
+{"role": "tool", "tool_call_id": "b", "content": "no such file", "error": "ENOENT"},
+{"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}
+]"#;
+
+    fn trace() -> Trace {
+        crate::parse_trace(TRACE.as_bytes().to_vec(), &crate::ParseOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn rows_link_calls_and_results() {
+        let t = trace();
+        let counts = diagnostic_counts(&t);
+        let call = row_view(&t, 1, counts[1]).unwrap();
+        assert_eq!(call.results, vec![Some(2), Some(3)]);
+        assert_eq!(call.summary, r#"→ ls({}), cat({"f":1})"#);
+        let result = row_view(&t, 3, counts[3]).unwrap();
+        assert_eq!(result.call_event, Some(1));
+        assert_eq!(result.status, Some(ToolStatus::Error));
+        assert_eq!(result.role, Some("tool"));
+        assert_eq!(result.summary, "cat: no such file");
+        assert!(row_view(&t, 99, (0, 0)).is_none());
+    }
+
+    #[test]
+    fn summary_of_content_without_text_names_what_it_holds() {
+        let text = r#"[{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}, {"type": "image_url", "image_url": {"url": "https://x/y.png"}}]},
+{"role": "assistant", "content": [{"type": "reasoning", "text": "hmm"}]}]"#;
+        let t = crate::parse_trace(text.as_bytes().to_vec(), &crate::ParseOptions::default()).unwrap();
+        assert_eq!(row_view(&t, 0, (0, 0)).unwrap().summary, "[2 images]");
+        assert_eq!(row_view(&t, 1, (0, 0)).unwrap().summary, "[reasoning]");
+    }
+
+    #[test]
+    fn tool_stats_count_calls_and_failures() {
+        let t = trace();
+        let stats = tool_stats(&t, &diagnostic_counts(&t));
+        let ls = stats.iter().find(|s| s.tool == "ls").unwrap();
+        assert_eq!((ls.calls, ls.answered, ls.failures, ls.first_event), (2, 1, 0, 1));
+        let cat = stats.iter().find(|s| s.tool == "cat").unwrap();
+        assert_eq!((cat.calls, cat.answered, cat.failures), (1, 1, 1));
+        assert_eq!(stats[0].tool, "ls", "most-called first");
+    }
+
+    #[test]
+    fn span_tree_nests_and_closes() {
+        let mut t = trace();
+        let span = |name: &[&str], phase| EventBody::Span(SpanEvent { name: name.iter().map(|s| s.to_string()).collect(), phase });
+        t.events[0].body = span(&["agent"], SpanPhase::Begin);
+        t.events[1].body = span(&["agent", "step"], SpanPhase::Begin);
+        t.events[2].body = span(&["agent", "step"], SpanPhase::End);
+        t.events[3].body = span(&["agent", "step2"], SpanPhase::Begin);
+        let tree = span_tree(&t);
+        let shape: Vec<(&str, u32, u32, Option<u32>)> = tree.iter().map(|n| (n.name, n.depth, n.begin, n.end)).collect();
+        assert_eq!(shape, vec![("agent", 0, 0, None), ("step", 1, 1, Some(2)), ("step2", 1, 3, None)]);
+        assert_eq!(tree[1].path, "agent/step");
     }
 }

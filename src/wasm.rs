@@ -7,7 +7,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::model::Trace;
-use crate::query::TextIndex;
+use crate::query::QueryIndex;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -121,6 +121,68 @@ export interface RunView {
   metadata: Record<string, unknown>;
 }
 
+/** A light list row: what one line of the event list shows. */
+export interface RowView {
+  index: number;
+  run: number;
+  kind: EventKind;
+  sourceKind: string;
+  role?: string;
+  timestamp?: string;
+  /** One line: text, `function(arguments)` of calls, `function: result`. */
+  summary: string;
+  /** For a tool result: the event holding the call it answers. */
+  callEvent?: number;
+  /** For calls: the result event of each call (null: unanswered). */
+  results?: (number | null)[];
+  status?: "unknown" | "success" | "error";
+  errors: number;
+  warnings: number;
+}
+
+/** Counts per facet among the events matching a query. */
+export interface Facets {
+  total: number;
+  role: Record<string, number>;
+  kind: Record<string, number>;
+  sourceKind: Record<string, number>;
+  /** Events calling each tool or answering a call of it. */
+  tool: Record<string, number>;
+}
+
+/** A scalar run-metadata field the run filter can use. */
+export interface FilterableField {
+  /** `metadata.scores.correct`, …, and `text`. */
+  name: string;
+  type: "bool" | "int" | "float" | "str";
+}
+
+/** Calls, results and failures of one tool. */
+export interface ToolStat {
+  tool: string;
+  calls: number;
+  /** Calls with a linked result. */
+  answered: number;
+  /** Failed results (error status or error diagnostic) and calls with an error diagnostic. */
+  failures: number;
+  firstEvent: number;
+}
+
+/** A span of the span tree, in pre-order. */
+export interface SpanNode {
+  run: number;
+  name: string;
+  /** Names from the root, joined with `/`. */
+  path: string;
+  depth: number;
+  /** Event index of the begin record. */
+  begin: number;
+  /** Event index of the end record; null when never closed. */
+  end: number | null;
+  startTime?: string;
+  endTime?: string;
+}
+
 export interface TraceStats {
   events: number;
   runs: number;
@@ -184,9 +246,29 @@ pub fn parse_trace(
     #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
 ) -> Result<JsTrace, JsError> {
     let opts = parse_options(options)?;
+    reserve_heap(bytes.len());
     let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
     let counts = crate::view::diagnostic_counts(&trace);
-    Ok(JsTrace { trace, counts, text_index: None })
+    Ok(JsTrace { trace, counts, index: QueryIndex::default() })
+}
+
+/// Grows the heap once, before parsing, by about what the parse will use.
+///
+/// The allocator grows wasm memory 64 KiB at a time as the parse allocates,
+/// and each `memory.grow` costs the engine a fresh view of the memory: a
+/// 100 MB input made ~10,000 of them and spent more time there than parsing.
+/// Allocating and freeing one block up front leaves it in the allocator's
+/// free space for the parse to reuse.
+/// Capped (a failed reservation is simply skipped) so that a big input
+/// cannot push the heap past what the parse itself would need.
+fn reserve_heap(input: usize) {
+    const CAP: usize = 1 << 30;
+    let want = input.saturating_mul(2).min(CAP);
+    let have = core::arch::wasm32::memory_size(0).saturating_mul(65536);
+    if want > have / 2 {
+        let mut block = Vec::<u8>::new();
+        let _ = block.try_reserve_exact(want);
+    }
 }
 
 /// The ids of the supported formats.
@@ -200,7 +282,7 @@ pub fn formats() -> JsValue {
 pub struct JsTrace {
     trace: Trace,
     counts: Vec<(u32, u32)>,
-    text_index: Option<TextIndex>,
+    index: QueryIndex,
 }
 
 #[derive(Serialize)]
@@ -382,14 +464,99 @@ impl JsTrace {
     /// Indices of the events matching `query`, in order. Throws an `Error`
     /// whose message names the column when the query is malformed.
     pub fn filter(&mut self, query: &str) -> Result<js_sys::Uint32Array, JsValue> {
-        match crate::query::filter(&self.trace, query, &mut self.text_index) {
-            Ok(indices) => Ok(js_sys::Uint32Array::from(indices.as_slice())),
-            Err(e) => {
-                let err = js_sys::Error::new(&e.to_string());
-                let _ = js_sys::Reflect::set(&err, &JsValue::from_str("column"), &JsValue::from_f64(e.column as f64));
-                Err(err.into())
-            }
-        }
+        crate::query::filter(&self.trace, query, &mut self.index)
+            .map(|indices| js_sys::Uint32Array::from(indices.as_slice()))
+            .map_err(query_error)
+    }
+
+    /// Counts per role, kind, source kind and tool among the events matching
+    /// `query` (all events when it is empty or absent).
+    #[wasm_bindgen(unchecked_return_type = "Facets")]
+    pub fn facets(&mut self, query: Option<String>) -> Result<JsValue, JsValue> {
+        let indices = crate::query::filter(&self.trace, query.as_deref().unwrap_or(""), &mut self.index).map_err(query_error)?;
+        Ok(to_js(&crate::query::facets(&self.trace, &indices)))
+    }
+
+    /// Counts per role, kind, source kind and tool among the given events.
+    #[wasm_bindgen(js_name = facetsAt, unchecked_return_type = "Facets")]
+    pub fn facets_at(&self, indices: &[u32]) -> JsValue {
+        to_js(&crate::query::facets(&self.trace, indices))
+    }
+
+    /// Scalar fields of the runs' metadata (one level of nesting), then `text`.
+    #[wasm_bindgen(js_name = filterableFields, unchecked_return_type = "FilterableField[]")]
+    pub fn filterable_fields(&self) -> JsValue {
+        to_js(&crate::query::filterable_fields(&self.trace))
+    }
+
+    /// Indices of the runs matching `query`: `metadata.<path>:<value>` (with
+    /// `>`, `<`, `>=`, `<=` for numbers), `id:`, free text, `/regex/`.
+    #[wasm_bindgen(js_name = filterRuns)]
+    pub fn filter_runs(&self, query: &str) -> Result<js_sys::Uint32Array, JsValue> {
+        crate::query::filter_runs(&self.trace, query)
+            .map(|indices| js_sys::Uint32Array::from(indices.as_slice()))
+            .map_err(query_error)
+    }
+
+    /// Light list rows for events `start .. start + count` (clamped).
+    #[wasm_bindgen(unchecked_return_type = "RowView[]")]
+    pub fn rows(&self, start: u32, count: u32) -> JsValue {
+        let start = start as usize;
+        let end = start.saturating_add(count as usize).min(self.trace.events.len());
+        let rows: Vec<_> = (start..end).filter_map(|i| self.row(i)).collect();
+        to_js(&rows)
+    }
+
+    /// Light list rows for the given event indices.
+    #[wasm_bindgen(js_name = rowsAt, unchecked_return_type = "RowView[]")]
+    pub fn rows_at(&self, indices: &[u32]) -> JsValue {
+        let rows: Vec<_> = indices.iter().filter_map(|i| self.row(*i as usize)).collect();
+        to_js(&rows)
+    }
+
+    /// Number of diagnostics.
+    #[wasm_bindgen(getter, js_name = diagnosticCount)]
+    pub fn diagnostic_count(&self) -> u32 {
+        crate::source::clamp_u32(self.trace.diagnostics.len())
+    }
+
+    /// Diagnostics `start .. start + count` (clamped), in source order.
+    #[wasm_bindgen(js_name = diagnosticsRange, unchecked_return_type = "Diagnostic[]")]
+    pub fn diagnostics_range(&self, start: u32, count: u32) -> JsValue {
+        let start = (start as usize).min(self.trace.diagnostics.len());
+        let end = start.saturating_add(count as usize).min(self.trace.diagnostics.len());
+        to_js(self.trace.diagnostics.get(start..end).unwrap_or(&[]))
+    }
+
+    /// The diagnostics about one event.
+    #[wasm_bindgen(js_name = eventDiagnostics, unchecked_return_type = "Diagnostic[]")]
+    pub fn event_diagnostics(&self, index: u32) -> JsValue {
+        let found: Vec<_> = self.trace.diagnostics.iter().filter(|d| d.event == Some(index)).collect();
+        to_js(&found)
+    }
+
+    /// Calls, answered calls and failures per tool, most-called first.
+    #[wasm_bindgen(js_name = toolStats, unchecked_return_type = "ToolStat[]")]
+    pub fn tool_stats(&self) -> JsValue {
+        to_js(&crate::view::tool_stats(&self.trace, &self.counts))
+    }
+
+    /// The span tree of every run (empty when the format has no spans).
+    #[wasm_bindgen(unchecked_return_type = "SpanNode[]")]
+    pub fn spans(&self) -> JsValue {
+        to_js(&crate::view::span_tree(&self.trace))
+    }
+
+    /// Each event's timestamp in milliseconds since the epoch (UTC); NaN
+    /// when it has none or it is not a time.
+    pub fn timestamps(&mut self) -> js_sys::Float64Array {
+        let ms: Vec<f64> = self
+            .index
+            .instants(&self.trace)
+            .iter()
+            .map(|t| t.map(|t| t.timestamp_millis() as f64 + f64::from(t.timestamp_subsec_micros() % 1000) / 1000.0).unwrap_or(f64::NAN))
+            .collect();
+        js_sys::Float64Array::from(ms.as_slice())
     }
 }
 
@@ -440,7 +607,7 @@ pub fn parse_files(
     }
     let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.message))?;
     let counts = crate::view::diagnostic_counts(&trace);
-    Ok(JsTrace { trace, counts, text_index: None })
+    Ok(JsTrace { trace, counts, index: QueryIndex::default() })
 }
 
 #[derive(Serialize)]
@@ -517,4 +684,17 @@ impl JsTrace {
     pub fn span_tree(&self) -> JsValue {
         to_js(&crate::spans::span_tree(&self.trace))
     }
+}
+
+impl JsTrace {
+    fn row(&self, i: usize) -> Option<crate::view::RowView<'_>> {
+        crate::view::row_view(&self.trace, i, self.counts.get(i).copied().unwrap_or((0, 0)))
+    }
+}
+
+/// A query error as a JS `Error` with a `column` property.
+fn query_error(e: crate::query::QueryError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("column"), &JsValue::from_f64(e.column as f64));
+    err.into()
 }

@@ -219,7 +219,7 @@ fn every_kind_maps_onto_the_model() {
     assert_eq!(tree.nodes.len(), 3);
     assert!(tree.nodes.iter().all(|n| n.occurrences.len() == 1 && n.occurrences[0].end.is_some()));
     // A failed tool result is found by is:error without being a validation error.
-    let mut ix = None;
+    let mut ix = agent_trace_viewer::query::QueryIndex::default();
     let hits = agent_trace_viewer::query::filter(&t, "is:error", &mut ix).unwrap();
     assert_eq!(hits, [12]);
 }

@@ -142,7 +142,7 @@ fn a_session_maps_every_event_type() {
     assert_eq!(m.label, "agent error: hotel-agent timed out");
     assert!(t.events[7].failed && t.events[5].failed && !t.events[4].failed);
     // Errors are found by is:error although the file is valid.
-    let mut ix = None;
+    let mut ix = agent_trace_viewer::query::QueryIndex::default();
     assert_eq!(agent_trace_viewer::query::filter(&t, "is:error", &mut ix).unwrap(), [5, 7]);
     assert_eq!(agent_trace_viewer::query::filter(&t, "kind:decision", &mut ix).unwrap(), [1]);
 }

@@ -1,101 +1,143 @@
-// Rendering of event rows (EventView objects from the wasm API).
+// The event list's rows (RowView) and the detail pane (EventView + raw JSON).
+// Trace text only ever becomes text nodes and attribute values.
 
 import { el, foldedText } from './dom.js';
+import { jsonTree } from './jsontree.js';
 
 function plural(n, word) {
   return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function json(value) {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
+/** A link to another event; the page intercepts clicks on [data-event]. */
+export function eventLink(index, text, title) {
+  return el('a', { href: `#e=${index}`, className: 'event-link', 'data-event': index, title }, text);
+}
+
+function badgeClass(name) {
+  return `badge badge-${String(name).replace(/[^a-z0-9-]/gi, '_')}`;
+}
+
+/** hh:mm:ss of an ISO time, else the text cut short. */
+export function shortTime(ts) {
+  if (!ts) return '';
+  const m = /T(\d\d:\d\d:\d\d)/.exec(ts) ?? /^\d{4}-\d\d-\d\d[ ](\d\d:\d\d:\d\d)/.exec(ts);
+  return m ? m[1] : ts.slice(0, 12);
+}
+
+/** One line of the list. */
+export function renderRow(row) {
+  const badge = row.role ?? row.kind;
+  const parts = [
+    el('span', { className: 'r-index' }, `#${row.index}`),
+    el('span', { className: 'r-time', title: row.timestamp }, shortTime(row.timestamp)),
+    el('span', { className: badgeClass(badge) }, badge),
+  ];
+  if (row.errors) parts.push(el('span', { className: 'r-flag count-error', title: plural(row.errors, 'error') }, `✖ ${row.errors}`));
+  else if (row.warnings) parts.push(el('span', { className: 'r-flag count-warning', title: plural(row.warnings, 'warning') }, `⚠ ${row.warnings}`));
+  if (row.status === 'error') parts.push(el('span', { className: 'r-flag count-error' }, 'failed'));
+  parts.push(el('span', { className: 'r-summary' }, row.summary || el('span', { className: 'muted' }, row.sourceKind)));
+  if (row.callEvent !== undefined && row.callEvent !== null) parts.push(eventLink(row.callEvent, `← #${row.callEvent}`, 'the call this answers'));
+  const results = (row.results ?? []).filter((r) => r !== null);
+  if (results.length) parts.push(eventLink(results[0], `→ #${results[0]}${results.length > 1 ? ` +${results.length - 1}` : ''}`, 'the result'));
+  const classes = ['r'];
+  if (row.errors || row.status === 'error') classes.push('has-error');
+  else if (row.warnings) classes.push('has-warning');
+  return el('div', { className: classes.join(' ') }, ...parts);
+}
+
+const IMAGE_DATA_URL = /^data:image\/(png|jpe?g|gif|webp|avif|bmp);base64,/i;
+
+function imagePart(url, n) {
+  if (IMAGE_DATA_URL.test(url)) {
+    const kb = Math.round((url.length * 3) / 4 / 1024);
+    const img = el('img', { className: 'thumb', src: url, alt: `image ${n} (${url.slice(5, url.indexOf(';'))}, ${kb} KB)`, loading: 'lazy' });
+    return el('figure', { className: 'image-part' }, img, el('figcaption', { className: 'muted' }, `image ${n}: ${kb.toLocaleString()} KB inline`));
   }
+  // Remote images are never fetched: showing them would tell their server the trace was opened.
+  const shown = url.startsWith('data:') ? `${url.slice(0, url.indexOf(',') + 1)}… (not an image type shown here)` : url.length > 300 ? url.slice(0, 300) + '…' : url;
+  return el('p', { className: 'image-part muted' }, `image ${n} not loaded (only inline data: images are shown): `, el('code', {}, shown));
 }
 
-function eventLink(index, label) {
-  return el('a', { href: `#e=${index}`, className: 'event-link', 'data-event': index }, label);
-}
-
-function imageLabel(url) {
-  const m = /^data:([^;,]+)[;,]/.exec(url);
-  if (m) return `[image: ${m[1]}, ${Math.round(url.length / 1024).toLocaleString()} KB inline]`;
-  return `[image: ${url.length > 200 ? url.slice(0, 200) + '…' : url}]`;
-}
-
-function renderParts(parts, openReasoning) {
+function renderParts(parts) {
+  let images = 0;
   return parts.map((part) => {
     switch (part.type) {
       case 'text':
         return foldedText(part.text);
       case 'reasoning':
-        return el('details', { className: 'reasoning', open: openReasoning }, el('summary', {}, 'reasoning'), foldedText(part.text));
+        return el('details', { className: 'reasoning' }, el('summary', {}, `reasoning (${part.text.length.toLocaleString()} characters)`), foldedText(part.text));
       case 'image':
-        return el('p', { className: 'image-part muted' }, imageLabel(part.url));
+        return imagePart(part.url, ++images);
       default:
-        return el('pre', { className: 'content other-part' }, json(part.json));
+        return el('div', { className: 'other-part' }, el('p', { className: 'muted' }, 'part of another type:'), jsonTree(part.json, 1));
     }
   });
 }
 
 function renderCall(event, call) {
-  const args = call.arguments !== null && call.arguments !== undefined ? json(call.arguments) : call.argumentsText ?? '';
   const result =
     call.result !== null && call.result !== undefined
       ? eventLink(call.result, `→ result #${call.result}`)
       : el('span', { className: 'muted' }, 'no result');
+  const args =
+    call.arguments !== null && call.arguments !== undefined && typeof call.arguments === 'object'
+      ? jsonTree(call.arguments, 2)
+      : el('pre', { className: 'content' }, call.argumentsText ?? JSON.stringify(call.arguments));
   return el(
     'div',
     { className: 'call', id: `call-${event.index}-${call.index}` },
-    el('span', { className: 'fn' }, call.function || '(no name)'),
-    el('code', { className: 'args' }, `(${args})`),
-    ' ',
-    result,
-    call.id ? el('span', { className: 'muted call-id' }, ` id ${call.id}`) : null,
+    el('div', { className: 'call-head' }, el('span', { className: 'fn' }, call.function || '(no name)'), ' ', result, call.id ? el('span', { className: 'muted call-id' }, ` id ${call.id}`) : null),
+    args,
   );
 }
 
-/** One row of the event list. `rawJson(index)` returns the event's source text. */
-export function renderEvent(event, rawJson) {
+function fact(name, value) {
+  return value === undefined || value === null || value === '' ? null : [el('dt', {}, name), el('dd', {}, String(value))];
+}
+
+/**
+ * The detail pane's contents for one event.
+ * @param {{view: any, raw: string, diagnostics: any[]}} data
+ */
+export function renderDetail(data, { onCopy }) {
+  const event = data.view;
   const badge = event.role ?? event.kind;
-  const classes = ['event', `kind-${event.kind}`];
-  if (event.errors > 0) classes.push('has-error');
-  else if (event.warnings > 0) classes.push('has-warning');
-  if (event.status === 'error' || event.failed) classes.push('tool-error');
-
-  const diag = [];
-  if (event.errors) diag.push(el('span', { className: 'count-error' }, plural(event.errors, 'error')));
-  if (event.warnings) diag.push(el('span', { className: 'count-warning' }, plural(event.warnings, 'warning')));
-
-  const raw = el('pre', { className: 'raw', hidden: true });
-  const rawToggle = el('button', { type: 'button', className: 'link', 'aria-expanded': 'false' }, 'raw JSON');
-  rawToggle.addEventListener('click', () => {
-    if (raw.hidden && !raw.textContent) raw.textContent = rawJson(event.index) ?? '';
-    raw.hidden = !raw.hidden;
-    rawToggle.setAttribute('aria-expanded', String(!raw.hidden));
-  });
-
-  const head = el(
-    'div',
-    { className: 'event-head' },
-    eventLink(event.index, `#${event.index}`),
-    el('span', { className: `badge badge-${badge.replace(/[^a-z0-9-]/gi, '_')}` }, badge),
-    el('span', { className: 'source-kind muted' }, event.sourceKind),
-    event.timestamp ? el('span', { className: 'muted' }, event.timestamp) : null,
-    event.span ? el('span', { className: 'span-path muted', title: 'span' }, event.span.join(' / ')) : null,
-    event.failed ? el('span', { className: 'count-error' }, 'failed') : null,
-    ...diag,
-    el('span', { className: 'location muted', title: event.path }, `line ${event.line}:${event.column}`),
-    rawToggle,
-  );
-
-  const body = el('div', { className: 'event-body' });
+  const copy = el('button', { type: 'button', className: 'button small', id: 'copy-raw' }, 'Copy raw JSON');
+  copy.addEventListener('click', () => onCopy(data.raw, copy));
+  const out = [
+    el(
+      'div',
+      { className: 'detail-head' },
+      el('h2', { id: 'detail-title', tabIndex: -1 }, `Event #${event.index} `, el('span', { className: badgeClass(badge) }, badge)),
+      copy,
+      el('button', { type: 'button', className: 'button small', id: 'close-detail', 'aria-label': 'Close the detail pane (Esc)' }, 'Close'),
+    ),
+    el(
+      'dl',
+      { className: 'facts' },
+      fact('kind', event.kind),
+      fact('record', event.sourceKind),
+      fact('time', event.timestamp),
+      fact('run', event.run),
+      fact('where', `line ${event.line}:${event.column} · ${event.path}`),
+    ),
+  ];
+  if (data.diagnostics.length) {
+    out.push(
+      el(
+        'ul',
+        { className: 'event-diagnostics' },
+        ...data.diagnostics.map((d) =>
+          el('li', { className: `diagnostic severity-${d.severity}` }, el('span', { className: `badge sev-${d.severity}` }, d.severity), el('code', {}, d.code), ' ', d.message, el('span', { className: 'muted' }, ` (${d.path})`)),
+        ),
+      ),
+    );
+  }
   if (event.kind === 'tool-result') {
     const link = event.call
       ? eventLink(event.call.event, `← answers #${event.call.event}${event.callFunction ? ' ' + event.callFunction : ''}`)
       : el('span', { className: 'muted' }, 'not linked to a call');
-    body.append(
+    out.push(
       el(
         'p',
         { className: 'answers' },
@@ -106,14 +148,25 @@ export function renderEvent(event, rawJson) {
       ),
     );
   }
-  // A decision's reasoning is the point of the record: shown open.
-  if (event.parts) body.append(...renderParts(event.parts, event.sourceKind === 'decision'));
-  else if (event.json !== undefined) body.append(el('pre', { className: 'content' }, JSON.stringify(event.json, null, 2)));
+  const body = el('div', { className: 'event-body' });
+  if (event.parts) body.append(...renderParts(event.parts));
+  else if (event.json !== undefined) body.append(jsonTree(event.json, 2));
   else if (event.text) body.append(foldedText(event.text));
   for (const call of event.toolCalls ?? []) body.append(renderCall(event, call));
   if (event.tools) body.append(el('p', {}, 'Tools: ', el('code', {}, event.tools.join(', '))));
-  // Spans, markers and key-values have no content: their summary says what they are.
-  if (!body.childNodes.length) body.append(event.summary ? foldedText(event.summary) : el('p', { className: 'muted' }, '(empty)'));
+  if (!body.childNodes.length) body.append(el('p', { className: 'muted' }, '(no content)'));
+  out.push(body);
 
-  return el('li', { className: classes.join(' '), id: `e-${event.index}`, 'data-index': event.index }, head, body, raw);
+  let parsed;
+  let ok = true;
+  try {
+    parsed = JSON.parse(data.raw);
+  } catch {
+    ok = false;
+  }
+  out.push(
+    el('details', { className: 'raw-tree', open: true }, el('summary', {}, 'Raw event (JSON tree)'), ok ? jsonTree(parsed, 1) : el('p', { className: 'muted' }, 'The raw record is not valid JSON; its text is below.')),
+    el('details', { className: 'raw-source', open: !ok }, el('summary', {}, 'Source text'), el('pre', { className: 'raw' }, data.raw)),
+  );
+  return out;
 }

@@ -133,3 +133,92 @@ test('the web build also works in Node with initSync', async () => {
   assert.equal(t.events(0, 1)[0].text, 'hi');
   t.free();
 });
+
+const QUERY_TRACE = [
+  { role: 'system', content: 'You are a helpful agent.', timestamp: '2024-05-01T10:00:00Z' },
+  { role: 'user', content: 'Weather in Paris?', timestamp: '2024-05-01T10:00:05Z' },
+  { role: 'assistant', content: null, timestamp: '2024-05-01T10:00:06Z',
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] },
+  { role: 'tool', tool_call_id: 'c1', content: 'Sunny, 21 C', timestamp: '2024-05-01T10:00:07Z' },
+  { role: 'assistant', content: 'It is SUNNY.', timestamp: '2024-05-01T12:00:08+02:00' },
+];
+
+test('the query language: fields, OR, groups, regex, time, facets', () => {
+  const trace = parseTrace(new TextEncoder().encode(JSON.stringify(QUERY_TRACE)));
+  try {
+    const q = (s) => [...trace.filter(s)];
+    assert.deepEqual(q('role:tool OR role:system'), [0, 3]);
+    assert.deepEqual(q('-(role:tool OR role:system) sunny'), [4]);
+    assert.deepEqual(q('/sun+y/'), [3, 4]);
+    assert.deepEqual(q('after:2024-05-01T10:00:06Z'), [3, 4]);
+    assert.deepEqual(q('tool:get_weather'), [2, 3]);
+    assert.throws(() => trace.filter('(role:tool'), (e) => e.column === 1 && /unclosed `\(`/.test(e.message));
+    const all = trace.facets();
+    assert.equal(all.total, 5);
+    assert.equal(all.role.assistant, 2);
+    assert.equal(all.tool.get_weather, 2);
+    assert.equal(trace.facetsAt(new Uint32Array([0, 3])).role.tool, 1);
+    const some = trace.facets('role:assistant');
+    assert.deepEqual(some.role, { assistant: 2 });
+    assert.throws(() => trace.facets('x OR'), /`OR` needs a term after it/);
+    const ts = trace.timestamps();
+    assert.ok(ts instanceof Float64Array);
+    assert.equal(ts[0], Date.parse('2024-05-01T10:00:00Z'));
+    assert.equal(ts[4], Date.parse('2024-05-01T10:00:08Z'));
+    const rows = trace.rowsAt(new Uint32Array([2, 3]));
+    assert.deepEqual(rows[0].results, [3]);
+    assert.equal(rows[1].callEvent, 2);
+    assert.equal(rows[1].summary, 'get_weather: Sunny, 21 C');
+    assert.deepEqual(trace.toolStats().map((s) => [s.tool, s.calls, s.answered, s.failures]), [['get_weather', 1, 1, 0]]);
+    assert.deepEqual(trace.spans(), []);
+    assert.equal(trace.diagnosticCount, 0);
+    assert.deepEqual(trace.diagnosticsRange(0, 10), []);
+  } finally {
+    trace.free();
+  }
+});
+
+test('runs: filterableFields and filterRuns over run metadata', () => {
+  const lines = [
+    { messages: [{ role: 'user', content: 'a' }], metadata: { scores: { correct: true, reward: 0.5 }, model: 'gpt-4o' } },
+    { messages: [{ role: 'user', content: 'b' }], metadata: { scores: { correct: false, reward: 2 }, model: 'claude' } },
+  ].map((l) => JSON.stringify(l)).join('\n');
+  const trace = parseTrace(new TextEncoder().encode(lines));
+  try {
+    assert.deepEqual(trace.filterableFields(), [
+      { name: 'metadata.scores.correct', type: 'bool' },
+      { name: 'metadata.scores.reward', type: 'float' },
+      { name: 'metadata.model', type: 'str' },
+      { name: 'text', type: 'str' },
+    ]);
+    assert.deepEqual([...trace.filterRuns('metadata.scores.correct:true')], [0]);
+    assert.deepEqual([...trace.filterRuns('metadata.scores.reward:>=1')], [1]);
+    assert.deepEqual([...trace.filterRuns('claude OR gpt')], [0, 1]);
+    assert.throws(() => trace.filterRuns('metadata.model:>x'), (e) => e.column === 17);
+  } finally {
+    trace.free();
+  }
+});
+
+test('the bundled sample: rows, per-event diagnostics, tool stats, paged diagnostics', () => {
+  const trace = parseTrace(readFileSync(join(root, 'www', 'samples', 'openai-weather.json')));
+  try {
+    assert.equal(trace.eventCount, 12);
+    const rows = trace.rows(0, 100);
+    assert.equal(rows.length, 12);
+    assert.equal(rows[1].summary.startsWith("Here is the map of my trip."), true);
+    assert.deepEqual(rows[2].results, [3, 4]);
+    assert.equal(rows[6].status, 'error');
+    assert.equal(rows[7].errors, 1);
+    assert.equal(rows[11].warnings, 1);
+    assert.deepEqual(trace.eventDiagnostics(7).map((d) => d.code), ['arguments-not-json']);
+    assert.deepEqual(trace.eventDiagnostics(0), []);
+    assert.equal(trace.diagnosticCount, 2);
+    assert.deepEqual(trace.diagnosticsRange(1, 5).map((d) => d.code), ['unanswered-tool-call']);
+    assert.deepEqual(trace.diagnosticsRange(5, 5), []);
+    const stats = Object.fromEntries(trace.toolStats().map((s) => [s.tool, [s.calls, s.answered, s.failures]]));
+    assert.deepEqual(stats, { get_weather: [2, 2, 0], send_email: [2, 2, 2], book_restaurant: [1, 0, 0] });
+  } finally {
+    trace.free();
+  }
+});

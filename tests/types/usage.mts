@@ -1,6 +1,9 @@
 // Type-checks the package's public types the way a user writes code against
 // them (`tsc -p tests/types`); the @ts-expect-error lines must stay errors.
-import { parseTrace, formats, type EventView, type Diagnostic, type ToolCallView } from 'agent-trace-viewer';
+import {
+  parseTrace, formats, type EventView, type Diagnostic, type ToolCallView, type RowView, type Facets,
+  type FilterableField, type ToolStat, type SpanNode,
+} from 'agent-trace-viewer';
 
 const trace = parseTrace(new Uint8Array(), { format: 'openai' });
 const n: number = trace.eventCount;
@@ -28,6 +31,23 @@ const matches: Uint32Array = trace.filter('role:tool');
 const detectionEvidence: string[] = trace.detection().evidence;
 const byRole: Record<string, number> = trace.stats().byRole;
 const raw: string | undefined = trace.rawJson(0);
+const facets: Facets = trace.facets('role:tool');
+const allFacets: Facets = trace.facets();
+const someFacets: Facets = trace.facetsAt(new Uint32Array([0, 1]));
+const toolCounts: Record<string, number> = facets.tool;
+const fields: FilterableField[] = trace.filterableFields();
+const fieldType: 'bool' | 'int' | 'float' | 'str' = fields[0].type;
+const runs: Uint32Array = trace.filterRuns('metadata.score:>0.5');
+const light: RowView[] = trace.rowsAt(new Uint32Array([1, 2]));
+const callEvent: number | undefined = light[0].callEvent;
+const page: RowView[] = trace.rows(0, 100);
+const toolStats: ToolStat[] = trace.toolStats();
+const spans: SpanNode[] = trace.spans();
+const spanEnd: number | null = spans[0].end;
+const times: Float64Array = trace.timestamps();
+const nDiag: number = trace.diagnosticCount;
+const someDiags: Diagnostic[] = trace.diagnosticsRange(0, 50);
+const eventDiags: Diagnostic[] = trace.eventDiagnostics(3);
 trace.free();
 
 // @ts-expect-error: kind is a closed union
@@ -35,4 +55,8 @@ const bad: EventView['kind'] = 'not-a-kind';
 // @ts-expect-error: options.format is a string
 parseTrace(new Uint8Array(), { format: 3 });
 
-void [n, f, ids, line, matches, detectionEvidence, byRole, raw, bad];
+// @ts-expect-error: a FilterableField's type is a closed union
+const badType: FilterableField['type'] = 'string';
+
+void [n, f, ids, line, matches, detectionEvidence, byRole, raw, bad, allFacets, toolCounts, fieldType, runs, callEvent,
+  someFacets, page, toolStats, spanEnd, times, nDiag, someDiags, eventDiags, badType];

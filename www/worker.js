@@ -1,0 +1,159 @@
+// The parsing worker: owns the wasm module and every parsed Trace, so that
+// parsing a 100 MB file or filtering 200k events never blocks the page.
+//
+// Protocol: the page posts { id, op, args } and gets back { id, ok, value }
+// or { id, ok: false, error: { message, column? } }. Typed arrays in replies
+// are transferred, not copied.
+
+import init, { parseTrace, formats } from './pkg/agent_trace_viewer.js';
+import { readFile } from './loader.js';
+
+const ready = init();
+/** @type {Map<number, { trace: any, runs: any[] | null }>} */
+const traces = new Map();
+let nextId = 1;
+
+function get(traceId) {
+  const t = traces.get(traceId);
+  if (!t) throw new Error(`no trace ${traceId} (it was closed)`);
+  return t;
+}
+
+/** Light run list: what the run switcher shows (metadata stays here). */
+function runList(entry) {
+  if (!entry.runs) {
+    entry.runs = entry.trace.runs().map((r) => ({
+      index: r.index,
+      id: r.id,
+      name: r.name,
+      firstEvent: r.firstEvent,
+      eventCount: r.eventCount,
+    }));
+  }
+  return entry.runs;
+}
+
+/** The first position in sorted `a` whose value is >= `x`. */
+function lowerBound(a, x) {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Matching event indices, restricted to a run when one is given; null = every event. */
+function matches(entry, query, run) {
+  const { trace } = entry;
+  const range = run === null || run === undefined ? null : runList(entry)[run];
+  if (!query && !range) return null;
+  if (!query) {
+    const out = new Uint32Array(range.eventCount);
+    for (let i = 0; i < out.length; i++) out[i] = range.firstEvent + i;
+    return out;
+  }
+  const all = trace.filter(query);
+  if (!range) return all;
+  return all.slice(lowerBound(all, range.firstEvent), lowerBound(all, range.firstEvent + range.eventCount));
+}
+
+const ops = {
+  formats() {
+    return formats();
+  },
+  /**
+   * Reads a File here, in Blob.slice chunks with progress, so that the page's
+   * thread never touches the bytes; then parses it.
+   */
+  async parseFile({ file, name, format }, progress) {
+    const buffer = await readFile(file, (done, total) => progress({ phase: 'reading', done, total }));
+    progress({ phase: 'parsing', done: buffer.byteLength, total: buffer.byteLength });
+    return ops.parse({ buffer, name, format });
+  },
+  parse({ buffer, name, format }) {
+    const t0 = performance.now();
+    const trace = parseTrace(new Uint8Array(buffer), format ? { format } : {});
+    const parseMs = performance.now() - t0;
+    const id = nextId++;
+    const entry = { trace, runs: null };
+    traces.set(id, entry);
+    return {
+      traceId: id,
+      name,
+      format: trace.format,
+      layout: trace.layout,
+      eventCount: trace.eventCount,
+      runCount: trace.runCount,
+      byteLength: trace.byteLength,
+      diagnosticCount: trace.diagnosticCount,
+      detection: trace.detection(),
+      stats: trace.stats(),
+      metadata: trace.metadata(),
+      filterableFields: trace.filterableFields(),
+      runs: runList(entry),
+      hasTimestamps: trace.timestamps().some((t) => !Number.isNaN(t)),
+      parseMs,
+    };
+  },
+  free({ traceId }) {
+    traces.get(traceId)?.trace.free();
+    traces.delete(traceId);
+  },
+  rowsAt({ traceId, indices }) {
+    return get(traceId).trace.rowsAt(indices);
+  },
+  event({ traceId, index }) {
+    const { trace } = get(traceId);
+    const [view] = trace.events(index, 1);
+    if (!view) return null;
+    return { view, raw: trace.rawJson(index) ?? '', diagnostics: trace.eventDiagnostics(index) };
+  },
+  filter({ traceId, query, run }) {
+    const entry = get(traceId);
+    const indices = matches(entry, query, run);
+    const facets = indices ? entry.trace.facetsAt(indices) : entry.trace.facets();
+    return { value: { indices, facets }, transfer: indices ? [indices.buffer] : [] };
+  },
+  filterRuns({ traceId, query }) {
+    const indices = get(traceId).trace.filterRuns(query);
+    return { value: indices, transfer: [indices.buffer] };
+  },
+  runs({ traceId }) {
+    return runList(get(traceId));
+  },
+  diagnostics({ traceId, start, count }) {
+    return get(traceId).trace.diagnosticsRange(start, count);
+  },
+  toolStats({ traceId }) {
+    return get(traceId).trace.toolStats();
+  },
+  spans({ traceId }) {
+    return get(traceId).trace.spans();
+  },
+  timestamps({ traceId }) {
+    const ts = get(traceId).trace.timestamps();
+    return { value: ts, transfer: [ts.buffer] };
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  const { id, op, args } = data;
+  try {
+    await ready;
+    const fn = ops[op];
+    if (!fn) throw new Error(`unknown operation ${op}`);
+    const result = await fn(args ?? {}, (progress) => self.postMessage({ id, progress }));
+    const wrapped = result && typeof result === 'object' && 'transfer' in result && 'value' in result;
+    self.postMessage({ id, ok: true, value: wrapped ? result.value : result }, wrapped ? result.transfer : []);
+  } catch (e) {
+    self.postMessage({ id, ok: false, error: { message: e?.message ?? String(e), column: e?.column, name: e?.name } });
+  }
+};
+
+ready.then(
+  () => self.postMessage({ ready: true }),
+  (e) => self.postMessage({ ready: false, error: { message: `the parser failed to start: ${e.message}` } }),
+);
