@@ -145,6 +145,7 @@ async function loadSources(sources, { skipped = [], search = '', keepHash = fals
     return;
   }
   for (const f of state.files) if (f.info) state.worker.call('free', { traceId: f.info.traceId }).catch(() => {});
+  sources = groupConversations(sources);
   state.files = sources.map((s) => ({ ...s }));
   state.fileIndex = -1;
   renderFileSwitcher();
@@ -153,9 +154,51 @@ async function loadSources(sources, { skipped = [], search = '', keepHash = fals
   await openFile(wanted >= 0 && wanted < sources.length ? wanted : 0);
 }
 
+/** An OpenHands conversation's event file: `event-00012-<id>.json` (also inside longer names). */
+const EVENT_FILE = /^(.*?)(?:^|[_/])event-\d{5}-[^/]*\.json$/;
+
+/**
+ * Gathers the event files of an OpenHands conversation folder (one event per
+ * file) into one source, read as one trace by the core's `parseFiles`; other
+ * files stay separate traces.
+ */
+function groupConversations(sources) {
+  const groups = new Map();
+  const out = [];
+  for (const s of sources) {
+    const m = s.file ? EVENT_FILE.exec(s.path ?? s.name) : null;
+    if (!m) {
+      out.push(s);
+      continue;
+    }
+    if (!groups.has(m[1])) {
+      const group = { name: '', path: m[1], parts: [] };
+      groups.set(m[1], group);
+      out.push(group);
+    }
+    groups.get(m[1]).parts.push(s);
+  }
+  return out.flatMap((s) => {
+    if (!s.parts) return [s];
+    if (s.parts.length === 1) return s.parts;
+    const dir = s.path.replace(/[_/]+$/, '').split('/').pop();
+    return [{ name: `${dir || 'conversation'} (${s.parts.length} event files)`, path: s.path, parts: s.parts }];
+  });
+}
+
 /** Parses a source in the worker: a File is read there; fetched or pasted bytes are transferred to it. */
 async function parseSource(source, label) {
   progress.start(label);
+  if (source.parts) {
+    const files = source.parts.map((p) => p.file);
+    return state.worker.call('parseFiles', { files, name: source.name }, [], (p) => {
+      if (p.phase === 'reading') progress.bytes(p.done, p.total);
+      else {
+        progress.parsing(`Parsing ${source.name}`, p.total);
+        setStatus(`Parsing ${source.name}…`);
+      }
+    });
+  }
   if (source.file) {
     return state.worker.call('parseFile', { file: source.file, name: source.name }, [], (p) => {
       if (p.phase === 'reading') progress.bytes(p.done, p.total);

@@ -5,7 +5,7 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace, formats } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles, formats } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 
 const ready = init();
@@ -60,6 +60,30 @@ function matches(entry, query, run) {
   return all.slice(lowerBound(all, range.firstEvent), lowerBound(all, range.firstEvent + range.eventCount));
 }
 
+/** Keeps a parsed trace and says what the page needs to show it. */
+function describe(trace, name, parseMs) {
+  const id = nextId++;
+  const entry = { trace, runs: null };
+  traces.set(id, entry);
+  return {
+    traceId: id,
+    name,
+    format: trace.format,
+    layout: trace.layout,
+    eventCount: trace.eventCount,
+    runCount: trace.runCount,
+    byteLength: trace.byteLength,
+    diagnosticCount: trace.diagnosticCount,
+    detection: trace.detection(),
+    stats: trace.stats(),
+    metadata: trace.metadata(),
+    filterableFields: trace.filterableFields(),
+    runs: runList(entry),
+    hasTimestamps: trace.timestamps().some((t) => !Number.isNaN(t)),
+    parseMs,
+  };
+}
+
 const ops = {
   formats() {
     return formats();
@@ -73,30 +97,28 @@ const ops = {
     progress({ phase: 'parsing', done: buffer.byteLength, total: buffer.byteLength });
     return ops.parse({ buffer, name, format });
   },
+  /**
+   * Several files as one trace (an OpenHands conversation folder, one event
+   * per file): read here, then joined by the core in the SDK's file order.
+   */
+  async parseFiles({ files, name, format }, progress) {
+    const total = files.reduce((n, f) => n + f.size, 0);
+    let done = 0;
+    const inputs = [];
+    for (const file of files) {
+      const buffer = await readFile(file, (d) => progress({ phase: 'reading', done: done + d, total }));
+      done += buffer.byteLength;
+      inputs.push({ name: file.name, bytes: new Uint8Array(buffer) });
+    }
+    progress({ phase: 'parsing', done: total, total });
+    const t0 = performance.now();
+    const trace = parseFiles(inputs, format ? { format } : {});
+    return describe(trace, name, performance.now() - t0);
+  },
   parse({ buffer, name, format }) {
     const t0 = performance.now();
     const trace = parseTrace(new Uint8Array(buffer), format ? { format } : {});
-    const parseMs = performance.now() - t0;
-    const id = nextId++;
-    const entry = { trace, runs: null };
-    traces.set(id, entry);
-    return {
-      traceId: id,
-      name,
-      format: trace.format,
-      layout: trace.layout,
-      eventCount: trace.eventCount,
-      runCount: trace.runCount,
-      byteLength: trace.byteLength,
-      diagnosticCount: trace.diagnosticCount,
-      detection: trace.detection(),
-      stats: trace.stats(),
-      metadata: trace.metadata(),
-      filterableFields: trace.filterableFields(),
-      runs: runList(entry),
-      hasTimestamps: trace.timestamps().some((t) => !Number.isNaN(t)),
-      parseMs,
-    };
+    return describe(trace, name, performance.now() - t0);
   },
   free({ traceId }) {
     traces.get(traceId)?.trace.free();

@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSP } from '../../scripts/serve.mjs';
 import { launch, openViewer, corpus, artifacts, rowIndices, waitForCount, query } from './helpers.mjs';
@@ -172,5 +172,29 @@ test('hostile trace content is shown as text and runs nothing', async () => {
   assert.deepEqual(dialogs, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.server.url)), []);
   await page.screenshot({ path: join(artifacts, 'viewer-hostile.png') });
+  await context.close();
+});
+
+test('an OpenHands conversation folder (one event per file) opens as one trace', async () => {
+  const { page, context, errors } = await openViewer(env);
+  const dir = join(corpus, 'openhands');
+  const names = readdirSync(dir).filter((n) => n.includes('3fdb316098bb48e1aa029ce56805792a__events__event-'));
+  assert.ok(names.length >= 10, `CORPUS MISSING: conversation files in ${dir}`);
+  await page.setInputFiles('#file-input', names.map((n) => join(dir, n)));
+  await waitForCount(page, `${names.length} events`);
+  assert.equal(await page.textContent('[data-fact="format"]'), 'openhands');
+  assert.equal(await page.textContent('[data-fact="events"]'), String(names.length));
+  assert.match(await page.textContent('#status'), /\(\d+ event files\)/);
+  await page.screenshot({ path: join(artifacts, 'viewer-openhands-folder.png') });
+
+  // An Agent Catalog log: its events carry span paths, and span: filters by them.
+  const log = join(corpus, 'couchbase-agentc', readdirSync(join(corpus, 'couchbase-agentc'))[0]);
+  await page.setInputFiles('#file-input', log);
+  await waitForCount(page, '30 events');
+  await page.fill('#query', 'span:"Flight Search Agent/FlightSearchGraph"');
+  await page.waitForFunction(() => /^\d+ of 30 events$/.test(document.querySelector('#match-count').textContent));
+  const n = Number((await page.textContent('#match-count')).split(' ')[0]);
+  assert.ok(n > 0 && n < 30, `span: kept ${n} of 30`);
+  assert.deepEqual(errors, []);
   await context.close();
 });
