@@ -200,7 +200,12 @@ pub fn truncate(s: &str, max: usize) -> String {
 }
 
 fn one_line(s: &str, max: usize) -> String {
-    let collapsed: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Only the head can show: a 20 MB tool output costs a row no more than a short one.
+    let head = match s.char_indices().nth(max.saturating_mul(8)) {
+        Some((i, _)) => s.get(..i).unwrap_or(s),
+        None => s,
+    };
+    let collapsed: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
     truncate(&collapsed, max)
 }
 
@@ -456,6 +461,18 @@ mod tests {
         let t = crate::parse_trace(text.as_bytes().to_vec(), &crate::ParseOptions::default()).unwrap();
         assert_eq!(row_view(&t, 0, (0, 0)).unwrap().summary, "[2 images]");
         assert_eq!(row_view(&t, 1, (0, 0)).unwrap().summary, "[reasoning]");
+    }
+
+    #[test]
+    fn one_line_collapses_and_cuts_long_text() {
+        assert_eq!(one_line("a\n  b\tc", 10), "a b c");
+        let long = format!("{}end", "word ".repeat(1_000_000));
+        let line = one_line(&long, 20);
+        assert_eq!(line.chars().count(), 21);
+        assert!(line.ends_with('…'));
+        // Whitespace runs longer than the head still give the start of the text.
+        assert_eq!(one_line(&format!("{}x", " ".repeat(10_000)), 5), "");
+        assert_eq!(one_line(&format!("x{}y", " ".repeat(10)), 5), "x y");
     }
 
     #[test]

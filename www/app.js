@@ -33,6 +33,8 @@ const state = {
   detailOpen: false,
   view: 'events',
   filterSeq: 0,
+  /** Format ids of this build. */
+  formats: [],
 };
 
 // ------------------------------------------------------------ status, errors
@@ -200,7 +202,7 @@ async function parseSource(source, label) {
     });
   }
   if (source.file) {
-    return state.worker.call('parseFile', { file: source.file, name: source.name }, [], (p) => {
+    return state.worker.call('parseFile', { file: source.file, name: source.name, format: source.format }, [], (p) => {
       if (p.phase === 'reading') progress.bytes(p.done, p.total);
       else {
         progress.parsing(`Parsing ${source.name}`, p.total);
@@ -208,12 +210,13 @@ async function parseSource(source, label) {
       }
     });
   }
-  const buffer = source.buffer ?? (await fetchWithPolicyCheck(source.url, (d, t) => progress.bytes(d, t)));
-  delete source.buffer;
+  // Pasted text is kept (to parse again as another format); fetched bytes are fetched again.
+  const buffer =
+    source.text !== undefined ? new TextEncoder().encode(source.text).buffer : await fetchWithPolicyCheck(source.url, (d, t) => progress.bytes(d, t));
   progress.parsing(`Parsing ${source.name}`, buffer.byteLength);
   setStatus(`Parsing ${source.name}…`);
   // The buffer moves to the worker: no copy of a 100 MB file.
-  return state.worker.call('parse', { buffer, name: source.name }, [buffer]);
+  return state.worker.call('parse', { buffer, name: source.name, format: source.format }, [buffer]);
 }
 
 /** Fetches a URL; a Content-Security-Policy refusal is explained, not just "failed". */
@@ -296,7 +299,27 @@ function renderSummary(info) {
       el('ul', {}, ...detection.evidence.map((e) => el('li', {}, e))),
       detection.runnerUp ? el('p', { className: 'muted' }, `Runner-up: ${detection.runnerUp}`) : null,
     ),
+    readAsMenu(info),
   );
+}
+
+/** "Read as": parse the file again as a format the user names, or back to detection. */
+function readAsMenu(info) {
+  const select = el(
+    'select',
+    { id: 'format-select' },
+    el('option', { value: '', selected: !info.detection.forced }, 'detected format'),
+    ...state.formats.map((f) => el('option', { value: f, selected: info.detection.forced && f === info.format }, f)),
+  );
+  select.addEventListener('change', () => {
+    const source = state.files[state.fileIndex];
+    if (!source) return;
+    state.worker.call('free', { traceId: source.info.traceId }).catch(() => {});
+    delete source.info;
+    source.format = select.value || undefined;
+    openFile(state.fileIndex);
+  });
+  return el('label', { className: 'read-as' }, 'Read as ', select);
 }
 
 function renderFileSwitcher() {
@@ -774,10 +797,7 @@ function wirePaste() {
     $('paste-button').setAttribute('aria-expanded', String(open));
     if (open) $('paste-text').focus();
   };
-  const loadText = (text) => {
-    const buffer = new TextEncoder().encode(text).buffer;
-    loadSources([{ name: 'pasted text', path: 'pasted text', buffer }]);
-  };
+  const loadText = (text) => loadSources([{ name: 'pasted text', path: 'pasted text', text }]);
   $('paste-button').addEventListener('click', () => toggle(panel.hidden));
   $('paste-cancel').addEventListener('click', () => toggle(false));
   $('paste-load').addEventListener('click', () => {
@@ -938,7 +958,8 @@ async function main() {
   const samples = wireSamples();
   await newWorker();
   // The hint names what this build reads (the list grows with the format modules).
-  $('format-list').textContent = (await state.worker.call('formats')).join(', ');
+  state.formats = await state.worker.call('formats');
+  $('format-list').textContent = state.formats.join(', ');
   const openLinkedSample = await samples;
   setStatus('Ready');
   document.body.dataset.ready = 'true';

@@ -157,16 +157,46 @@ export function renderDetail(data, { onCopy }) {
   if (!body.childNodes.length) body.append(el('p', { className: 'muted' }, '(no content)'));
   out.push(body);
 
-  let parsed;
-  let ok = true;
-  try {
-    parsed = JSON.parse(data.raw);
-  } catch {
-    ok = false;
-  }
-  out.push(
-    el('details', { className: 'raw-tree', open: true }, el('summary', {}, 'Raw event (JSON tree)'), ok ? jsonTree(parsed, 1) : el('p', { className: 'muted' }, 'The raw record is not valid JSON; its text is below.')),
-    el('details', { className: 'raw-source', open: !ok }, el('summary', {}, 'Source text'), el('pre', { className: 'raw' }, data.raw)),
-  );
+  out.push(rawTree(data.raw), rawSource(data.raw));
   return out;
+}
+
+/** Above this, the raw event's tree is built on request: parsing it would hold up the page. */
+const BIG_RAW = 1_000_000;
+/** Source text shown at first; the rest on request. */
+const SOURCE_SHOWN = 20_000;
+
+function rawTree(raw) {
+  const box = el('details', { className: 'raw-tree', open: true }, el('summary', {}, 'Raw event (JSON tree)'));
+  const build = () => {
+    let parsed;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return el('p', { className: 'muted' }, 'The raw record is not valid JSON: see its source text below.');
+    }
+    return jsonTree(parsed, 1);
+  };
+  if (raw.length <= BIG_RAW) {
+    box.append(build());
+  } else {
+    const button = el('button', { type: 'button', className: 'link' }, `build the tree (${(raw.length / 1024 / 1024).toFixed(1)} MB of JSON)`);
+    button.addEventListener('click', () => button.replaceWith(build()));
+    box.append(button);
+  }
+  return box;
+}
+
+function rawSource(raw) {
+  const pre = el('pre', { className: 'raw' }, raw.length > SOURCE_SHOWN ? raw.slice(0, SOURCE_SHOWN) : raw);
+  const box = el('details', { className: 'raw-source' }, el('summary', {}, 'Source text'), pre);
+  if (raw.length > SOURCE_SHOWN) {
+    const more = el('button', { type: 'button', className: 'link' }, `show all ${(raw.length / 1024 / 1024).toFixed(1)} MB`);
+    more.addEventListener('click', () => {
+      pre.textContent = raw;
+      more.remove();
+    });
+    box.append(more);
+  }
+  return box;
 }

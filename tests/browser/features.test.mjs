@@ -332,6 +332,12 @@ test('loading: paste, several files with a switcher, a folder, and the request l
   await page.click('#paste-load');
   await waitForCount(page, '2 events');
   assert.match(await page.textContent('#event-list'), /pasted hello/);
+  // "Read as" parses it again as a named format (forced), and back.
+  await page.selectOption('#format-select', 'openai');
+  await page.waitForFunction(() => document.querySelector('[data-fact="format"]')?.textContent === 'openai (forced)');
+  await waitForCount(page, '2 events');
+  await page.selectOption('#format-select', '');
+  await page.waitForFunction(() => document.querySelector('[data-fact="format"]')?.textContent === 'openai');
   // A paste event outside a text field loads too.
   await page.evaluate(() => {
     const dt = new DataTransfer();
