@@ -111,3 +111,71 @@ fn every_golden_file_is_in_the_manifest() {
         std::fs::read_dir(golden_dir()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(on_disk, named);
 }
+
+/// tiktoken cl100k_base through the tokenizer crate.
+struct Cl100k;
+
+impl Tokenizer for Cl100k {
+    fn encode(&self, text: &str) -> Vec<u32> {
+        atv_tokenizer::encode(text)
+    }
+    fn decode(&self, tokens: &[u32]) -> String {
+        atv_tokenizer::decode(tokens)
+    }
+}
+
+#[test]
+fn token_counts_match_tiktoken() {
+    let golden: Value = serde_json::from_str(&read("tokens.json")).unwrap();
+    assert_eq!(golden["encoding"], "cl100k_base");
+    let texts = golden["texts"].as_array().unwrap();
+    assert!(texts.len() >= 30);
+    let mut failures = Vec::new();
+    for t in texts {
+        let text = t["text"].as_str().unwrap();
+        let want = t["count"].as_u64().unwrap() as usize;
+        let got = atv_tokenizer::count(text);
+        if got != want {
+            failures.push(format!("{:?}: tiktoken {want}, ours {got}", text.chars().take(60).collect::<String>()));
+        }
+    }
+    let special = &golden["special_token_text"];
+    assert_eq!(atv_tokenizer::count(special["text"].as_str().unwrap()) as u64, special["encode_ordinary_count"].as_u64().unwrap());
+    for t in golden["truncations"].as_array().unwrap() {
+        let got = agent_trace_viewer::render::legacy::truncate(&Cl100k, t["text"].as_str().unwrap(), t["limit"].as_i64().unwrap());
+        if got != t["result"].as_str().unwrap() {
+            failures.push(format!("truncate({:?}, {}): want {:?}, got {got:?}", t["text"], t["limit"], t["result"]));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn legacy_chunks_match_docent_python() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in cases().iter().filter(|c| c["generation"] == "older") {
+        let name = case["name"].as_str().unwrap();
+        for n in case["legacy_limits"].as_array().unwrap() {
+            let limit = n.as_i64().unwrap();
+            let want: Vec<String> = serde_json::from_str(&read(&format!("{name}.legacy.{limit}.json"))).unwrap();
+            let options = TextOptions { style: Style::Legacy, token_limit: Some(limit), ..TextOptions::default() };
+            checked += 1;
+            match render(name, &options, Some(&Cl100k)) {
+                Ok(got) if got == want => {}
+                Ok(got) if got.len() != want.len() => failures.push(format!("{name} @{limit}: {} chunks, want {}", got.len(), want.len())),
+                Ok(got) => {
+                    for (i, (w, g)) in want.iter().zip(&got).enumerate().filter(|(_, (w, g))| w != g) {
+                        failures.push(format!("{name} @{limit} chunk {i}: {}", first_difference(w, g)));
+                    }
+                }
+                Err(e) => failures.push(format!("{name} @{limit}: error {e}")),
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} chunk goldens");
+    let long = cases().iter().find(|c| c["name"] == "long-older").cloned().unwrap();
+    let chunks: Vec<String> = serde_json::from_str(&read("long-older.legacy.100.json")).unwrap();
+    assert!(chunks.len() > 10 && long["legacy_limits"].as_array().unwrap().len() >= 5, "the long case must really split");
+    assert!(failures.is_empty(), "{} chunkings differ:\n{}", failures.len(), failures.join("\n\n"));
+}
