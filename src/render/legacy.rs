@@ -9,7 +9,7 @@
 //! (which may end in U+FFFD where a token splits a character).
 
 use super::py::{get, py_str, set, Py};
-use super::run::{DocArgs, DocContent, DocMessage, DocPart, DocRun, DocTranscript};
+use super::run::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
 use super::{yaml, RenderError, Tokenizer};
 
 const SCORES_DESCRIPTION: &str = "A dict of score_key -> score_value. Use one key for each metric you're tracking.";
@@ -178,13 +178,12 @@ fn format_message(m: &DocMessage, block_idx: usize, transcript_idx: usize) -> St
 pub fn tool_calls_text(m: &DocMessage) -> String {
     let mut out = String::new();
     for c in &m.tool_calls {
-        let inner = match (&c.view, &c.arguments) {
-            (Some(view), _) => view.clone(),
-            (None, DocArgs::Dict(args)) => {
-                let args: Vec<String> = args.iter().map(|(k, v)| format!("{k}={}", py_str(v))).collect();
+        let inner = match &c.view {
+            Some(view) => view.clone(),
+            None => {
+                let args: Vec<String> = c.arguments.iter().map(|(k, v)| format!("{k}={}", py_str(v))).collect();
                 format!("{}({})", c.function, args.join(", "))
             }
-            (None, DocArgs::Raw(text)) => format!("{}({text})", c.function),
         };
         out.push_str(&format!("\n<tool call>\n{inner}\n</tool call>"));
     }

@@ -56,6 +56,8 @@ pub struct DocMessage {
     pub content: DocContent,
     pub tool_calls: Vec<DocToolCall>,
     pub metadata: Option<Py>,
+    /// Fields Docent keeps but never renders (`tool_call_id`, `function`, `error`), for the JSON export.
+    pub fields: Vec<(String, Py)>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,18 +76,17 @@ pub enum DocPart {
 
 #[derive(Debug, Clone)]
 pub struct DocToolCall {
+    pub id: Option<String>,
     pub function: String,
     pub arguments: DocArgs,
     /// `view.content`, rendered instead of the arguments.
     pub view: Option<String>,
 }
 
-#[derive(Debug, Clone)]
-pub enum DocArgs {
-    Dict(Vec<(String, Py)>),
-    /// Arguments that are no object (Docent requires one): shown as `f(<text>)`.
-    Raw(String),
-}
+/// Keyword arguments in order. Docent requires an object; anything else is
+/// kept as the one argument `arguments` (so `f(arguments=…)`), in the text and
+/// in the JSON export alike.
+pub type DocArgs = Vec<(String, Py)>;
 
 impl DocMessage {
     /// `message.text`: the string content, or the text parts joined by newlines.
@@ -214,7 +215,7 @@ fn docent_message(m: &Value) -> Option<DocMessage> {
         Some(d @ Py::Dict(_)) => Some(d),
         _ => None,
     };
-    Some(DocMessage { role, content, tool_calls, metadata })
+    Some(DocMessage { role, content, tool_calls, metadata, fields: Vec::new() })
 }
 
 fn docent_part(p: &Value) -> DocPart {
@@ -247,6 +248,7 @@ fn docent_call(c: &Value) -> DocToolCall {
         None => String::new(),
     };
     DocToolCall {
+        id: str_field(c, "id"),
         function,
         arguments: args_from_value(c.get("arguments")),
         view: c.get("view").and_then(|v| v.get("content")).and_then(Value::as_str).map(str::to_string),
@@ -255,18 +257,18 @@ fn docent_call(c: &Value) -> DocToolCall {
 
 fn args_from_value(v: Option<&Value>) -> DocArgs {
     match v.map(Py::from_json) {
-        Some(Py::Dict(items)) => DocArgs::Dict(items),
+        Some(Py::Dict(items)) => items,
         Some(Py::Str(s)) => args_from_text(&s),
-        None | Some(Py::None) => DocArgs::Dict(Vec::new()),
-        Some(other) => DocArgs::Raw(py_str(&other)),
+        None | Some(Py::None) => Vec::new(),
+        Some(other) => vec![("arguments".to_string(), other)],
     }
 }
 
 /// JSON-encoded arguments (OpenAI's wire form): decoded when they hold an object.
 fn args_from_text(text: &str) -> DocArgs {
     match crate::json::python::loads(text).map(|v| Py::from_json(&v)) {
-        Ok(Py::Dict(items)) => DocArgs::Dict(items),
-        _ => DocArgs::Raw(text.to_string()),
+        Ok(Py::Dict(items)) => items,
+        _ => vec![("arguments".to_string(), Py::Str(text.to_string()))],
     }
 }
 
@@ -325,26 +327,35 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
         content: DocContent::Text(text),
         tool_calls: Vec::new(),
         metadata: event_metadata(e, vec![("event_kind".to_string(), Py::Str(kind.to_string())), ("source_kind".to_string(), Py::Str(e.source_kind.clone()))]),
+        fields: Vec::new(),
     };
     let message = match &e.body {
         EventBody::Message(m) => {
             let role = docent_role(&m.role);
             let tool_calls = if role == "assistant" { m.tool_calls.iter().map(model_call).collect() } else { Vec::new() };
-            DocMessage { role, content: model_content(&m.content), tool_calls, metadata: event_metadata(e, Vec::new()) }
+            DocMessage { role, content: model_content(&m.content), tool_calls, metadata: event_metadata(e, Vec::new()), fields: Vec::new() }
         }
-        EventBody::ToolCall(c) => DocMessage { role: "assistant", content: DocContent::Text(String::new()), tool_calls: vec![model_call(c)], metadata: event_metadata(e, Vec::new()) },
+        EventBody::ToolCall(c) => DocMessage {
+            role: "assistant",
+            content: DocContent::Text(String::new()),
+            tool_calls: vec![model_call(c)],
+            metadata: event_metadata(e, Vec::new()),
+            fields: Vec::new(),
+        },
         EventBody::ToolResult(r) => {
-            let mut extra = Vec::new();
-            if let Some(function) = r.call.and_then(|c| trace.call(c)).map(|c| c.function.clone()) {
-                extra.push(("function".to_string(), Py::Str(function)));
+            // As Docent's ToolMessage fields: kept, never rendered.
+            let call = r.call.and_then(|c| trace.call(c));
+            let mut fields = Vec::new();
+            if let Some(id) = r.call_id.clone().or_else(|| call.and_then(|c| c.id.clone())) {
+                fields.push(("tool_call_id".to_string(), Py::Str(id)));
             }
-            if let Some(id) = &r.call_id {
-                extra.push(("tool_call_id".to_string(), Py::Str(id.clone())));
+            if let Some(function) = call.map(|c| c.function.clone()) {
+                fields.push(("function".to_string(), Py::Str(function)));
             }
             if r.status == ToolStatus::Error {
-                extra.push(("error".to_string(), Py::Bool(true)));
+                fields.push(("error".to_string(), Py::Dict(vec![("message".to_string(), Py::Str(r.content.text()))])));
             }
-            DocMessage { role: "tool", content: model_content(&r.content), tool_calls: Vec::new(), metadata: event_metadata(e, extra) }
+            DocMessage { role: "tool", content: model_content(&r.content), tool_calls: Vec::new(), metadata: event_metadata(e, Vec::new()), fields }
         }
         EventBody::ToolDefinitions(defs) => {
             let mut tools = match get(transcript_md, "tools") {
@@ -388,9 +399,9 @@ fn model_call(c: &ToolCall) -> DocToolCall {
     let arguments = match &c.arguments {
         Arguments { value: Some(v), .. } => args_from_value(Some(v)),
         Arguments { value: None, text: Some(t) } => args_from_text(t),
-        Arguments { value: None, text: None } => DocArgs::Dict(Vec::new()),
+        Arguments { value: None, text: None } => Vec::new(),
     };
-    DocToolCall { function: c.function.clone(), arguments, view: None }
+    DocToolCall { id: c.id.clone(), function: c.function.clone(), arguments, view: None }
 }
 
 fn model_content(c: &Content) -> DocContent {
@@ -411,5 +422,113 @@ fn model_content(c: &Content) -> DocContent {
                 })
                 .collect(),
         ),
+    }
+}
+
+/// The run as Docent AgentRun JSON of the current generation (docent 0.1.88's
+/// `AgentRun.model_validate` reads it; so does the `docent` format).
+pub fn to_docent_json(run: &DocRun) -> Value {
+    let mut o = serde_json::Map::new();
+    o.insert("id".to_string(), Value::String(run.id.clone()));
+    o.insert("name".to_string(), opt_str(&run.name));
+    o.insert("description".to_string(), opt_str(&run.description));
+    let transcripts = run.transcripts.iter().map(transcript_json).collect();
+    o.insert("transcripts".to_string(), Value::Array(transcripts));
+    let groups = run.groups.iter().map(group_json).collect();
+    o.insert("transcript_groups".to_string(), Value::Array(groups));
+    o.insert("metadata".to_string(), json_of(&Py::Dict(run.metadata.clone())));
+    Value::Object(o)
+}
+
+fn opt_str(s: &Option<String>) -> Value {
+    s.as_ref().map(|s| Value::String(s.clone())).unwrap_or(Value::Null)
+}
+
+fn transcript_json(t: &DocTranscript) -> Value {
+    let mut o = serde_json::Map::new();
+    o.insert("id".to_string(), Value::String(t.id.clone()));
+    o.insert("name".to_string(), opt_str(&t.name));
+    o.insert("transcript_group_id".to_string(), opt_str(&t.group_id));
+    o.insert("created_at".to_string(), t.created_at.as_ref().map(json_of).unwrap_or(Value::Null));
+    o.insert("messages".to_string(), Value::Array(t.messages.iter().map(message_json).collect()));
+    o.insert("metadata".to_string(), json_of(&Py::Dict(t.metadata.clone())));
+    Value::Object(o)
+}
+
+fn group_json(g: &DocGroup) -> Value {
+    let mut o = serde_json::Map::new();
+    o.insert("id".to_string(), Value::String(g.id.clone()));
+    o.insert("name".to_string(), opt_str(&g.name));
+    o.insert("parent_transcript_group_id".to_string(), opt_str(&g.parent_id));
+    o.insert("created_at".to_string(), g.created_at.as_ref().map(json_of).unwrap_or(Value::Null));
+    o.insert("metadata".to_string(), json_of(&Py::Dict(g.metadata.clone())));
+    Value::Object(o)
+}
+
+fn message_json(m: &DocMessage) -> Value {
+    let mut o = serde_json::Map::new();
+    o.insert("role".to_string(), Value::String(m.role.to_string()));
+    let content = match &m.content {
+        DocContent::Text(t) => Value::String(t.clone()),
+        DocContent::Parts(parts) => Value::Array(
+            parts
+                .iter()
+                .filter_map(|p| match p {
+                    DocPart::Text(t) => Some(serde_json::json!({"type": "text", "text": t})),
+                    DocPart::Reasoning { reasoning, summary, redacted } => {
+                        let mut r = serde_json::json!({"type": "reasoning", "reasoning": reasoning, "redacted": redacted});
+                        if let (Some(s), Some(obj)) = (summary, r.as_object_mut()) {
+                            obj.insert("summary".to_string(), Value::String(s.clone()));
+                        }
+                        Some(r)
+                    }
+                    DocPart::Other => None,
+                })
+                .collect(),
+        ),
+    };
+    o.insert("content".to_string(), content);
+    if m.role == "assistant" && !m.tool_calls.is_empty() {
+        let calls = m
+            .tool_calls
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut call = serde_json::Map::new();
+                call.insert("id".to_string(), Value::String(c.id.clone().unwrap_or_else(|| format!("call-{i}"))));
+                call.insert("function".to_string(), Value::String(c.function.clone()));
+                call.insert("arguments".to_string(), json_of(&Py::Dict(c.arguments.clone())));
+                call.insert("type".to_string(), Value::String("function".to_string()));
+                if let Some(view) = &c.view {
+                    call.insert("view".to_string(), serde_json::json!({"format": "text", "content": view}));
+                }
+                Value::Object(call)
+            })
+            .collect();
+        o.insert("tool_calls".to_string(), Value::Array(calls));
+    }
+    for (k, v) in &m.fields {
+        o.insert(k.clone(), json_of(v));
+    }
+    if let Some(md) = &m.metadata {
+        o.insert("metadata".to_string(), json_of(md));
+    }
+    Value::Object(o)
+}
+
+/// A Python value as JSON; `inf` as `1e999` (Python's json reads it back as inf), NaN as null.
+fn json_of(v: &Py) -> Value {
+    match v {
+        Py::None => Value::Null,
+        Py::Bool(b) => Value::Bool(*b),
+        Py::Int(i) => serde_json::from_str::<serde_json::Number>(i).map(Value::Number).unwrap_or(Value::Null),
+        Py::Float(f) if f.is_nan() => Value::Null,
+        Py::Float(f) => {
+            let text = if f.is_infinite() { if *f > 0.0 { "1e999".to_string() } else { "-1e999".to_string() } } else { super::py::float_repr(*f) };
+            serde_json::from_str::<serde_json::Number>(&text).map(Value::Number).unwrap_or(Value::Null)
+        }
+        Py::Str(s) => Value::String(s.clone()),
+        Py::List(items) => Value::Array(items.iter().map(json_of).collect()),
+        Py::Dict(items) => Value::Object(items.iter().map(|(k, v)| (k.clone(), json_of(v))).collect()),
     }
 }
