@@ -16,23 +16,35 @@ wasm-bindgen --target web --out-dir pkg/web "$wasm"
 wasm-bindgen --target nodejs --out-dir pkg/node "$wasm"
 echo '{ "type": "commonjs" }' > pkg/node/package.json
 
+# The cl100k_base tokenizer: its own module (the ranks table alone is 1.7 MB),
+# loaded only when a token count or limit is asked for.
+log "cargo build --release --target wasm32-unknown-unknown -p agent-trace-viewer-tokenizer"
+cargo build --release --target wasm32-unknown-unknown -p agent-trace-viewer-tokenizer
+tokenizer=target/wasm32-unknown-unknown/release/atv_tokenizer.wasm
+rm -rf pkg/tokenizer-web pkg/tokenizer-node
+wasm-bindgen --target web --out-dir pkg/tokenizer-web "$tokenizer"
+wasm-bindgen --target nodejs --out-dir pkg/tokenizer-node "$tokenizer"
+echo '{ "type": "commonjs" }' > pkg/tokenizer-node/package.json
+
 # Binaryen from npm (Debian's is too old for the features Rust emits).
 log "wasm-opt -O3"
-for dir in pkg/web pkg/node; do
+for f in pkg/web/agent_trace_viewer_bg.wasm pkg/node/agent_trace_viewer_bg.wasm \
+         pkg/tokenizer-web/atv_tokenizer_bg.wasm pkg/tokenizer-node/atv_tokenizer_bg.wasm; do
   node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-reference-types --enable-multivalue --enable-mutable-globals \
-    "$dir/agent_trace_viewer_bg.wasm" -o "$dir/agent_trace_viewer_bg.wasm"
+    "$f" -o "$f"
 done
 
 rm -rf www/pkg
 mkdir -p www/pkg
 cp pkg/web/agent_trace_viewer.js pkg/web/agent_trace_viewer_bg.wasm www/pkg/
+cp pkg/tokenizer-web/atv_tokenizer.js pkg/tokenizer-web/atv_tokenizer_bg.wasm www/pkg/
 # dist/: the static site, ready for any host (all URLs in it are relative,
 # so it also works from a sub-path).
 rm -rf dist
 cp -r www dist
 log "dist/ written ($(find dist -type f | wc -l) files)"
 
-size=$(wc -c < pkg/web/agent_trace_viewer_bg.wasm)
-gz=$(gzip -9c pkg/web/agent_trace_viewer_bg.wasm | wc -c)
-log "built: .wasm $size bytes ($gz gzipped)"
+for f in pkg/web/agent_trace_viewer_bg.wasm pkg/tokenizer-web/atv_tokenizer_bg.wasm; do
+  log "built: $f $(wc -c < "$f") bytes ($(gzip -9c "$f" | wc -c) gzipped)"
+done

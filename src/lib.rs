@@ -19,6 +19,7 @@ pub mod import;
 pub mod json;
 pub mod model;
 pub mod query;
+pub mod render;
 pub mod source;
 pub mod stats;
 pub mod spans;

@@ -9,6 +9,10 @@ use wasm_bindgen::prelude::*;
 use crate::model::Trace;
 use crate::query::QueryIndex;
 
+// AgentRun text (toAgentRunText, agentRunTokenCount): its own file, its own impl block.
+#[path = "wasm_agentrun.rs"]
+mod agentrun_text;
+
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
 /** Options for {@link parseTrace}. */

@@ -1,0 +1,397 @@
+//! The current AgentRun text: docent 0.1.88's
+//! `AgentRunView.from_agent_run(run, context_config).to_text()`.
+//!
+//! A port of `AgentRunTree.from_agent_run` (transcript groups as a tree,
+//! siblings sorted by `created_at` with missing times last, transcripts
+//! numbered in pre-order), `_compute_visible_node_ids` (name filters, the most
+//! specific decision wins down the tree) and the `to_text` methods of
+//! AgentRun, TranscriptGroup and Transcript, with metadata as
+//! `json.dumps(indent=2)` filtered by the context config.
+
+use std::collections::HashMap;
+
+use super::context::{filter_metadata, name_decision, ContextConfig, GlobFilter, Specificity, NO_MATCH};
+use super::legacy::tool_calls_text;
+use super::py::{py_str, Py};
+use super::pyjson::dumps_indent2;
+use super::run::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
+use super::RenderError;
+
+const ROOT: &str = "__global_root";
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Run,
+    Group,
+    Transcript,
+}
+
+struct Node {
+    kind: Kind,
+    children: Vec<String>,
+    has_transcript: bool,
+}
+
+/// `AgentRunTree`.
+struct Tree {
+    nodes: HashMap<String, Node>,
+    t_index: HashMap<String, usize>,
+}
+
+/// A `created_at` as Python compares it: aware times by instant, naive by wall time.
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+struct When {
+    aware: bool,
+    micros: i128,
+}
+
+/// `datetime.max`, naive: what a missing `created_at` sorts as.
+const MAX_TIME: When = When { aware: false, micros: i128::MAX };
+
+pub fn render(run: &DocRun, config: &ContextConfig) -> Result<String, RenderError> {
+    let transcripts = by_id(&run.transcripts, |t| &t.id);
+    let groups = by_id(&run.groups, |g| &g.id);
+    let tree = build_tree(&transcripts, &groups)?;
+    let visible = visible_nodes(&tree, &transcripts, &groups, config);
+    let r = Renderer { tree: &tree, transcripts: &transcripts, groups: &groups, config, visible: &visible };
+    r.node(ROOT, run, 0)
+}
+
+/// `{x.id: x for x in items}`: first position, last value.
+fn by_id<T>(items: &[T], id: impl Fn(&T) -> &String) -> Vec<(String, &T)> {
+    let mut out: Vec<(String, &T)> = Vec::new();
+    for item in items {
+        let key = id(item);
+        match out.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = item,
+            None => out.push((key.clone(), item)),
+        }
+    }
+    out
+}
+
+fn lookup<'a, T>(items: &[(String, &'a T)], id: &str) -> Option<&'a T> {
+    items.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
+}
+
+fn build_tree(transcripts: &[(String, &DocTranscript)], groups: &[(String, &super::run::DocGroup)]) -> Result<Tree, RenderError> {
+    let mut nodes: HashMap<String, Node> = HashMap::new();
+    let new = |kind| Node { kind, children: Vec::new(), has_transcript: false };
+    nodes.insert(ROOT.to_string(), new(Kind::Run));
+    for (id, g) in groups {
+        nodes.entry(id.clone()).or_insert_with(|| new(Kind::Group));
+        let parent = g.parent_id.clone().filter(|p| !p.is_empty()).unwrap_or_else(|| ROOT.to_string());
+        let kind = if parent == ROOT { Kind::Run } else { Kind::Group };
+        nodes.entry(parent).or_insert_with(|| new(kind)).children.push(id.clone());
+    }
+    for (id, t) in transcripts {
+        nodes.insert(id.clone(), new(Kind::Transcript));
+        let mut parent = t.group_id.clone().filter(|p| !p.is_empty()).unwrap_or_else(|| ROOT.to_string());
+        if !nodes.contains_key(&parent) {
+            parent = ROOT.to_string();
+        }
+        if let Some(p) = nodes.get_mut(&parent) {
+            p.children.push(id.clone());
+        }
+    }
+    // Sort every node's children by created_at (stable); Python raises when aware and naive times meet.
+    let kinds: HashMap<String, Kind> = nodes.iter().map(|(k, n)| (k.clone(), n.kind)).collect();
+    let when_of = |id: &String| -> Result<When, RenderError> {
+        let created = match kinds.get(id) {
+            Some(Kind::Group) => lookup(groups, id).and_then(|g| g.created_at.as_ref()),
+            Some(Kind::Transcript) => lookup(transcripts, id).and_then(|t| t.created_at.as_ref()),
+            _ => None,
+        };
+        match created {
+            None => Ok(MAX_TIME),
+            Some(v) => parse_datetime(v).ok_or_else(|| RenderError::new(format!("`created_at` {} is not a date-time Docent reads", py_str(v)))),
+        }
+    };
+    for node in nodes.values_mut() {
+        let mut keyed = Vec::new();
+        for c in &node.children {
+            keyed.push((when_of(c)?, c.clone()));
+        }
+        if keyed.len() > 1 && keyed.iter().any(|(w, _)| w.aware) && keyed.iter().any(|(w, _)| !w.aware) {
+            return Err(RenderError::new(
+                "docent 0.1.88 raises TypeError (can't compare offset-naive and offset-aware datetimes): siblings mix `created_at` with and without a time zone, or a time zone with a missing `created_at`",
+            ));
+        }
+        keyed.sort_by_key(|k| k.0.micros);
+        node.children = keyed.into_iter().map(|(_, c)| c).collect();
+    }
+    let mut tree = Tree { nodes, t_index: HashMap::new() };
+    let mut next = 0;
+    let mut seen = Vec::new();
+    mark(&mut tree, ROOT, &mut next, &mut seen)?;
+    Ok(tree)
+}
+
+/// Pre-order DFS: marks subtrees holding transcripts and numbers transcripts.
+fn mark(tree: &mut Tree, id: &str, next: &mut usize, path: &mut Vec<String>) -> Result<bool, RenderError> {
+    let Some(node) = tree.nodes.get(id) else { return Ok(false) };
+    if node.kind == Kind::Transcript {
+        tree.t_index.insert(id.to_string(), *next);
+        *next += 1;
+        if let Some(n) = tree.nodes.get_mut(id) {
+            n.has_transcript = true;
+        }
+        return Ok(true);
+    }
+    if path.iter().any(|p| p == id) || path.len() > 256 {
+        return Err(RenderError::new("transcript groups form a cycle through the run (docent 0.1.88 recurses without end)"));
+    }
+    path.push(id.to_string());
+    let children = node.children.clone();
+    let mut any = false;
+    for c in &children {
+        any = mark(tree, c, next, path)? || any;
+    }
+    path.pop();
+    if let Some(n) = tree.nodes.get_mut(id) {
+        n.has_transcript = any;
+    }
+    Ok(any)
+}
+
+type Decision = Option<(bool, (i64, i64, i64))>;
+
+/// `_updated_visibility_decision`.
+fn update(best: Decision, included: bool, spec: Specificity, object: i64) -> Decision {
+    if spec == NO_MATCH {
+        return best;
+    }
+    let s = (spec.0, spec.1, object);
+    match best {
+        None => Some((included, s)),
+        Some((best_included, best_s)) if s > best_s || (s == best_s && best_included && !included) => Some((included, s)),
+        keep => keep,
+    }
+}
+
+fn visible_nodes(tree: &Tree, transcripts: &[(String, &DocTranscript)], groups: &[(String, &super::run::DocGroup)], config: &ContextConfig) -> Vec<String> {
+    let mut visible = vec![ROOT.to_string()];
+    visit(tree, ROOT, None, 0, transcripts, groups, config, &mut visible, 0);
+    visible
+}
+
+#[allow(clippy::too_many_arguments)]
+fn visit(
+    tree: &Tree,
+    id: &str,
+    mut best: Decision,
+    mut depth: i64,
+    transcripts: &[(String, &DocTranscript)],
+    groups: &[(String, &super::run::DocGroup)],
+    config: &ContextConfig,
+    visible: &mut Vec<String>,
+    guard: usize,
+) -> bool {
+    let Some(node) = tree.nodes.get(id) else { return false };
+    if !node.has_transcript || guard > 256 {
+        return false;
+    }
+    if node.kind == Kind::Transcript {
+        if let Some(t) = lookup(transcripts, id) {
+            let (inc, spec) = name_decision(t.name.as_deref(), &config.transcript_names, Some(&t.id));
+            best = update(best, inc, spec, 10_000);
+        }
+        let shown = best.is_some_and(|(inc, _)| inc);
+        if shown {
+            visible.push(id.to_string());
+        }
+        return shown;
+    }
+    if node.kind == Kind::Group {
+        depth += 1;
+        if let Some(g) = lookup(groups, id) {
+            let (inc, spec) = name_decision(g.name.as_deref(), &config.transcript_group_names, Some(&g.id));
+            best = update(best, inc, spec, depth);
+        }
+    }
+    let mut any = false;
+    for c in &node.children {
+        any = visit(tree, c, best, depth, transcripts, groups, config, visible, guard + 1) || any;
+    }
+    if any {
+        visible.push(id.to_string());
+    }
+    any
+}
+
+struct Renderer<'a> {
+    tree: &'a Tree,
+    transcripts: &'a [(String, &'a DocTranscript)],
+    groups: &'a [(String, &'a super::run::DocGroup)],
+    config: &'a ContextConfig,
+    visible: &'a [String],
+}
+
+impl Renderer<'_> {
+    fn node(&self, id: &str, run: &DocRun, depth: usize) -> Result<String, RenderError> {
+        let Some(u) = self.tree.nodes.get(id).filter(|n| n.has_transcript || id == ROOT) else { return Ok(String::new()) };
+        if depth > 256 {
+            return Err(RenderError::new("transcript groups nest too deep"));
+        }
+        let mut children = Vec::new();
+        for v_id in &u.children {
+            if !self.visible.contains(v_id) {
+                continue;
+            }
+            let Some(v) = self.tree.nodes.get(v_id).filter(|n| n.has_transcript) else { continue };
+            match v.kind {
+                Kind::Group => children.push(self.node(v_id, run, depth + 1)?),
+                Kind::Transcript => {
+                    let (Some(t), Some(idx)) = (lookup(self.transcripts, v_id), self.tree.t_index.get(v_id)) else { continue };
+                    children.push(transcript_text(t, *idx, &self.config.transcript_metadata, &self.config.message_metadata));
+                }
+                Kind::Run => return Err(RenderError::new("a transcript group names the run's root as its parent")),
+            }
+        }
+        let children = children.join("\n");
+        if id == ROOT {
+            return Ok(run_text(run, children, &self.config.agent_run_metadata));
+        }
+        let Some(g) = lookup(self.groups, id) else {
+            return Err(RenderError::new(format!("docent 0.1.88 raises KeyError: transcript group {id:?} is missing")));
+        };
+        let name = g.name.clone().unwrap_or_else(|| "None".to_string());
+        let inner = match dump_metadata(&g.metadata, &self.config.transcript_group_metadata) {
+            Some(md) => format!("{children}\n<|{name} metadata|>\n{md}\n</|{name} metadata|>"),
+            None => children,
+        };
+        Ok(format!("<|{name}|>\n{inner}\n</|{name}|>"))
+    }
+}
+
+/// `dump_metadata`: None when the filtered metadata is empty.
+fn dump_metadata(md: &[(String, Py)], filter: &GlobFilter) -> Option<String> {
+    let filtered = filter_metadata(md, filter);
+    if filtered.is_empty() {
+        return None;
+    }
+    Some(dumps_indent2(&Py::Dict(filtered)).trim().to_string())
+}
+
+fn run_text(run: &DocRun, mut children: String, filter: &GlobFilter) -> String {
+    if let Some(md) = dump_metadata(&run.metadata, filter) {
+        children.push_str(&format!("\n<|agent run metadata R0M|>\n{md}\n</|agent run metadata R0M|>"));
+    }
+    format!("<|agent run R0|>\n{children}\n</|agent run R0|>\n")
+}
+
+fn transcript_text(t: &DocTranscript, idx: usize, metadata_filter: &GlobFilter, message_filter: &GlobFilter) -> String {
+    let alias = format!("T{idx}");
+    let blocks: Vec<String> = t.messages.iter().enumerate().map(|(i, m)| format_message(m, &format!("{alias}B{i}"), message_filter)).collect();
+    let mut content = format!("<|{alias} blocks|>\n{}\n</|{alias} blocks|>", blocks.join("\n"));
+    if let Some(md) = dump_metadata(&t.metadata, metadata_filter) {
+        content.push_str(&format!("\n<|transcript metadata {alias}M|>\n{md}\n</|transcript metadata {alias}M|>"));
+    }
+    format!("<|transcript {alias}|>\n{content}\n</|transcript {alias}|>\n")
+}
+
+fn format_message(m: &DocMessage, label: &str, message_filter: &GlobFilter) -> String {
+    let mut content = String::new();
+    if m.role == "assistant" {
+        if let DocContent::Parts(parts) = &m.content {
+            for p in parts {
+                if let DocPart::Reasoning { reasoning, summary, redacted } = p {
+                    // `display_reasoning`: the summary of redacted reasoning, when there is one.
+                    let shown = match (redacted, summary) {
+                        (true, Some(s)) if !s.is_empty() => s,
+                        _ => reasoning,
+                    };
+                    content = format!("<reasoning>\n{shown}\n</reasoning>\n");
+                }
+            }
+        }
+    }
+    content.push_str(&m.text());
+    content.push_str(&tool_calls_text(m));
+    if let Some(Py::Dict(md)) = &m.metadata {
+        if !md.is_empty() {
+            if let Some(text) = dump_metadata(md, message_filter) {
+                content.push_str(&format!("\n<|message metadata|>\n{text}\n</|message metadata|>"));
+            }
+        }
+    }
+    format!("<|{label}; role: {role}|>\n{content}\n</|{label}; role: {role}|>", role = m.role)
+}
+
+/// A `created_at` as pydantic reads it: ISO 8601 (date, or date and time with
+/// optional fraction and `Z`/`±HH:MM`/`±HHMM`) or a unix timestamp (aware,
+/// UTC; milliseconds above 2e10).
+fn parse_datetime(v: &Py) -> Option<When> {
+    match v {
+        Py::Int(i) => timestamp(i.parse::<f64>().ok()?),
+        Py::Float(f) => timestamp(*f),
+        Py::Str(s) => {
+            let s = s.trim();
+            if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-') && s.get(4..5).is_none_or(|c| c != "-") {
+                return timestamp(s.parse::<f64>().ok()?);
+            }
+            iso(s)
+        }
+        _ => None,
+    }
+}
+
+fn timestamp(x: f64) -> Option<When> {
+    let seconds = if x.abs() > 2e10 { x / 1000.0 } else { x };
+    Some(When { aware: true, micros: (seconds * 1e6).round() as i128 })
+}
+
+fn iso(s: &str) -> Option<When> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i128> { s.get(r)?.parse::<i128>().ok() };
+    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
+        return None;
+    }
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let days = days_from_civil(y, mo, d);
+    let mut micros = days * 86_400_000_000;
+    let rest = s.get(10..)?;
+    if rest.is_empty() {
+        return Some(When { aware: false, micros });
+    }
+    let rest = rest.get(1..)?;
+    let (h, mi) = (rest.get(0..2)?.parse::<i128>().ok()?, rest.get(3..5)?.parse::<i128>().ok()?);
+    micros += (h * 3600 + mi * 60) * 1_000_000;
+    let mut tail = rest.get(5..)?;
+    if let Some(t) = tail.strip_prefix(':') {
+        let sec = t.get(0..2)?.parse::<i128>().ok()?;
+        micros += sec * 1_000_000;
+        tail = t.get(2..)?;
+        if let Some(f) = tail.strip_prefix('.').or_else(|| tail.strip_prefix(',')) {
+            let digits: String = f.chars().take_while(char::is_ascii_digit).collect();
+            let padded: String = format!("{digits:0<6}").chars().take(6).collect();
+            micros += padded.parse::<i128>().ok()?;
+            tail = f.get(digits.len()..)?;
+        }
+    }
+    match tail {
+        "" => Some(When { aware: false, micros }),
+        "Z" | "z" => Some(When { aware: true, micros }),
+        tz => {
+            let sign = match tz.get(0..1)? {
+                "+" => 1,
+                "-" => -1,
+                _ => return None,
+            };
+            let digits: String = tz.get(1..)?.chars().filter(|c| *c != ':').collect();
+            let (oh, om) = (digits.get(0..2)?.parse::<i128>().ok()?, digits.get(2..4).and_then(|m| m.parse::<i128>().ok()).unwrap_or(0));
+            Some(When { aware: true, micros: micros - sign * (oh * 3600 + om * 60) * 1_000_000 })
+        }
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i128, m: i128, d: i128) -> i128 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
