@@ -247,8 +247,9 @@ fn parse_options(options: JsValue) -> Result<crate::ParseOptions, JsError> {
 #[wasm_bindgen(js_name = parseTrace)]
 pub fn parse_trace(
     bytes: Vec<u8>,
-    #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] options: Option<js_sys::Object>,
 ) -> Result<JsTrace, JsError> {
+    let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     let opts = parse_options(options)?;
     reserve_heap(bytes.len());
     let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
@@ -594,8 +595,9 @@ export interface LlmMessages { messages: LlmMessage[]; error?: string }
 #[wasm_bindgen(js_name = parseFiles)]
 pub fn parse_files(
     #[wasm_bindgen(unchecked_param_type = "FileInput[]")] files: js_sys::Array,
-    #[wasm_bindgen(unchecked_param_type = "ParseOptions")] options: JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ParseOptions")] options: Option<js_sys::Object>,
 ) -> Result<JsTrace, JsError> {
+    let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     let opts = parse_options(options)?;
     let mut inputs = Vec::with_capacity(files.length() as usize);
     for (i, f) in files.iter().enumerate() {
