@@ -184,12 +184,16 @@ fn standalone_tool_call_and_tools_events() {
 #[test]
 fn jsonl_of_traces_with_a_bad_line() {
     let t = parse(b"{\"metadata\": {\"description\": \"ds\"}}\n[{\"role\": \"user\", \"content\": \"a\"}]\n{\"messages\": [{\"role\": \"user\", \"content\": \"b\"}], \"metadata\": {\"k\": 1}}\n[{\"role\": \"user\",,]\n");
-    assert_eq!(t.runs.len(), 2);
-    assert_eq!(t.events.len(), 2);
+    // Two traces, and the broken line kept as an unparsed event in a run of its own.
+    assert_eq!(t.runs.len(), 3);
+    assert_eq!(t.events.len(), 3);
+    assert_eq!(t.runs[2].id, agent_trace_viewer::integrity::LEFTOVER_RUN_ID);
+    assert_eq!(t.events[2].body.kind(), "unparsed");
     assert_eq!(t.metadata.get("description"), Some(&serde_json::json!("ds")));
     assert_eq!(t.runs[1].metadata.get("k"), Some(&serde_json::json!(1)));
     let d = diag(&t, "json-syntax");
     assert_eq!(d.line, 4);
+    assert_eq!(d.event, Some(2));
     assert!(codes(&t).contains(&"mixed-jsonl-rows"));
 }
 
