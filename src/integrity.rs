@@ -89,7 +89,7 @@ pub fn relink_diagnostics(diagnostics: &mut [Diagnostic], events: &[Event]) {
     let holds = |e: &Event, offset: usize| e.raw.start <= offset && offset <= e.raw.end;
     let record_level = |d: &Diagnostic| d.code == "json-invalid" || d.code == "json-syntax";
     let misplaced = |d: &Diagnostic| match d.event {
-        None => record_level(d),
+        None => record_level(d) || d.code == "duplicate-key",
         Some(i) => events.get(i as usize).is_none_or(|e| record_level(d) && !holds(e, d.offset)),
     };
     if !diagnostics.iter().any(misplaced) {
@@ -123,8 +123,8 @@ pub fn relink_diagnostics(diagnostics: &mut [Diagnostic], events: &[Event]) {
     for d in diagnostics.iter_mut() {
         if misplaced(d) {
             d.event = match d.event {
-                None => innermost(&unparsed, d.offset),
-                Some(_) => innermost(&all, d.offset),
+                None if record_level(d) => innermost(&unparsed, d.offset),
+                _ => innermost(&all, d.offset),
             };
         }
     }
@@ -186,11 +186,15 @@ pub struct Lost {
 pub fn lost_values(trace: &Trace) -> Vec<Lost> {
     let covered = CoveredRanges::new(&trace.events);
     let known = metadata_values(trace);
+    let dup_offsets: Vec<usize> = trace.diagnostics.iter().filter(|d| d.code == "duplicate-key").map(|d| d.offset).collect();
+    // The summary past the report cap covers every object.
+    let all_warned = trace.diagnostics.iter().any(|d| d.code == "duplicate-key" && d.path == "$" && d.offset == 0);
+    let duplicates_warned = |object: Range<usize>| all_warned || dup_offsets.iter().any(|o| object.contains(o));
     let mut lost = Vec::new();
     for (split, bytes) in splits(trace) {
         for v in &split.values {
             match scan::scan_value(bytes, v.range.start) {
-                Ok(end) => walk(bytes, v.range.start..end, &covered, &known, &mut lost),
+                Ok(end) => walk(bytes, v.range.start..end, &covered, &known, &duplicates_warned, &mut lost),
                 Err(e) if !covered.touches(e.offset) => lost.push(lost_at(bytes, e.offset, "$ (syntax error)")),
                 Err(_) => {}
             }
@@ -259,7 +263,14 @@ fn metadata_values(trace: &Trace) -> HashSet<String> {
 }
 
 /// Walks the value at `range` without recursion (inputs nest 100,000 deep).
-fn walk(bytes: &[u8], range: Range<usize>, covered: &CoveredRanges, known: &HashSet<String>, lost: &mut Vec<Lost>) {
+fn walk(
+    bytes: &[u8],
+    range: Range<usize>,
+    covered: &CoveredRanges,
+    known: &HashSet<String>,
+    duplicates_warned: &dyn Fn(Range<usize>) -> bool,
+    lost: &mut Vec<Lost>,
+) {
     let mut stack: Vec<(Range<usize>, String)> = vec![(range, "$".to_string())];
     while let Some((r, path)) = stack.pop() {
         if covered.contains_range(r.clone()) {
@@ -272,7 +283,15 @@ fn walk(bytes: &[u8], range: Range<usize>, covered: &CoveredRanges, known: &Hash
             }
             Some(b'{') => {
                 let members = scan::object_members(bytes, r.start).unwrap_or_default();
-                stack.extend(members.into_iter().map(|(k, v)| (v, json::render_path(&path, &[json::Seg::Key(k)]))));
+                // A value shadowed by a later duplicate key is read by no
+                // parser; the duplicate-key warning on the object quotes it.
+                let warned = duplicates_warned(r.clone());
+                for (i, (k, v)) in members.iter().enumerate() {
+                    let shadowed = members.get(i + 1..).unwrap_or(&[]).iter().any(|(later, _)| later == k);
+                    if !(shadowed && warned) {
+                        stack.push((v.clone(), json::render_path(&path, &[json::Seg::Key(k.clone())])));
+                    }
+                }
             }
             _ => {
                 let text = bytes.get(r.clone()).unwrap_or(&[]);

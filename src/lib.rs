@@ -15,6 +15,7 @@
 
 pub mod container;
 pub mod diagnostic;
+pub mod dupkeys;
 pub mod import;
 pub mod integrity;
 pub mod json;
@@ -106,6 +107,10 @@ fn import_split(
     options: &ParseOptions,
 ) -> Result<Trace, ParseError> {
     let start = bom;
+    // One event per line at least: refuse before reading any record.
+    if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
+        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+    }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     let mut builder = Builder::new(&bytes, &source_map);
     if let Some(kind) = utf16 {
@@ -125,6 +130,7 @@ fn import_split(
     }
     format.import(&Input { bytes: &bytes, split: &split }, &mut builder);
     integrity::keep_leftovers(&mut builder, &split);
+    dupkeys::report(&mut builder, &split);
     if builder.too_many_events {
         return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
     }
