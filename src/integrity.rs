@@ -28,9 +28,11 @@ pub const LEFTOVER_RUN_ID: &str = "unparsed-input";
 /// own at the end: inserting them among the format's events would shift
 /// every index the format already linked.
 pub fn keep_leftovers(out: &mut Builder, split: &Split) {
+    let broken_tails = broken_tails(out, split);
     let mut pending: Vec<(Range<usize>, &str, String)> = split
         .leftovers
         .iter()
+        .chain(&broken_tails)
         .map(|r| (r.clone(), "not valid JSON", "$".to_string()))
         .chain(out.failed_records.iter().map(|(r, path)| (r.clone(), "a value that could not be decoded", path.clone())))
         .map(|(r, why, path)| (scan::skip_ws(out.bytes, r.start)..r.end, why, path))
@@ -78,6 +80,40 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
         }
         last_kept_end = r.end;
     }
+}
+
+/// For each syntax error inside a value that no event holds, the value's
+/// bytes from the end of the last event before the error: what the format
+/// could not read of a broken document (e.g. one file of several).
+fn broken_tails(out: &Builder, split: &Split) -> Vec<Range<usize>> {
+    if split.errors.is_empty() {
+        return Vec::new();
+    }
+    let covered = CoveredRanges::new(&out.events);
+    let mut ends: Vec<usize> = out.events.iter().map(|e| e.raw.end).collect();
+    ends.sort_unstable();
+    let mut tails = Vec::new();
+    for e in &split.errors {
+        if covered.touches(e.offset) {
+            continue;
+        }
+        let at = split.values.partition_point(|v| v.range.start <= e.offset);
+        let Some(v) = at.checked_sub(1).and_then(|i| split.values.get(i)) else { continue };
+        if e.offset > v.range.end {
+            continue;
+        }
+        let before = ends.partition_point(|end| *end <= e.offset);
+        let from = before.checked_sub(1).and_then(|i| ends.get(i)).copied().filter(|end| *end > v.range.start);
+        tails.push(from.unwrap_or(v.range.start)..v.range.end);
+    }
+    tails
+}
+
+/// Drops a syntax error reported twice at one place (by the JSON layer and
+/// again by a format module that met it while reading).
+pub fn dedup_syntax_errors(diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen = HashSet::new();
+    diagnostics.retain(|d| d.code != "json-syntax" || seen.insert((d.offset, d.message.clone())));
 }
 
 /// Points every diagnostic at an event that exists and holds its place: a

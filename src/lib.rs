@@ -154,6 +154,7 @@ fn import_split(
         });
     }
     let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
+    integrity::dedup_syntax_errors(&mut diagnostics);
     integrity::relink_diagnostics(&mut diagnostics, &events);
     if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
         diagnostics.push(Diagnostic {

@@ -129,3 +129,22 @@ fn the_walker_finds_a_lost_value() {
     assert_eq!(lost[0].path, "$.extra");
     assert_eq!(lost[0].text, "12345");
 }
+
+#[test]
+fn the_broken_tail_of_one_file_of_several_is_kept() {
+    // Found by fuzzing (parse_files): a file of a multi-file drop that breaks
+    // after its first records lost its tail, and its syntax error was
+    // reported twice.
+    let files = vec![
+        ("a.json".to_string(), br#"[{"role": "user", "content": "first file"}]"#.to_vec()),
+        ("b.json".to_string(), b"[{\"role\": \"user\", \"content\": \"ok\"},\n {\"role\": \"user\", \"content\": \"unterminated\n]".to_vec()),
+    ];
+    let t = agent_trace_viewer::parse_files(files, &ParseOptions::default()).unwrap();
+    assert!(lost_values(&t).is_empty(), "{:?}", lost_values(&t));
+    let tail = t.events.last().unwrap();
+    assert_eq!(tail.body.kind(), "unparsed");
+    assert!(t.source[tail.raw.clone()].ends_with(b"\"unterminated\n]\n"), "{:?}", String::from_utf8_lossy(&t.source[tail.raw.clone()]));
+    let syntax: Vec<_> = t.diagnostics.iter().filter(|d| d.code == "json-syntax").collect();
+    assert_eq!(syntax.len(), 1, "{syntax:?}");
+    assert_eq!(syntax[0].event, Some(t.events.len() as u32 - 1));
+}
