@@ -32,9 +32,9 @@ seed() {
     parse_agentlens) fixtures=tests/fixtures/agentlens ;;
     *) fixtures=tests/fixtures ;;
   esac
-  find "$fixtures" -type f -size -64k -exec cp -t "$dir" {} + 2>/dev/null || true
+  find "$fixtures" -type f -size -16k -exec cp -t "$dir" {} + 2>/dev/null || true
   if [ -d "$corpus_root" ]; then
-    find "$corpus_root" -type f -size -64k ! -name INDEX.md -exec cp -t "$dir" {} + 2>/dev/null || true
+    find "$corpus_root" -type f -size -16k ! -name INDEX.md -exec cp -t "$dir" {} + 2>/dev/null || true
   fi
   if [ "$target" = query ]; then
     # Queries alone run against the target's built-in trace.
@@ -49,8 +49,10 @@ run() {
   seed "$target"
   mkdir -p "fuzz/artifacts/$target" fuzz/logs
   echo "== $target: ${seconds}s"
-  cargo +nightly fuzz run "$target" "fuzz/corpus/$target" -- \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+  # The binary directly: `cargo fuzz run` would rebuild (and wait for the
+  # build lock) whenever a source file changed since the build below.
+  "$bin_dir/$target" "fuzz/corpus/$target" \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$target/" \
     > "fuzz/logs/$target.log" 2>&1 && status=ok || status="FAILED (see fuzz/logs/$target.log)"
   grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "fuzz/logs/$target.log" | tail -2 || true
@@ -58,6 +60,7 @@ run() {
 }
 
 cargo +nightly fuzz build >/dev/null
+bin_dir=fuzz/target/$(rustc -vV | sed -n 's/^host: //p')/release
 running=0
 for t in $targets; do
   run "$t" &

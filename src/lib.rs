@@ -16,6 +16,7 @@
 pub mod container;
 pub mod diagnostic;
 pub mod dupkeys;
+pub mod export;
 pub mod import;
 pub mod integrity;
 pub mod json;

@@ -235,3 +235,16 @@ fn invariant_testing_wrapper_and_tau_bench_traj_load() {
     assert_eq!(t.events.len(), 2);
     assert_eq!(t.runs[0].metadata.get("task_id"), Some(&serde_json::json!(3)));
 }
+
+#[test]
+fn a_json_list_of_rows_is_detected() {
+    // Found while building the XSS corpus: `[{"messages": [...]}]`, a
+    // documented input, was refused as "not a supported trace format"
+    // because detection sampled the row's messages one list level too deep.
+    let t = parse(br#"[{"id": "r1", "metadata": {"a": 1}, "messages": [{"role": "user", "content": "hi"}]},
+      {"messages": [{"role": "assistant", "content": "yo"}]}]"#);
+    assert_eq!(t.format, "openai");
+    assert_eq!((t.runs.len(), t.events.len()), (2, 2));
+    assert_eq!(t.runs[0].id, "r1");
+    assert!(t.detection.evidence.iter().any(|e| e.contains("2 trace objects")), "{:?}", t.detection.evidence);
+}

@@ -333,3 +333,35 @@ fn diagnostics_past_the_cap_are_counted() {
     assert_eq!(d.code, "too-many-diagnostics");
     assert!(d.message.starts_with("10 more diagnostics were left out: at most 100,000 are kept"), "{}", d.message);
 }
+
+// ---- The XSS corpus (tests/fixtures/xss): each fixture is read as its
+// format, loses nothing, and hands the payloads to the page unchanged.
+
+#[test]
+fn xss_fixtures_are_read_as_their_format_with_payloads_intact() {
+    let payloads: serde_json::Value = serde_json::from_slice(&common::fixture("xss/payloads.json")).unwrap();
+    let payloads: Vec<&str> = payloads["payloads"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert!(payloads.len() >= 15);
+    for (format, file) in [
+        ("openai", "xss/openai.json"),
+        ("docent", "xss/docent.json"),
+        ("openhands", "xss/openhands.json"),
+        ("agent-catalog", "xss/agent-catalog.jsonl"),
+        ("agentlens", "xss/agentlens.json"),
+    ] {
+        let t = parse(&common::fixture(file));
+        assert_eq!(t.format, format, "{file} detected as {}", t.format);
+        assert!(t.events.len() > 20, "{file}: {} events", t.events.len());
+        nothing_lost(&t, file);
+        // Everything the page is handed, as the wasm layer serialises it.
+        let counts = agent_trace_viewer::view::diagnostic_counts(&t);
+        let rows: Vec<_> = (0..t.events.len()).filter_map(|i| agent_trace_viewer::view::event_view(&t, i, counts[i])).collect();
+        let handed = serde_json::to_string(&(&rows, &t.diagnostics, &t.metadata)).unwrap();
+        let decoded: serde_json::Value = serde_json::from_str(&handed).unwrap();
+        let text = decoded.to_string();
+        for p in &payloads {
+            let as_json = serde_json::to_string(p).unwrap();
+            assert!(text.contains(&as_json[1..as_json.len() - 1]), "{file}: payload not in the rows: {p}");
+        }
+    }
+}
