@@ -5,8 +5,9 @@
 
 use std::io::Read;
 
-/// Largest decompressed size accepted from a gzip input: 1 GiB.
-pub const MAX_GZIP_EXPANSION: u64 = 1 << 30;
+/// Largest decompressed size accepted from a gzip input: the input cap
+/// ([`crate::limits::MAX_INPUT_BYTES`], 1 GiB).
+pub const MAX_GZIP_EXPANSION: u64 = crate::limits::MAX_INPUT_BYTES as u64;
 
 pub fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&[0x1f, 0x8b])

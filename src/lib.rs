@@ -15,8 +15,12 @@
 
 pub mod container;
 pub mod diagnostic;
+pub mod dupkeys;
+pub mod export;
 pub mod import;
+pub mod integrity;
 pub mod json;
+pub mod limits;
 pub mod model;
 pub mod query;
 pub mod render;
@@ -74,6 +78,9 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
         Some(kind) => container::utf16_to_utf8(&bytes, kind),
         None => bytes,
     };
+    if bytes.len() > limits::MAX_INPUT_BYTES {
+        return Err(ParseError { message: limits::input_too_large(bytes.len(), "the input"), diagnostics: Vec::new() });
+    }
     if container::is_zip(&bytes) {
         return Err(ParseError {
             message: "not supported yet: this is a zip archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped".to_string(),
@@ -103,6 +110,10 @@ fn import_split(
     options: &ParseOptions,
 ) -> Result<Trace, ParseError> {
     let start = bom;
+    // One event per line at least: refuse before reading any record.
+    if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
+        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+    }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     let mut builder = Builder::new(&bytes, &source_map);
     if let Some(kind) = utf16 {
@@ -121,7 +132,33 @@ fn import_split(
         builder.syntax_error(e, "$");
     }
     format.import(&Input { bytes: &bytes, split: &split }, &mut builder);
+    integrity::keep_leftovers(&mut builder, &split);
+    dupkeys::report(&mut builder, &split);
+    if builder.too_many_events {
+        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+    }
+    if builder.dropped_diagnostics > 0 {
+        let message = format!(
+            "{} more diagnostics were left out: at most {} are kept",
+            limits::group_digits(builder.dropped_diagnostics),
+            limits::group_digits(limits::MAX_DIAGNOSTICS)
+        );
+        builder.dropped_diagnostics = 0;
+        builder.diagnostics.push(Diagnostic {
+            severity: Severity::Warning,
+            code: "too-many-diagnostics",
+            message,
+            path: "$".to_string(),
+            line: 1,
+            column: 1,
+            offset: 0,
+            event: None,
+            snippet: None,
+        });
+    }
     let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
+    integrity::dedup_syntax_errors(&mut diagnostics);
+    integrity::relink_diagnostics(&mut diagnostics, &events);
     if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
         diagnostics.push(Diagnostic {
             severity: Severity::Warning,
@@ -186,6 +223,9 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         split.errors.extend(part.errors);
         split.leftovers.extend(part.leftovers);
         sources.push(model::SourceFile { name, range: start..end, first_line });
+    }
+    if bytes.len() > limits::MAX_INPUT_BYTES {
+        return Err(ParseError { message: limits::input_too_large(bytes.len(), "the files together"), diagnostics: Vec::new() });
     }
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });

@@ -184,12 +184,16 @@ fn standalone_tool_call_and_tools_events() {
 #[test]
 fn jsonl_of_traces_with_a_bad_line() {
     let t = parse(b"{\"metadata\": {\"description\": \"ds\"}}\n[{\"role\": \"user\", \"content\": \"a\"}]\n{\"messages\": [{\"role\": \"user\", \"content\": \"b\"}], \"metadata\": {\"k\": 1}}\n[{\"role\": \"user\",,]\n");
-    assert_eq!(t.runs.len(), 2);
-    assert_eq!(t.events.len(), 2);
+    // Two traces, and the broken line kept as an unparsed event in a run of its own.
+    assert_eq!(t.runs.len(), 3);
+    assert_eq!(t.events.len(), 3);
+    assert_eq!(t.runs[2].id, agent_trace_viewer::integrity::LEFTOVER_RUN_ID);
+    assert_eq!(t.events[2].body.kind(), "unparsed");
     assert_eq!(t.metadata.get("description"), Some(&serde_json::json!("ds")));
     assert_eq!(t.runs[1].metadata.get("k"), Some(&serde_json::json!(1)));
     let d = diag(&t, "json-syntax");
     assert_eq!(d.line, 4);
+    assert_eq!(d.event, Some(2));
     assert!(codes(&t).contains(&"mixed-jsonl-rows"));
 }
 
@@ -230,4 +234,17 @@ fn invariant_testing_wrapper_and_tau_bench_traj_load() {
     let t = parse(br#"{"task_id": 3, "traj": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]}"#);
     assert_eq!(t.events.len(), 2);
     assert_eq!(t.runs[0].metadata.get("task_id"), Some(&serde_json::json!(3)));
+}
+
+#[test]
+fn a_json_list_of_rows_is_detected() {
+    // Found while building the XSS corpus: `[{"messages": [...]}]`, a
+    // documented input, was refused as "not a supported trace format"
+    // because detection sampled the row's messages one list level too deep.
+    let t = parse(br#"[{"id": "r1", "metadata": {"a": 1}, "messages": [{"role": "user", "content": "hi"}]},
+      {"messages": [{"role": "assistant", "content": "yo"}]}]"#);
+    assert_eq!(t.format, "openai");
+    assert_eq!((t.runs.len(), t.events.len()), (2, 2));
+    assert_eq!(t.runs[0].id, "r1");
+    assert!(t.detection.evidence.iter().any(|e| e.contains("2 trace objects")), "{:?}", t.detection.evidence);
 }

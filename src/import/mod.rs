@@ -184,17 +184,44 @@ pub struct Builder<'a> {
     pub events: Vec<Event>,
     pub diagnostics: Vec<Diagnostic>,
     pub metadata: Metadata,
+    /// Set once an event past [`crate::limits::MAX_EVENTS`] was offered:
+    /// the input is then refused as too large.
+    pub too_many_events: bool,
+    /// Diagnostics left out past [`crate::limits::MAX_DIAGNOSTICS`].
+    pub dropped_diagnostics: usize,
+    /// Records [`Builder::parse_record`] could not decode; those no event
+    /// holds become unparsed events after the import ([`crate::integrity`]).
+    pub failed_records: Vec<(Range<usize>, String)>,
 }
 
 impl<'a> Builder<'a> {
     pub fn new(bytes: &'a [u8], map: &'a SourceMap) -> Builder<'a> {
-        Builder { bytes, map, runs: Vec::new(), events: Vec::new(), diagnostics: Vec::new(), metadata: Metadata::new() }
+        Builder {
+            bytes,
+            map,
+            runs: Vec::new(),
+            events: Vec::new(),
+            diagnostics: Vec::new(),
+            metadata: Metadata::new(),
+            too_many_events: false,
+            dropped_diagnostics: 0,
+            failed_records: Vec::new(),
+        }
+    }
+
+    /// Keeps a diagnostic unless the cap is reached (then only counts it).
+    fn push_diagnostic(&mut self, d: Diagnostic) {
+        if self.diagnostics.len() < crate::limits::MAX_DIAGNOSTICS {
+            self.diagnostics.push(d);
+        } else {
+            self.dropped_diagnostics += 1;
+        }
     }
 
     /// Adds a diagnostic at a byte offset.
     pub fn diag(&mut self, severity: Severity, code: &'static str, message: String, path: String, offset: usize, event: Option<u32>) {
         let pos = self.map.position(self.bytes, offset);
-        self.diagnostics.push(Diagnostic {
+        self.push_diagnostic(Diagnostic {
             severity,
             code,
             message,
@@ -217,7 +244,7 @@ impl<'a> Builder<'a> {
     pub fn syntax_error(&mut self, e: &SyntaxError, path: &str) {
         let pos = self.map.position(self.bytes, e.offset);
         let snippet = self.map.snippet(self.bytes, e.offset);
-        self.diagnostics.push(Diagnostic {
+        self.push_diagnostic(Diagnostic {
             severity: Severity::Error,
             code: "json-syntax",
             message: format!("invalid JSON: {}", e.message),
@@ -236,6 +263,7 @@ impl<'a> Builder<'a> {
         match serde_json::from_slice::<Value>(slice) {
             Ok(v) => Ok(v),
             Err(e) => {
+                self.failed_records.push((range.clone(), path.to_string()));
                 // serde_json's line and column are relative to the slice.
                 let mut offset = range.start;
                 let mut line = 1usize;
@@ -252,7 +280,7 @@ impl<'a> Builder<'a> {
                 let message = describe_serde_error(&e);
                 let pos = self.map.position(self.bytes, offset);
                 let snippet = self.map.snippet(self.bytes, offset);
-                self.diagnostics.push(Diagnostic {
+                self.push_diagnostic(Diagnostic {
                     severity: Severity::Error,
                     code: "json-invalid",
                     message: format!("invalid JSON: {message}"),
@@ -301,7 +329,13 @@ impl<'a> Builder<'a> {
     }
 
     /// Appends an event to the last run's last transcript; returns its index.
+    /// Past [`crate::limits::MAX_EVENTS`] nothing is stored and the parse
+    /// ends in a "too large" error.
     pub fn push_event(&mut self, body: EventBody, source_kind: &str, raw: Range<usize>, path: String, timestamp: Option<String>) -> u32 {
+        if self.events.len() >= crate::limits::MAX_EVENTS {
+            self.too_many_events = true;
+            return crate::source::clamp_u32(self.events.len());
+        }
         if self.runs.is_empty() {
             self.begin_run("run-0".to_string(), Metadata::new(), None);
         }

@@ -122,8 +122,9 @@ fn collect_sample_events<'v>(v: &'v Value, events: &mut Vec<&'v Value>, rows: &m
             for item in items {
                 match item {
                     Value::Array(_) => collect_sample_events(item, events, rows, depth + 1),
+                    // A row's object is no list level: its `messages` are one level below this list.
                     Value::Object(o) if o.contains_key("messages") && !o.contains_key("role") => {
-                        collect_sample_events(item, events, rows, depth + 1)
+                        collect_sample_events(item, events, rows, depth)
                     }
                     _ => events.push(item),
                 }

@@ -222,3 +222,39 @@ test('the bundled sample: rows, per-event diagnostics, tool stats, paged diagnos
     trace.free();
   }
 });
+
+test('__proto__, constructor and prototype keys in metadata and arguments stay plain data', () => {
+  const hostile = '{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"polluted2": 1}}, "prototype": {"polluted3": 1}}';
+  const src = [
+    `{"metadata": ${hostile}}`,
+    `{"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": ${JSON.stringify(hostile)}}}]},`
+      + ` {"role": "tool", "tool_call_id": "c", "content": "ok"}, {"type": "function", "function": {"name": "g", "arguments": ${hostile}}}], "metadata": ${hostile}}`,
+  ].join('\n');
+  const t = parseTrace(new TextEncoder().encode(src));
+  try {
+    const check = (obj, where) => {
+      assert.equal(Object.getPrototypeOf(obj), Object.prototype, `${where}: prototype replaced`);
+      assert.deepEqual(Object.keys(obj).sort(), ['__proto__', 'constructor', 'prototype'], where);
+      assert.deepEqual(Object.getOwnPropertyDescriptor(obj, '__proto__').value, { polluted: 1 }, where);
+      assert.equal(obj.polluted, undefined, where);
+      assert.equal(typeof obj.constructor, 'object', `${where}: constructor is the data, an own property`);
+      assert.deepEqual(obj.prototype, { polluted3: 1 }, where);
+    };
+    check(t.metadata(), 'file metadata');
+    const run = t.runs()[0];
+    assert.equal(Object.getPrototypeOf(run.metadata), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(run.metadata, '__proto__').value, { polluted: 1 });
+    assert.equal(run.metadata.polluted, undefined);
+    const rows = t.events(0, 3);
+    check(rows[0].toolCalls[0].arguments, 'arguments given as a JSON string');
+    check(rows[2].toolCalls[0].arguments, 'arguments of a standalone call');
+    for (const probe of [{}, [], Object.create(null), new Map()]) {
+      assert.equal(probe.polluted, undefined);
+      assert.equal(probe.polluted2, undefined);
+      assert.equal(probe.polluted3, undefined);
+    }
+    assert.equal(Object.prototype.polluted, undefined);
+  } finally {
+    t.free();
+  }
+});

@@ -1,0 +1,84 @@
+//! The JSON layer: the split into one document or JSON Lines, and the
+//! scanner, checked against serde_json. Whatever serde_json accepts the
+//! scanner must accept with the same end; what only the scanner accepts must
+//! be one of the documented decode-time refusals (nesting, UTF-8, surrogates).
+#![no_main]
+use agent_trace_viewer::json::{self, scan, Seg};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() > fuzz_common::MAX_INPUT {
+        return;
+    }
+    check_split(data);
+    check_against_serde(data);
+});
+
+fn check_split(data: &[u8]) {
+    let start = json::bom_len(data);
+    let split = json::split(data, start);
+    let mut last_end = 0;
+    for v in &split.values {
+        assert!(v.range.start <= v.range.end && v.range.end <= data.len(), "value {:?} outside {}", v.range, data.len());
+        assert!(v.range.start >= last_end, "values overlap or go backwards");
+        last_end = v.range.end;
+        if split.errors.is_empty() || split.layout == json::Layout::Jsonl {
+            assert_eq!(scan::scan_value(data, v.range.start), Ok(v.range.end), "a split value that does not scan to its end");
+            walk(data, v.range.start, 0);
+        }
+    }
+    for l in &split.leftovers {
+        assert!(l.start <= l.end && l.end <= data.len(), "leftover {l:?} outside {}", data.len());
+    }
+    for e in &split.errors {
+        assert!(e.offset <= data.len(), "error offset {} past {}", e.offset, data.len());
+        assert!(!e.message.is_empty());
+    }
+}
+
+/// Visits members and items with the helpers the format modules use.
+fn walk(b: &[u8], at: usize, depth: usize) {
+    if depth > 16 {
+        return;
+    }
+    match b.get(at) {
+        Some(b'{') => {
+            let members = scan::object_members(b, at).expect("a scanned object has members");
+            for (key, r) in &members {
+                assert_eq!(scan::find_path(b, at, &[Seg::Key(key.clone())]) , first_with_key(&members, key), "find_path disagrees with object_members");
+                walk(b, r.start, depth + 1);
+            }
+        }
+        Some(b'[') => {
+            let (items, end) = scan::array_items(b, at);
+            assert!(end.is_ok(), "a scanned array's items fail");
+            for (i, r) in items.iter().enumerate() {
+                assert_eq!(scan::find_path(b, at, &[Seg::Index(i)]), r.start);
+                walk(b, r.start, depth + 1);
+            }
+        }
+        Some(b'"') => {
+            let end = scan::scan_string(b, at).expect("a scanned string");
+            let _ = scan::decode_string(b, at..end);
+        }
+        _ => {}
+    }
+}
+
+fn first_with_key(members: &[(String, std::ops::Range<usize>)], key: &str) -> usize {
+    members.iter().find(|(k, _)| k == key).map(|(_, r)| r.start).unwrap_or(0)
+}
+
+fn check_against_serde(data: &[u8]) {
+    let scanned = scan::scan_value(data, 0).map(|end| scan::skip_ws(data, end));
+    match serde_json::from_slice::<serde_json::Value>(data) {
+        Ok(_) => assert_eq!(scanned, Ok(data.len()), "serde_json accepts what the scanner rejects"),
+        Err(e) => {
+            if scanned == Ok(data.len()) {
+                let m = e.to_string();
+                let allowed = ["recursion limit exceeded", "invalid unicode code point", "lone leading surrogate", "unexpected end of hex escape", "invalid escape"];
+                assert!(allowed.iter().any(|a| m.starts_with(a)), "the scanner accepts what serde_json rejects: {m}");
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! What every fuzz target does with a parsed trace: walk every view the UI
+//! and the wasm API can ask for, and check the invariants the rest of the
+//! code relies on (ranges inside the source, links to existing events).
+//! A panic here or in the library is a finding.
+
+use agent_trace_viewer::model::{EventBody, Trace};
+use agent_trace_viewer::{parse_files, parse_trace, ParseOptions, ParseError};
+
+/// Inputs larger than this are cut: libFuzzer's default is 4 KiB and larger
+/// inputs only slow the run down without reaching new code.
+pub const MAX_INPUT: usize = 64 * 1024;
+
+pub fn parse_forced(data: &[u8], format: &str) {
+    let options = ParseOptions { format: Some(format.to_string()) };
+    check_result(parse_trace(data.to_vec(), &options));
+}
+
+pub fn parse_detected(data: &[u8]) {
+    check_result(parse_trace(data.to_vec(), &ParseOptions::default()));
+}
+
+/// Splits the input into files at `\xFF\x00` (a byte pair that is never
+/// UTF-8, so seeds of single files stay whole) and names them like an
+/// OpenHands conversation folder, numbered backwards so ordering matters.
+pub fn parse_as_files(data: &[u8]) {
+    let parts: Vec<&[u8]> = split_on(data, b"\xFF\x00");
+    let n = parts.len();
+    let files: Vec<(String, Vec<u8>)> = parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let name = match p.first() {
+                Some(b'b') if i == 0 => "base_state.json".to_string(),
+                Some(b'x') => format!("notes-{i}.json"),
+                _ => format!("events/event-{:05}-id{i}.json", n - i),
+            };
+            (name, p.to_vec())
+        })
+        .collect();
+    check_result(parse_files(files, &ParseOptions::default()));
+}
+
+pub fn split_on<'a>(data: &'a [u8], sep: &[u8]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    let mut rest = data;
+    while let Some(at) = rest.windows(sep.len()).position(|w| w == sep) {
+        out.push(rest.get(..at).unwrap_or(&[]));
+        rest = rest.get(at + sep.len()..).unwrap_or(&[]);
+    }
+    out.push(rest);
+    out
+}
+
+pub fn check_result(result: Result<Trace, ParseError>) {
+    match result {
+        Ok(trace) => check_trace(&trace),
+        Err(e) => assert!(!e.message.is_empty(), "a parse error without a message"),
+    }
+}
+
+/// Walks every view of the trace and checks the model's invariants.
+pub fn check_trace(t: &Trace) {
+    let len = t.source.len();
+    let events = t.events.len();
+    for (i, e) in t.events.iter().enumerate() {
+        assert!(e.raw.start <= e.raw.end && e.raw.end <= len, "event {i}: raw {:?} outside the source ({len})", e.raw);
+        assert!((e.run as usize) < t.runs.len(), "event {i}: run {} of {}", e.run, t.runs.len());
+        assert!(e.line >= 1, "event {i}: line 0");
+        match &e.body {
+            EventBody::Message(m) => {
+                for c in &m.tool_calls {
+                    if let Some(r) = c.result {
+                        assert!((r as usize) < events, "event {i}: call result {r} of {events}");
+                    }
+                }
+            }
+            EventBody::ToolCall(c) => {
+                if let Some(r) = c.result {
+                    assert!((r as usize) < events, "event {i}: call result {r} of {events}");
+                }
+            }
+            EventBody::ToolResult(r) => {
+                if let Some(call) = r.call {
+                    assert!(t.call(call).is_some(), "event {i}: links to a missing call {call:?}");
+                }
+            }
+            _ => {}
+        }
+        let _ = t.raw_json(i);
+        let _ = agent_trace_viewer::query::event_text(t, i);
+        let _ = agent_trace_viewer::view::summary(t, e);
+    }
+    for run in &t.runs {
+        for tr in &run.transcripts {
+            assert!(tr.events.start <= tr.events.end && tr.events.end as usize <= events, "transcript {:?} of {events}", tr.events);
+        }
+    }
+    for d in &t.diagnostics {
+        assert!(d.offset <= len, "diagnostic {} at {} past the end ({len})", d.code, d.offset);
+        assert!(d.line >= 1 && d.column >= 1, "diagnostic {} at {}:{}", d.code, d.line, d.column);
+        if let Some(ev) = d.event {
+            assert!((ev as usize) < events, "diagnostic {} names event {ev} of {events}", d.code);
+        }
+        assert!(!d.message.is_empty(), "diagnostic {} without a message", d.code);
+    }
+    let counts = agent_trace_viewer::view::diagnostic_counts(t);
+    let rows: Vec<_> = (0..events)
+        .map(|i| agent_trace_viewer::view::event_view(t, i, counts.get(i).copied().unwrap_or((0, 0))))
+        .collect();
+    assert!(rows.iter().all(Option::is_some), "an event without a row");
+    // The wasm layer hands these to JS as JSON text.
+    assert!(serde_json::to_string(&rows).is_ok());
+    assert!(serde_json::to_string(&t.diagnostics).is_ok());
+    assert!(serde_json::to_string(&t.metadata).is_ok());
+    assert!(serde_json::to_string(&t.detection).is_ok());
+    let _ = agent_trace_viewer::spans::span_tree(t);
+    for run in 0..t.runs.len().min(64) {
+        let run = run as u32;
+        let _ = serde_json::to_string(&agent_trace_viewer::import::openhands::views::condensed_view(t, run));
+        let _ = serde_json::to_string(&agent_trace_viewer::import::openhands::views::llm_messages(t, run));
+    }
+    // Nothing lost: every value of the input is reachable from the trace.
+    let lost = agent_trace_viewer::integrity::lost_values(t);
+    assert!(lost.is_empty(), "values lost: {lost:?}");
+    let _ = t.tool_call_count();
+    let _ = t.linked_result_count();
+}

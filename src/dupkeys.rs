@@ -1,0 +1,254 @@
+//! Duplicate object keys. JSON allows them; every parser the formats' own
+//! libraries use (Python's `json`, JavaScript's `JSON.parse`, serde_json)
+//! silently keeps the last value, so a trace can say one thing in its raw
+//! text and another in the viewer. Each duplicate becomes a warning; the raw
+//! JSON keeps both values.
+//!
+//! One pass over already-scanned values: strings are skipped a run of plain
+//! bytes at a time and the keys of open objects share one buffer, so the
+//! happy path allocates nothing per object.
+
+use std::ops::Range;
+
+use crate::diagnostic::Severity;
+use crate::import::Builder;
+use crate::json::{scan, Seg, Split};
+
+/// Most duplicate keys reported one by one; the rest are counted.
+pub const MAX_REPORTED: usize = 100;
+
+/// A key that appears more than once in the same object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The key, decoded.
+    pub key: String,
+    /// Offset of the last occurrence's opening quote: the value read.
+    pub offset: usize,
+    /// Offsets of the earlier occurrences' opening quotes: values not read.
+    pub earlier: Vec<usize>,
+    /// Offset of the object's `{`.
+    pub object: usize,
+}
+
+/// The keys that appear more than once in an object inside the valid JSON
+/// value at `range`, in source order, at most `limit`; the second number
+/// counts all of them.
+pub fn find(b: &[u8], range: Range<usize>, limit: usize) -> (Vec<Duplicate>, usize) {
+    let mut found = Vec::new();
+    let mut total = 0;
+    // Open containers: for objects, where their keys start in `keys`.
+    let mut frames: Vec<Option<(usize, usize)>> = Vec::new();
+    // (raw key bytes without quotes, offset of the opening quote)
+    let mut keys: Vec<(&[u8], usize)> = Vec::new();
+    let mut expect_key = false;
+    let end = range.end.min(b.len());
+    let mut i = range.start;
+    while i < end {
+        let Some(&c) = b.get(i) else { break };
+        match c {
+            b'"' => {
+                let close = string_end(b, i, end);
+                if expect_key {
+                    keys.push((b.get(i + 1..close.saturating_sub(1)).unwrap_or(&[]), i));
+                    expect_key = false;
+                }
+                i = close;
+                continue;
+            }
+            b'{' => {
+                frames.push(Some((keys.len(), i)));
+                expect_key = true;
+            }
+            b'[' => {
+                frames.push(None);
+                expect_key = false;
+            }
+            b',' => expect_key = matches!(frames.last(), Some(Some(_))),
+            b'}' => {
+                if let Some(Some((first, object))) = frames.pop() {
+                    check_object(keys.get(first..).unwrap_or(&[]), object, &mut found, &mut total, limit);
+                    keys.truncate(first);
+                }
+                expect_key = false;
+            }
+            b']' => {
+                frames.pop();
+                expect_key = false;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found.sort_by_key(|d| d.offset);
+    (found, total)
+}
+
+/// The offset just past the string whose quote is at `open`.
+fn string_end(b: &[u8], open: usize, end: usize) -> usize {
+    let mut i = open + 1;
+    while i < end {
+        match b.get(i) {
+            Some(b'"') => return i + 1,
+            Some(b'\\') => i += 2,
+            _ => i += 1,
+        }
+    }
+    end
+}
+
+fn check_object(keys: &[(&[u8], usize)], object: usize, found: &mut Vec<Duplicate>, total: &mut usize, limit: usize) {
+    if keys.len() < 2 {
+        return;
+    }
+    let decoded = |raw: &[u8]| -> Vec<u8> {
+        if raw.contains(&b'\\') {
+            let mut quoted = Vec::with_capacity(raw.len() + 2);
+            quoted.push(b'"');
+            quoted.extend_from_slice(raw);
+            quoted.push(b'"');
+            serde_json::from_slice::<String>(&quoted).map(String::into_bytes).unwrap_or_else(|_| raw.to_vec())
+        } else {
+            raw.to_vec()
+        }
+    };
+    let escaped = keys.iter().any(|(k, _)| k.contains(&b'\\'));
+    let mut sorted: Vec<(std::borrow::Cow<[u8]>, usize)> = keys
+        .iter()
+        .map(|(k, at)| (if escaped { std::borrow::Cow::Owned(decoded(k)) } else { std::borrow::Cow::Borrowed(*k) }, *at))
+        .collect();
+    sorted.sort();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i + 1;
+        while sorted.get(j).is_some_and(|(k, _)| Some(k) == sorted.get(i).map(|(k, _)| k)) {
+            j += 1;
+        }
+        if j - i > 1 {
+            *total += 1;
+            if found.len() < limit {
+                // Sorted by key then offset: the last of the group is the one read.
+                let group = sorted.get(i..j).unwrap_or(&[]);
+                if let Some(((key, last), earlier)) = group.split_last() {
+                    found.push(Duplicate {
+                        key: String::from_utf8_lossy(key).into_owned(),
+                        offset: *last,
+                        earlier: earlier.iter().map(|(_, at)| *at).collect(),
+                        object,
+                    });
+                }
+            }
+        }
+        i = j;
+    }
+}
+
+/// Reports every duplicate key of the input as a `duplicate-key` warning
+/// (at most [`MAX_REPORTED`], then one more that counts the rest). The
+/// diagnostics name no event yet: `integrity::relink_diagnostics` gives them
+/// the event holding them.
+pub fn report(out: &mut Builder, split: &Split) {
+    let mut total = 0;
+    for v in &split.values {
+        let room = MAX_REPORTED.saturating_sub(total.min(MAX_REPORTED));
+        let (found, count) = find(out.bytes, v.range.clone(), room);
+        total += count;
+        for d in found {
+            let path = crate::json::render_path("$", &path_to(out.bytes, v.range.start, d.object));
+            let shadowed: Vec<String> = d.earlier.iter().take(3).map(|at| member_value_text(out.bytes, *at)).collect();
+            let more = if d.earlier.len() > 3 { format!(" and {} more", d.earlier.len() - 3) } else { String::new() };
+            let message = format!(
+                "the key {} appears {} times in this object; the last value is the one read (as Python's json and JavaScript's JSON.parse do); the earlier {} {}{more} {} not read",
+                quoted(&d.key),
+                d.earlier.len() + 1,
+                if d.earlier.len() == 1 { "value" } else { "values" },
+                shadowed.join(", "),
+                if d.earlier.len() == 1 { "is" } else { "are" },
+            );
+            out.diag(Severity::Warning, "duplicate-key", message, path, d.offset, None);
+        }
+    }
+    if total > MAX_REPORTED {
+        let message = format!("{} more keys appear more than once in an object; they are not listed one by one", total - MAX_REPORTED);
+        out.diag(Severity::Warning, "duplicate-key", message, "$".to_string(), 0, None);
+    }
+}
+
+/// The value of the member whose key's quote is at `key`, as `text`, cut to 60 characters.
+fn member_value_text(b: &[u8], key: usize) -> String {
+    let value = scan::scan_string(b, key).ok().and_then(|end| {
+        let colon = scan::skip_ws(b, end);
+        let start = scan::skip_ws(b, colon + 1);
+        let end = scan::scan_value(b, start).ok()?;
+        b.get(start..end)
+    });
+    let text = String::from_utf8_lossy(value.unwrap_or(&[]));
+    let cut: String = text.chars().take(60).collect();
+    let ellipsis = if cut.len() < text.len() { "…" } else { "" };
+    format!("`{cut}{ellipsis}`")
+}
+
+fn quoted(key: &str) -> String {
+    serde_json::to_string(key).unwrap_or_default()
+}
+
+/// The path segments from the value starting at `start` down to the value
+/// starting at `target` (an object's `{`).
+pub fn path_to(b: &[u8], start: usize, target: usize) -> Vec<Seg> {
+    let mut segs = Vec::new();
+    let mut at = scan::skip_ws(b, start);
+    while at < target {
+        let next = match b.get(at) {
+            Some(b'{') => scan::object_members(b, at)
+                .ok()
+                .and_then(|m| m.into_iter().find(|(_, r)| r.start <= target && target < r.end))
+                .map(|(k, r)| (Seg::Key(k), r.start)),
+            Some(b'[') => scan::array_items(b, at)
+                .0
+                .into_iter()
+                .enumerate()
+                .find(|(_, r)| r.start <= target && target < r.end)
+                .map(|(i, r)| (Seg::Index(i), r.start)),
+            _ => None,
+        };
+        match next {
+            Some((seg, child)) => {
+                segs.push(seg);
+                at = child;
+            }
+            None => break,
+        }
+    }
+    segs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dups(s: &str) -> Vec<(String, usize, usize)> {
+        find(s.as_bytes(), 0..s.len(), 100).0.into_iter().map(|d| (d.key, d.offset, d.earlier.len() + 1)).collect()
+    }
+
+    #[test]
+    fn finds_duplicates_per_object() {
+        assert!(dups(r#"{"a": 1, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}"#).is_empty());
+        assert_eq!(dups(r#"{"a": 1, "a": 2}"#), vec![("a".to_string(), 9, 2)]);
+        assert_eq!(dups(r#"[{"x": {"k": 1, "j": "k", "k": [1, {"k": 0}]}}]"#), vec![("k".to_string(), 26, 2)]);
+        // Escapes are decoded before comparing; a value equal to a key is not a key.
+        assert_eq!(dups(r#"{"role": "x", "r\u006fle": "y"}"#).len(), 1);
+        assert!(dups(r#"{"a": "a", "b": "\"a\""}"#).is_empty());
+        // Three times: one finding, at the last.
+        assert_eq!(dups(r#"{"a":1,"a":2,"a":3}"#), vec![("a".to_string(), 13, 3)]);
+    }
+
+    #[test]
+    fn counts_past_the_limit_and_finds_paths() {
+        let s = r#"{"a":1,"a":2,"b":1,"b":2,"c":1,"c":2}"#;
+        let (found, total) = find(s.as_bytes(), 0..s.len(), 2);
+        assert_eq!((found.len(), total), (2, 3));
+        let s = r#"{"m": [0, {"k": 1, "k": 2}]}"#;
+        let (found, _) = find(s.as_bytes(), 0..s.len(), 10);
+        assert_eq!(crate::json::render_path("$", &path_to(s.as_bytes(), 0, found[0].object)), "$.m[1]");
+        assert_eq!(member_value_text(s.as_bytes(), found[0].earlier[0]), "`1`");
+    }
+}
