@@ -68,6 +68,31 @@ pub fn format_ids() -> Vec<&'static str> {
 /// Reads `bytes` as a trace. Malformed records become diagnostics on the
 /// returned trace; only an input that is no trace at all is an error.
 pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, ParseError> {
+    parse_trace_observed(bytes, options, &mut |_| {})
+}
+
+/// A step of [`parse_trace`], reported as it finishes, for benchmarks that
+/// time each one (the core itself has no clock: `Instant` is not in wasm32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Gzip, UTF-16 and zip checks (and decompression when needed).
+    Container,
+    /// Line starts and character checkpoints for positions.
+    SourceMap,
+    /// Splitting into one document or JSON Lines, validating the grammar.
+    Split,
+    /// Scoring the formats on a sample.
+    Detect,
+    /// UTF-8 validation of the whole input.
+    Utf8,
+    /// The format module reading records into the model.
+    Import,
+    /// Sorting diagnostics and assembling the trace.
+    Finish,
+}
+
+/// [`parse_trace`], calling `observe` after each [`Phase`].
+pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mut dyn FnMut(Phase)) -> Result<Trace, ParseError> {
     let bytes = if container::is_gzip(&bytes) {
         container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(|message| ParseError { message, diagnostics: Vec::new() })?
     } else {
@@ -87,9 +112,12 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
             diagnostics: Vec::new(),
         });
     }
+    observe(Phase::Container);
     let start = json::bom_len(&bytes);
     let source_map = SourceMap::new(&bytes);
+    observe(Phase::SourceMap);
     let split = json::split(&bytes, start);
+    observe(Phase::Split);
     if split.values.is_empty() && split.errors.is_empty() {
         let what = if bytes.len() == start { "the input is empty" } else { "the input holds only whitespace" };
         return Err(ParseError {
@@ -97,7 +125,7 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
             diagnostics: Vec::new(),
         });
     }
-    import_split(bytes, split, source_map, start, utf16, options)
+    import_split(bytes, split, source_map, start, utf16, options, observe)
 }
 
 /// Detects the format of an already split input and reads it.
@@ -108,6 +136,7 @@ fn import_split(
     bom: usize,
     utf16: Option<&'static str>,
     options: &ParseOptions,
+    observe: &mut dyn FnMut(Phase),
 ) -> Result<Trace, ParseError> {
     let start = bom;
     // One event per line at least: refuse before reading any record.
@@ -115,6 +144,7 @@ fn import_split(
         return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
     }
     let (format, detection) = choose_format(&bytes, &split, options)?;
+    observe(Phase::Detect);
     let mut builder = Builder::new(&bytes, &source_map);
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
@@ -124,6 +154,7 @@ fn import_split(
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
     }
+    observe(Phase::Utf8);
     if start > 0 {
         builder.diag(Severity::Info, "bom", "the input starts with a UTF-8 byte order mark, which was skipped".to_string(), "$".to_string(), 0, None);
     }
@@ -156,6 +187,7 @@ fn import_split(
             snippet: None,
         });
     }
+    observe(Phase::Import);
     let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
     integrity::dedup_syntax_errors(&mut diagnostics);
     integrity::relink_diagnostics(&mut diagnostics, &events);
@@ -173,6 +205,7 @@ fn import_split(
         });
     }
     diagnostics.sort_by_key(|d| d.offset);
+    observe(Phase::Finish);
     Ok(Trace {
         format: format.id(),
         detection,
@@ -231,7 +264,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });
     }
     let source_map = SourceMap::new(&bytes);
-    let mut trace = import_split(bytes, split, source_map, 0, None, options)?;
+    let mut trace = import_split(bytes, split, source_map, 0, None, options, &mut |_| {})?;
     trace.files = sources;
     rebase_lines(&mut trace);
     Ok(trace)

@@ -248,3 +248,15 @@ fn a_json_list_of_rows_is_detected() {
     assert_eq!(t.runs[0].id, "r1");
     assert!(t.detection.evidence.iter().any(|e| e.contains("2 trace objects")), "{:?}", t.detection.evidence);
 }
+
+#[test]
+fn a_json_list_of_explorer_rows_is_detected() {
+    // The events sit two arrays down (list → row.messages → event); detection
+    // must look there, not only at the first level.
+    let t = parse(br#"[{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}], "metadata": {"id": 1}},
+{"messages": [{"role": "user", "content": "again"}], "metadata": {"id": 2}}]"#);
+    assert_eq!(t.format, "openai");
+    assert!(!t.detection.forced);
+    assert_eq!((t.runs.len(), t.events.len()), (2, 3));
+    assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+}

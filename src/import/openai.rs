@@ -137,7 +137,8 @@ fn collect_sample_events<'v>(v: &'v Value, events: &mut Vec<&'v Value>, rows: &m
                 .or_else(|| o.get("trace").and_then(|t| t.get("trace")).filter(|m| m.is_array()));
             if let Some(m) = list.filter(|_| !o.contains_key("role")) {
                 *rows += 1;
-                collect_sample_events(m, events, rows, depth + 1);
+                // The row's list is at the row's own level: a JSON list of rows holds its events two arrays down.
+                collect_sample_events(m, events, rows, depth);
             } else if o.len() == 1 && o.contains_key("metadata") {
                 // An Explorer dataset's metadata line: neutral.
             } else {
