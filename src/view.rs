@@ -283,6 +283,9 @@ pub struct RowView<'a> {
     pub results: Vec<Option<u32>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<ToolStatus>,
+    /// The source marks the record itself as a failure (an agent error).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
     pub errors: u32,
     pub warnings: u32,
 }
@@ -297,6 +300,7 @@ pub fn row_view(trace: &Trace, index: usize, counts: (u32, u32)) -> Option<RowVi
         role: crate::query::event_role(e),
         timestamp: e.timestamp.as_deref(),
         summary: one_line(&summary(trace, e), 240),
+        failed: e.failed,
         call_event: None,
         results: Vec::new(),
         status: None,

@@ -140,6 +140,8 @@ export interface RowView {
   /** For calls: the result event of each call (null: unanswered). */
   results?: (number | null)[];
   status?: "unknown" | "success" | "error";
+  /** The source marks the record itself as a failure (an agent error). */
+  failed?: true;
   errors: number;
   warnings: number;
 }

@@ -34,13 +34,13 @@ export function renderRow(row) {
   ];
   if (row.errors) parts.push(el('span', { className: 'r-flag count-error', title: plural(row.errors, 'error') }, `✖ ${row.errors}`));
   else if (row.warnings) parts.push(el('span', { className: 'r-flag count-warning', title: plural(row.warnings, 'warning') }, `⚠ ${row.warnings}`));
-  if (row.status === 'error') parts.push(el('span', { className: 'r-flag count-error' }, 'failed'));
+  if (row.status === 'error' || row.failed) parts.push(el('span', { className: 'r-flag count-error' }, 'failed'));
   parts.push(el('span', { className: 'r-summary' }, row.summary || el('span', { className: 'muted' }, row.sourceKind)));
   if (row.callEvent !== undefined && row.callEvent !== null) parts.push(eventLink(row.callEvent, `← #${row.callEvent}`, 'the call this answers'));
   const results = (row.results ?? []).filter((r) => r !== null);
   if (results.length) parts.push(eventLink(results[0], `→ #${results[0]}${results.length > 1 ? ` +${results.length - 1}` : ''}`, 'the result'));
   const classes = ['r'];
-  if (row.errors || row.status === 'error') classes.push('has-error');
+  if (row.errors || row.status === 'error' || row.failed) classes.push('has-error');
   else if (row.warnings) classes.push('has-warning');
   return el('div', { className: classes.join(' ') }, ...parts);
 }
@@ -58,14 +58,14 @@ function imagePart(url, n) {
   return el('p', { className: 'image-part muted' }, `image ${n} not loaded (only inline data: images are shown): `, el('code', {}, shown));
 }
 
-function renderParts(parts) {
+function renderParts(parts, openReasoning = false) {
   let images = 0;
   return parts.map((part) => {
     switch (part.type) {
       case 'text':
         return foldedText(part.text);
       case 'reasoning':
-        return el('details', { className: 'reasoning' }, el('summary', {}, `reasoning (${part.text.length.toLocaleString()} characters)`), foldedText(part.text));
+        return el('details', { className: 'reasoning', open: openReasoning }, el('summary', {}, `reasoning (${part.text.length.toLocaleString()} characters)`), foldedText(part.text));
       case 'image':
         return imagePart(part.url, ++images);
       default:
@@ -149,7 +149,8 @@ export function renderDetail(data, { onCopy }) {
     );
   }
   const body = el('div', { className: 'event-body' });
-  if (event.parts) body.append(...renderParts(event.parts));
+  // A decision's reasoning is the point of the record (AgentLens): shown open.
+  if (event.parts) body.append(...renderParts(event.parts, event.sourceKind === 'decision'));
   else if (event.json !== undefined) body.append(jsonTree(event.json, 2));
   else if (event.text) body.append(foldedText(event.text));
   for (const call of event.toolCalls ?? []) body.append(renderCall(event, call));
