@@ -131,8 +131,8 @@ impl JsTrace {
     #[wasm_bindgen(js_name = toAgentRunText, unchecked_return_type = "string | string[]")]
     pub fn to_agent_run_text(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "AgentRunTextOptions")] options_value: Option<js_sys::Object>,
-        #[wasm_bindgen(unchecked_param_type = "Cl100kTokenizer")] tokenizer: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AgentRunTextOptions")] options_value: Option<js_sys::Object>,
+        #[wasm_bindgen(unchecked_optional_param_type = "Cl100kTokenizer")] tokenizer: Option<js_sys::Object>,
     ) -> Result<JsValue, JsError> {
         let opts = options(options_value.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
         let tok = JsTokenizer::from(&tokenizer.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
@@ -151,7 +151,7 @@ impl JsTrace {
     /// `docent.data_models.AgentRun.model_validate` reads), per the mapping
     /// the text is rendered from. `options.run` picks the run.
     #[wasm_bindgen(js_name = toAgentRun, unchecked_return_type = "Record<string, unknown>")]
-    pub fn to_agent_run(&self, #[wasm_bindgen(unchecked_param_type = "{ run?: number }")] options_value: Option<js_sys::Object>) -> Result<JsValue, JsError> {
+    pub fn to_agent_run(&self, #[wasm_bindgen(unchecked_optional_param_type = "{ run?: number }")] options_value: Option<js_sys::Object>) -> Result<JsValue, JsError> {
         let opts = options(options_value.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
         let run = crate::render::run::doc_run(&self.trace, opts.run).ok_or_else(|| JsError::new(&format!("the trace has {} runs; there is no run {}", self.trace.runs.len(), opts.run)))?;
         Ok(super::to_js(&crate::render::run::to_docent_json(&run)))
