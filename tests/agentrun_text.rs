@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/agentrun-text")
@@ -189,4 +189,20 @@ fn legacy_chunks_match_docent_python() {
     let chunks: Vec<String> = serde_json::from_str(&read("long-older.legacy.100.json")).unwrap();
     assert!(chunks.len() > 10 && long["legacy_limits"].as_array().unwrap().len() >= 5, "the long case must really split");
     assert!(failures.is_empty(), "{} chunkings differ:\n{}", failures.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn the_run_asked_for_renders_from_jsonl_and_lists() {
+    let a: Value = serde_json::from_str(&read("basic-older.json")).unwrap();
+    let b: Value = serde_json::from_str(&read("reasoning-current.json")).unwrap();
+    let jsonl = format!("{}\n{}\n", serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+    let list = serde_json::to_string_pretty(&json!([a, b])).unwrap();
+    for bytes in [jsonl.into_bytes(), list.into_bytes()] {
+        let trace = common::parse_as(&bytes, "docent");
+        assert_eq!(trace.runs.len(), 2);
+        let legacy = TextOptions { style: Style::Legacy, run: 0, ..TextOptions::default() };
+        assert_eq!(agent_run_text(&trace, &legacy, None).unwrap(), vec![read("basic-older.legacy.txt")]);
+        let current = TextOptions { run: 1, ..TextOptions::default() };
+        assert_eq!(agent_run_text(&trace, &current, None).unwrap(), vec![read("reasoning-current.current.txt")]);
+    }
 }
