@@ -28,12 +28,14 @@ echo '{ "type": "commonjs" }' > pkg/tokenizer-node/package.json
 
 # Binaryen from npm (Debian's is too old for the features Rust emits).
 log "wasm-opt -O3"
-for f in pkg/web/agent_trace_viewer_bg.wasm pkg/node/agent_trace_viewer_bg.wasm \
-         pkg/tokenizer-web/atv_tokenizer_bg.wasm pkg/tokenizer-node/atv_tokenizer_bg.wasm; do
+for f in pkg/web/agent_trace_viewer_bg.wasm pkg/node/agent_trace_viewer_bg.wasm pkg/tokenizer-web/atv_tokenizer_bg.wasm; do
   node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-reference-types --enable-multivalue --enable-mutable-globals \
     "$f" -o "$f"
 done
+# wasm-bindgen writes the same tokenizer .wasm for both targets; optimizing it
+# (the slow part of the build) once is enough.
+cp pkg/tokenizer-web/atv_tokenizer_bg.wasm pkg/tokenizer-node/atv_tokenizer_bg.wasm
 
 rm -rf www/pkg
 mkdir -p www/pkg

@@ -11,6 +11,7 @@ bash scripts/build.sh
 log "clippy: library code may not unwrap, index or panic (native and wasm32)"
 cargo clippy --lib
 cargo clippy --lib --target wasm32-unknown-unknown
+cargo clippy -p agent-trace-viewer-tokenizer --lib --target wasm32-unknown-unknown
 
 log "cargo test"
 cargo test

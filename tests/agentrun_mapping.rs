@@ -115,3 +115,20 @@ fn run_index_out_of_range_is_an_error() {
     let e = agent_run_text(&trace, &TextOptions { run: 1, ..TextOptions::default() }, None).unwrap_err();
     assert!(e.message.contains("no run 1"), "{}", e.message);
 }
+
+#[test]
+fn large_runs_render_in_linear_time() {
+    let transcripts: Vec<_> = (0..3000).map(|i| json!({"id": format!("t{i}"), "name": format!("n{i}"), "messages": [{"role": "user", "content": "hi"}]})).collect();
+    let long = "word ".repeat(200_000);
+    // An int to YAML 1.1 (base 60), so PyYAML quotes it: worst case for the resolver patterns.
+    let sexagesimal = format!("1{}", ":11".repeat(30_000));
+    let run = json!({"id": "big", "transcripts": transcripts, "metadata": {"long": long, "digits": "1".repeat(100_000), "sexagesimal": sexagesimal}});
+    let trace = common::parse_as(&serde_json::to_vec(&run).unwrap(), "docent");
+    let start = std::time::Instant::now();
+    let current = agent_run_text(&trace, &TextOptions { context: all_metadata(), ..TextOptions::default() }, None).unwrap().concat();
+    assert!(current.contains("<|transcript T2999|>"));
+    let legacy = agent_run_text(&trace, &TextOptions { style: Style::Legacy, ..TextOptions::default() }, None).unwrap().concat();
+    assert!(legacy.contains("<transcript t2999>") && legacy.contains(&format!("digits: '{}'", "1".repeat(100_000))));
+    assert!(legacy.contains(&format!("sexagesimal: '{sexagesimal}'")));
+    assert!(start.elapsed().as_secs() < 60, "took {:?}", start.elapsed());
+}

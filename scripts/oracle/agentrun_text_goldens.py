@@ -164,6 +164,12 @@ def main() -> None:
             for n, chunks in c["legacy_chunks"].items():
                 put(f"{c['name']}.legacy.{n}.json", json.dumps(chunks, indent=1, ensure_ascii=False) + "\n")
         texts = current["texts"][c["name"]]
+        if "error" in texts:
+            put(f"{c['name']}.current.error.txt", texts["error"] + "\n")
+            entry["current_error"] = texts["error"]
+            entry["contexts"] = []
+            manifest_cases.append(entry)
+            continue
         put(f"{c['name']}.current.txt", texts["default"])
         entry["contexts"] = sorted(k for k in texts if k != "default")
         for ctx in entry["contexts"]:
@@ -510,7 +516,32 @@ def current_only_cases(m) -> list[dict]:
             "quote": 'say "hi" \\ /',
         },
     )
-    return [{"name": "groups-current", "run": grouped, "note": "transcript groups, created_at order, context configs"}]
+    # Aware times order by instant across offsets; an unnamed group prints as None;
+    # a transcript named "" matches no name pattern, so Docent hides it.
+    aware = m.AgentRun(
+        id="run-tz",
+        transcripts=[
+            m.Transcript(id="tz-a", name="ten utc", created_at="2025-03-01T12:00:00+02:00", transcript_group_id="g-anon", messages=[m.UserMessage(content="10:00Z")]),
+            m.Transcript(id="tz-b", name="eleven utc", created_at="2025-03-01T11:00:00Z", transcript_group_id="g-anon", messages=[m.UserMessage(content="11:00Z")]),
+            m.Transcript(id="tz-c", name="ten thirty", created_at="2025-03-01T05:30:00-05:00", transcript_group_id="g-anon", messages=[m.UserMessage(content="10:30Z")]),
+            m.Transcript(id="tz-empty", name="", created_at="2025-03-01T00:00:00Z", messages=[m.UserMessage(content="named empty")]),
+            m.Transcript(id="tz-d", name="unix", created_at="2025-03-01T09:00:00Z", messages=[m.UserMessage(content="09:00Z")], metadata={"clé": "välue", "日本": ["語", 1e-07]}),
+        ],
+        transcript_groups=[m.TranscriptGroup(id="g-anon", created_at="2025-03-01T08:00:00Z", metadata={"ünïcode": True})],
+        metadata={"naïve": "no"},
+    )
+    mixed = m.AgentRun(
+        id="run-tz-mixed",
+        transcripts=[
+            m.Transcript(id="mx-a", name="aware", created_at="2025-03-01T12:00:00Z", messages=[m.UserMessage(content="a")]),
+            m.Transcript(id="mx-b", name="missing", messages=[m.UserMessage(content="b")]),
+        ],
+    )
+    return [
+        {"name": "groups-current", "run": grouped, "note": "transcript groups, created_at order, context configs"},
+        {"name": "timezones-current", "run": aware, "note": "aware created_at ordered by instant; unnamed group; empty transcript name"},
+        {"name": "timezones-mixed-current", "run": mixed, "note": "docent 0.1.88 raises TypeError: aware and missing created_at among siblings"},
+    ]
 
 
 # --------------------------------------------------------------------------
@@ -617,7 +648,11 @@ def current_worker(payload: dict) -> dict:
     sources.update({c["name"]: c["json"] for c in out})
     for name, text_json in sources.items():
         run = AgentRun.model_validate(json.loads(text_json))
-        per = {"default": AgentRunView.from_agent_run(run).to_text()}
+        try:
+            per = {"default": AgentRunView.from_agent_run(run).to_text()}
+        except Exception as e:  # Docent itself fails: the golden records how
+            texts[name] = {"error": f"{type(e).__name__}: {e}"}
+            continue
         for ctx_name, ctx in payload["contexts"].items():
             per[ctx_name] = AgentRunView.from_agent_run(run, context_config=AgentRunContextConfig.model_validate(ctx)).to_text()
         texts[name] = per

@@ -8,7 +8,7 @@
 //! AgentRun, TranscriptGroup and Transcript, with metadata as
 //! `json.dumps(indent=2)` filtered by the context config.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::context::{filter_metadata, name_decision, ContextConfig, GlobFilter, Specificity, NO_MATCH};
 use super::legacy::tool_calls_text;
@@ -58,33 +58,47 @@ pub fn render(run: &DocRun, config: &ContextConfig) -> Result<String, RenderErro
 }
 
 /// `{x.id: x for x in items}`: first position, last value.
-fn by_id<T>(items: &[T], id: impl Fn(&T) -> &String) -> Vec<(String, &T)> {
-    let mut out: Vec<(String, &T)> = Vec::new();
+struct ById<'a, T> {
+    order: Vec<(String, &'a T)>,
+    index: HashMap<String, usize>,
+}
+
+impl<'a, T> ById<'a, T> {
+    fn iter(&self) -> impl Iterator<Item = &(String, &'a T)> {
+        self.order.iter()
+    }
+}
+
+fn by_id<T>(items: &[T], id: impl Fn(&T) -> &String) -> ById<'_, T> {
+    let mut out = ById { order: Vec::new(), index: HashMap::new() };
     for item in items {
         let key = id(item);
-        match out.iter_mut().find(|(k, _)| k == key) {
+        match out.index.get(key).and_then(|&i| out.order.get_mut(i)) {
             Some(slot) => slot.1 = item,
-            None => out.push((key.clone(), item)),
+            None => {
+                out.index.insert(key.clone(), out.order.len());
+                out.order.push((key.clone(), item));
+            }
         }
     }
     out
 }
 
-fn lookup<'a, T>(items: &[(String, &'a T)], id: &str) -> Option<&'a T> {
-    items.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
+fn lookup<'a, T>(items: &ById<'a, T>, id: &str) -> Option<&'a T> {
+    items.index.get(id).and_then(|&i| items.order.get(i)).map(|(_, v)| *v)
 }
 
-fn build_tree(transcripts: &[(String, &DocTranscript)], groups: &[(String, &super::run::DocGroup)]) -> Result<Tree, RenderError> {
+fn build_tree(transcripts: &ById<DocTranscript>, groups: &ById<super::run::DocGroup>) -> Result<Tree, RenderError> {
     let mut nodes: HashMap<String, Node> = HashMap::new();
     let new = |kind| Node { kind, children: Vec::new(), has_transcript: false };
     nodes.insert(ROOT.to_string(), new(Kind::Run));
-    for (id, g) in groups {
+    for (id, g) in groups.iter() {
         nodes.entry(id.clone()).or_insert_with(|| new(Kind::Group));
         let parent = g.parent_id.clone().filter(|p| !p.is_empty()).unwrap_or_else(|| ROOT.to_string());
         let kind = if parent == ROOT { Kind::Run } else { Kind::Group };
         nodes.entry(parent).or_insert_with(|| new(kind)).children.push(id.clone());
     }
-    for (id, t) in transcripts {
+    for (id, t) in transcripts.iter() {
         nodes.insert(id.clone(), new(Kind::Transcript));
         let mut parent = t.group_id.clone().filter(|p| !p.is_empty()).unwrap_or_else(|| ROOT.to_string());
         if !nodes.contains_key(&parent) {
@@ -169,8 +183,8 @@ fn update(best: Decision, included: bool, spec: Specificity, object: i64) -> Dec
     }
 }
 
-fn visible_nodes(tree: &Tree, transcripts: &[(String, &DocTranscript)], groups: &[(String, &super::run::DocGroup)], config: &ContextConfig) -> Vec<String> {
-    let mut visible = vec![ROOT.to_string()];
+fn visible_nodes(tree: &Tree, transcripts: &ById<DocTranscript>, groups: &ById<super::run::DocGroup>, config: &ContextConfig) -> HashSet<String> {
+    let mut visible = HashSet::from([ROOT.to_string()]);
     visit(tree, ROOT, None, 0, transcripts, groups, config, &mut visible, 0);
     visible
 }
@@ -181,10 +195,10 @@ fn visit(
     id: &str,
     mut best: Decision,
     mut depth: i64,
-    transcripts: &[(String, &DocTranscript)],
-    groups: &[(String, &super::run::DocGroup)],
+    transcripts: &ById<DocTranscript>,
+    groups: &ById<super::run::DocGroup>,
     config: &ContextConfig,
-    visible: &mut Vec<String>,
+    visible: &mut HashSet<String>,
     guard: usize,
 ) -> bool {
     let Some(node) = tree.nodes.get(id) else { return false };
@@ -198,7 +212,7 @@ fn visit(
         }
         let shown = best.is_some_and(|(inc, _)| inc);
         if shown {
-            visible.push(id.to_string());
+            visible.insert(id.to_string());
         }
         return shown;
     }
@@ -214,17 +228,17 @@ fn visit(
         any = visit(tree, c, best, depth, transcripts, groups, config, visible, guard + 1) || any;
     }
     if any {
-        visible.push(id.to_string());
+        visible.insert(id.to_string());
     }
     any
 }
 
 struct Renderer<'a> {
     tree: &'a Tree,
-    transcripts: &'a [(String, &'a DocTranscript)],
-    groups: &'a [(String, &'a super::run::DocGroup)],
+    transcripts: &'a ById<'a, DocTranscript>,
+    groups: &'a ById<'a, super::run::DocGroup>,
     config: &'a ContextConfig,
-    visible: &'a [String],
+    visible: &'a HashSet<String>,
 }
 
 impl Renderer<'_> {

@@ -86,9 +86,58 @@ impl P {
                 }
             }
             P::Star(p) => to = closure(p, text, from.to_vec()),
-            P::Plus(p) => to = closure(p, text, p.step(text, from)),
+            P::Plus(p) => {
+                let first = p.step(text, from);
+                to = closure(p, text, first);
+            }
         }
         to
+    }
+
+    /// Ends of a match starting at `at`, for patterns without repetition
+    /// (so each start has a handful of ends).
+    fn ends_from(&self, text: &[char], at: usize, out: &mut Vec<usize>) {
+        match self {
+            P::Class(_) | P::Set(..) => {
+                if text.get(at).is_some_and(|c| self.accepts(*c)) {
+                    out.push(at + 1);
+                }
+            }
+            P::Lit(s) => {
+                let lit: Vec<char> = s.chars().collect();
+                if text.get(at..at + lit.len()) == Some(&lit[..]) {
+                    out.push(at + lit.len());
+                }
+            }
+            P::Seq(ps) => {
+                let mut cur = vec![at];
+                for p in ps {
+                    let mut next = Vec::new();
+                    for &c in &cur {
+                        p.ends_from(text, c, &mut next);
+                    }
+                    next.sort_unstable();
+                    next.dedup();
+                    cur = next;
+                }
+                out.extend(cur);
+            }
+            P::Alt(ps) => ps.iter().for_each(|p| p.ends_from(text, at, out)),
+            P::Opt(p) => {
+                out.push(at);
+                p.ends_from(text, at, out);
+            }
+            P::Star(_) | P::Plus(_) => {}
+        }
+    }
+
+    fn repetition_free(&self) -> bool {
+        match self {
+            P::Class(_) | P::Set(..) | P::Lit(_) => true,
+            P::Seq(ps) | P::Alt(ps) => ps.iter().all(P::repetition_free),
+            P::Opt(p) => p.repetition_free(),
+            P::Star(_) | P::Plus(_) => false,
+        }
     }
 
     fn accepts(&self, c: char) -> bool {
@@ -120,8 +169,38 @@ impl P {
     }
 }
 
-/// Zero or more repetitions from `start` (which is included).
+/// Zero or more repetitions from `start` (which is included), in time linear
+/// in the text: a sweep for a character class, a worklist for other
+/// repetition-free patterns, frontier iteration otherwise.
 fn closure(p: &P, text: &[char], start: Vec<bool>) -> Vec<bool> {
+    if matches!(p, P::Class(_) | P::Set(..)) {
+        let mut all = start;
+        for (i, c) in text.iter().enumerate() {
+            if all.get(i).copied().unwrap_or(false) && p.accepts(*c) {
+                if let Some(slot) = all.get_mut(i + 1) {
+                    *slot = true;
+                }
+            }
+        }
+        return all;
+    }
+    if p.repetition_free() {
+        let mut all = start;
+        let mut work: Vec<usize> = all.iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i).collect();
+        while let Some(at) = work.pop() {
+            let mut ends = Vec::new();
+            p.ends_from(text, at, &mut ends);
+            for e in ends {
+                if let Some(slot) = all.get_mut(e) {
+                    if !*slot {
+                        *slot = true;
+                        work.push(e);
+                    }
+                }
+            }
+        }
+        return all;
+    }
     let mut all = start.clone();
     let mut frontier = start;
     loop {

@@ -430,6 +430,10 @@ fn analyze(scalar: &str) -> Analysis {
 /// True when PyYAML's implicit resolvers read `s` (plain) as something other
 /// than a string: bool, int, float, null, timestamp, merge `<<`, value `=`.
 fn resolves_to_non_str(s: &str) -> bool {
+    // PyYAML picks resolvers by the first character; no resolver starts otherwise.
+    if s.chars().next().is_some_and(|c| !"yYnNtTfFoO-+0123456789.<~=!&*".contains(c)) {
+        return false;
+    }
     let chars: Vec<char> = s.chars().collect();
     resolvers().iter().any(|p| p.python_match(&chars))
 }
