@@ -390,6 +390,8 @@ async function showTrace() {
 function viewContext() {
   return {
     info: state.info,
+    /** The run picked in the run switcher (null: all runs). */
+    run: state.run,
     call,
     goto: (index) => gotoEvent(index, { push: true }),
     setQuery: (q) => {
@@ -899,6 +901,8 @@ function wireControls() {
   $('run-select').addEventListener('change', (e) => {
     state.run = e.target.value === '' ? null : Number(e.target.value);
     applyFilter({ push: true });
+    // Views of one run (AgentRun text, OpenHands' views) follow the switcher.
+    if (state.view !== 'events') setView(state.view, { write: false });
   });
   let runTimer;
   $('run-query').addEventListener('input', () => {

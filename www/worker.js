@@ -9,6 +9,19 @@ import init, { parseTrace, parseFiles, formats } from './pkg/agent_trace_viewer.
 import { readFile } from './loader.js';
 
 const ready = init();
+let tokenizer = null;
+
+/** The cl100k_base tokenizer (its own 1 MB-gzipped module): fetched once, on first use. */
+function loadTokenizer() {
+  tokenizer ??= import('./pkg/atv_tokenizer.js').then(async (m) => {
+    await m.default();
+    return m;
+  }).catch((e) => {
+    tokenizer = null;
+    throw new Error(`the tokenizer failed to load: ${e.message}`);
+  });
+  return tokenizer;
+}
 /** @type {Map<number, { trace: any, runs: any[] | null }>} */
 const traces = new Map();
 let nextId = 1;
@@ -154,6 +167,69 @@ const ops = {
   },
   spans({ traceId }) {
     return get(traceId).trace.spans();
+  },
+  /**
+   * The run's AgentRun text as Docent renders it. Only the first `maxChars`
+   * characters of each piece cross to the page (a 100 MB run renders to a
+   * string too long to show); `agentRunFullText` gives the whole of it for
+   * copy and download. Token counts are cl100k_base's (tiktoken), from the
+   * tokenizer module, loaded the first time a count or limit is asked for.
+   */
+  async agentRunText({ traceId, options, maxChars = 2_000_000 }) {
+    const entry = get(traceId);
+    const cut = (text) => ({ text: text.length > maxChars ? text.slice(0, maxChars) : text, length: text.length });
+    if (options.tokenLimit) {
+      const tokenizer = await loadTokenizer();
+      const chunks = entry.trace.toAgentRunText(options, tokenizer);
+      entry.agentRunText = { key: JSON.stringify(options), text: chunks };
+      return { chunks: chunks.map((c) => ({ ...cut(c), tokens: tokenizer.count(c) })) };
+    }
+    const text = entry.trace.toAgentRunText(options);
+    entry.agentRunText = { key: JSON.stringify(options), text };
+    return cut(text);
+  },
+  async agentRunFullText({ traceId, options }) {
+    const entry = get(traceId);
+    const key = JSON.stringify(options);
+    if (entry.agentRunText?.key === key) return entry.agentRunText.text;
+    return options.tokenLimit ? entry.trace.toAgentRunText(options, await loadTokenizer()) : entry.trace.toAgentRunText(options);
+  },
+  async agentRunTokenCount({ traceId, options }) {
+    const entry = get(traceId);
+    const tokenizer = await loadTokenizer();
+    const key = JSON.stringify(options);
+    const text = entry.agentRunText?.key === key && typeof entry.agentRunText.text === 'string' ? entry.agentRunText.text : entry.trace.toAgentRunText(options);
+    return tokenizer.count(text);
+  },
+  /** OpenHands' condensed view of a run, a page of entries with their rows. */
+  condensed({ traceId, run, start, count }) {
+    const entry = get(traceId);
+    entry.condensed ??= new Map();
+    let view = entry.condensed.get(run);
+    if (!view) {
+      view = entry.trace.condensedView(run);
+      entry.condensed.set(run, view);
+    }
+    if (count === undefined) return { count: view.entries.length, dropped: view.dropped.length, unhandledCondensationRequest: view.unhandledCondensationRequest };
+    const page = view.entries.slice(start, start + count);
+    const indices = Uint32Array.from(page.filter((e) => e.event !== null).map((e) => e.event));
+    const rows = new Map(entry.trace.rowsAt(indices).map((r) => [r.index, r]));
+    return page.map((e) => ({ ...e, row: e.event === null ? null : rows.get(e.event) ?? null }));
+  },
+  /** OpenHands' LLM message stream of a run, a page of messages with the rows of their events. */
+  llmMessages({ traceId, run, start, count }) {
+    const entry = get(traceId);
+    entry.llm ??= new Map();
+    let view = entry.llm.get(run);
+    if (!view) {
+      view = entry.trace.llmMessages(run);
+      entry.llm.set(run, view);
+    }
+    if (count === undefined) return { count: view.messages.length, error: view.error ?? null };
+    const page = view.messages.slice(start, start + count);
+    const indices = Uint32Array.from(page.flatMap((m) => m.events));
+    const rows = new Map(entry.trace.rowsAt(indices).map((r) => [r.index, r]));
+    return page.map((m) => ({ ...m, rows: m.events.map((i) => rows.get(i)).filter(Boolean) }));
   },
   timestamps({ traceId }) {
     const ts = get(traceId).trace.timestamps();

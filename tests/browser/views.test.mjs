@@ -1,0 +1,183 @@
+// The format-specific views in Chromium, checked against the reference
+// libraries' own output: the AgentRun text view (Docent's goldens, byte for
+// byte, in both styles, with context configs and token-limit chunks; copy and
+// download), OpenHands' condensed and LLM-message views (the SDK's goldens),
+// and the span tree on real Agent Catalog records. Screenshots go to
+// test-artifacts/.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { launch, openViewer, root, artifacts, loadSample } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const golden = (name) => readFileSync(join(root, 'tests', 'golden', 'agentrun-text', name), 'utf8');
+const contexts = JSON.parse(golden('cases.json')).contexts;
+
+let env;
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
+
+/** The text the view shows (one piece), once it is rendered for the current controls. */
+async function shownText(page) {
+  await page.waitForFunction(() => {
+    const s = document.querySelector('#agentrun-summary')?.textContent ?? '';
+    return s && !s.startsWith('Rendering');
+  });
+  return page.$eval('#agentrun-output pre', (pre) => pre.textContent);
+}
+
+test('AgentRun text view: Docent goldens byte for byte, token count, chunks, copy and download', async () => {
+  const { page, context, errors, requests } = await openViewer(env);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url.replace(/\/$/, '') });
+  await loadSample(page, 'docent-calculator.json');
+  const before = requests.length;
+  await page.click('#tab-agentrun');
+  await page.waitForSelector('#agentrun-output pre');
+
+  // Current style, Docent's default context (all metadata hidden).
+  assert.equal(await shownText(page), golden('basic-older.current.txt'));
+  const { count } = require(join(root, 'pkg', 'tokenizer-node', 'atv_tokenizer.js'));
+  const tokens = count(golden('basic-older.current.txt'));
+  await page.waitForFunction((n) => document.querySelector('#agentrun-summary').textContent.includes(`${n.toLocaleString()} tokens`), tokens);
+  await page.screenshot({ path: join(artifacts, 'view-agentrun-current.png') });
+
+  // Every metadata section shown: the golden rendered with contexts.all.
+  for (const box of await page.$$('#agentrun-metadata input[type=checkbox]')) await box.check();
+  await page.waitForFunction((t) => document.querySelector('#agentrun-output pre')?.textContent === t, golden('basic-older.current.all.txt'));
+
+  // A Docent context config pasted as JSON replaces the checkboxes.
+  await page.click('#agentrun-form details summary');
+  await page.fill('#agentrun-context', JSON.stringify(contexts.mixed));
+  await page.click('#agentrun-form button[type=submit]');
+  await page.waitForFunction((t) => document.querySelector('#agentrun-output pre')?.textContent === t, golden('basic-older.current.mixed.txt'));
+  // A config that is not JSON is explained, not thrown.
+  await page.fill('#agentrun-context', '{"type": ');
+  await page.click('#agentrun-form button[type=submit]');
+  await page.waitForSelector('#agentrun-error:not([hidden])');
+  assert.match(await page.textContent('#agentrun-error'), /context config is not JSON/);
+  await page.fill('#agentrun-context', '');
+
+  // Legacy style: the whole text, then the chunks of a 200-token limit.
+  await page.selectOption('#agentrun-style', 'legacy');
+  await page.waitForFunction((t) => document.querySelector('#agentrun-output pre')?.textContent === t, golden('basic-older.legacy.txt'));
+  assert.equal(await page.isVisible('#agentrun-metadata'), false, 'metadata sections are a current-style control');
+  await page.fill('#agentrun-token-limit', '200');
+  await page.click('#agentrun-form button[type=submit]');
+  await page.waitForSelector('.agentrun-chunk');
+  const chunks = JSON.parse(golden('basic-older.legacy.200.json'));
+  assert.deepEqual(await page.$$eval('.agentrun-chunk pre', (pres) => pres.map((p) => p.textContent)), chunks);
+  const headings = await page.$$eval('.agentrun-chunk h3', (hs) => hs.map((h) => h.textContent));
+  assert.equal(headings.length, chunks.length);
+  headings.forEach((h, i) => assert.match(h, new RegExp(`^Chunk ${i + 1} of ${chunks.length} · ${count(chunks[i]).toLocaleString()} tokens? `)));
+  assert.match(await page.textContent('#agentrun-summary'), new RegExp(`^${chunks.length} chunks of at most 200 tokens`));
+  await page.screenshot({ path: join(artifacts, 'view-agentrun-chunks.png'), fullPage: true });
+
+  // Copy: the whole text on the clipboard (chunks joined by a blank line); one chunk alone.
+  await page.click('#agentrun-copy');
+  await page.waitForFunction(() => document.querySelector('#agentrun-copy').textContent === 'Copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), chunks.join('\n\n'));
+  await page.click('.agentrun-chunk:nth-of-type(2) h3 button');
+  await page.waitForFunction(() => document.querySelector('.agentrun-chunk:nth-of-type(2) h3 button').textContent === 'Copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), chunks[1]);
+
+  // Download: a .txt with exactly the text.
+  await page.fill('#agentrun-token-limit', '');
+  await page.click('#agentrun-form button[type=submit]');
+  await page.waitForFunction((t) => document.querySelector('#agentrun-output pre')?.textContent === t, golden('basic-older.legacy.txt'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#agentrun-download')]);
+  assert.equal(download.suggestedFilename(), 'docent-calculator.run0.legacy.txt');
+  assert.equal(readFileSync(await download.path(), 'utf8'), golden('basic-older.legacy.txt'));
+
+  // The tokenizer came from this site, on demand, and nothing else was fetched.
+  const later = requests.slice(before).filter((u) => !u.startsWith('blob:')).map((u) => new URL(u));
+  assert.ok(later.every((u) => u.origin === new URL(env.server.url).origin), later.join(', '));
+  assert.deepEqual([...new Set(later.map((u) => u.pathname))].sort(), ['/pkg/atv_tokenizer.js', '/pkg/atv_tokenizer_bg.wasm']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('AgentRun text view follows the run switcher and equals the npm package's text for that run', async () => {
+  const { page, context, errors } = await openViewer(env);
+  const runs = readFileSync(join(root, 'tests', 'fixtures', 'docent', 'lib_older_runs.jsonl'));
+  await page.setInputFiles('#file-input', { name: 'runs.jsonl', mimeType: 'application/json', buffer: runs });
+  await page.waitForSelector('#event-list .vrow:not(.loading)');
+  await page.click('#tab-agentrun');
+  await page.waitForSelector('#agentrun-output pre');
+  const first = await shownText(page);
+  assert.match(await page.textContent('#view-other h2'), /^AgentRun text of run #0 of \d+$/);
+  await page.selectOption('#run-select', '1');
+  await page.waitForFunction(() => /^AgentRun text of run #1 /.test(document.querySelector('#view-other h2')?.textContent ?? ''));
+  const second = await shownText(page);
+  assert.notEqual(second, first);
+  // The same text the npm package renders for run 1.
+  const { parseTrace } = require(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+  const trace = parseTrace(new Uint8Array(runs));
+  assert.equal(second, trace.toAgentRunText({ run: 1 }));
+  trace.free();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("OpenHands views: condensed and LLM messages match the SDK's own (openhands-sdk goldens); rows jump to events", async () => {
+  const { page, context, errors } = await openViewer(env);
+  await loadSample(page, 'openhands-events.jsonl');
+  const expected = JSON.parse(readFileSync(join(root, 'tests', 'golden', 'openhands', 'sdk_stream.jsonl.json'), 'utf8')).runs[0];
+
+  await page.click('#tab-openhands-condensed');
+  await page.waitForSelector('#condensed-list .vrow:not(.loading)');
+  await page.waitForFunction((n) => document.querySelectorAll('#condensed-list [data-sdk-id]').length === n, expected.view.length);
+  const shown = await page.$$eval('#condensed-list [data-sdk-id]', (rows) => rows.map((r) => ({ id: r.dataset.sdkId, kind: r.dataset.sdkKind, text: r.textContent })));
+  assert.deepEqual(shown.map(({ id, kind }) => ({ id, kind })), expected.view.map(({ id, kind }) => ({ id, kind })));
+  const summary = expected.view.find((v) => v.summary);
+  assert.ok(summary, 'the fixture has a condensation summary');
+  assert.ok(shown.find((s) => s.id === summary.id).text.includes(summary.summary));
+  assert.match(await page.textContent('#condensed-summary'), /events remain, \d+ forgotten by condensations/);
+  await page.screenshot({ path: join(artifacts, 'view-openhands-condensed.png') });
+  // A click on an event's row opens it in the events view.
+  const actionPos = expected.view.findIndex((v) => v.kind === 'ActionEvent');
+  await page.click(`#condensed-${actionPos}`);
+  await page.waitForFunction(() => document.querySelector('#tab-events').getAttribute('aria-selected') === 'true' && document.querySelector('#detail-title'));
+  assert.match(await page.textContent('#detail'), /ActionEvent/);
+
+  await page.click('#tab-openhands-llm');
+  await page.waitForSelector('#llm-list .vrow:not(.loading)');
+  await page.waitForFunction((n) => document.querySelectorAll('#llm-list [data-role]').length === n, expected.messages.length);
+  const messages = await page.$$eval('#llm-list [data-role]', (rows) => rows.map((r) => ({ role: r.dataset.role, ids: r.dataset.toolCallIds })));
+  assert.deepEqual(messages, expected.messages.map((m) => ({ role: m.role, ids: (m.tool_call_ids ?? [m.tool_call_id ?? '']).join(' ') })));
+  await page.screenshot({ path: join(artifacts, 'view-openhands-llm.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('spans view on real Agent Catalog records: the nesting of begin/end, a click opens the span', async () => {
+  const { page, context, errors } = await openViewer(env);
+  await loadSample(page, 'agent-catalog-flight-search.jsonl');
+  const bytes = readFileSync(join(root, 'www', 'samples', 'agent-catalog-flight-search.jsonl'));
+  const { parseTrace } = require(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+  const trace = parseTrace(new Uint8Array(bytes));
+  const spans = trace.spans();
+  trace.free();
+  // The file's own structure: every begin has its end, span names are paths.
+  const records = bytes.toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const begins = records.filter((r) => r.content?.kind === 'begin').length;
+  assert.equal(spans.length, begins);
+  assert.ok(spans.some((s) => s.depth > 0), 'nested spans');
+
+  await page.click('#tab-spans');
+  await page.waitForSelector('.span-tree li');
+  const items = await page.$$eval('.span-tree li', (lis) => lis.map((li) => ({ level: Number(li.getAttribute('aria-level')), name: li.querySelector('button').textContent })));
+  assert.deepEqual(items, spans.map((s) => ({ level: s.depth + 1, name: s.name || '(unnamed)' })));
+  await page.screenshot({ path: join(artifacts, 'view-spans-agent-catalog.png') });
+  const deepest = spans.reduce((a, s, i) => (s.depth > spans[a].depth ? i : a), 0);
+  await page.click(`.span-tree li:nth-child(${deepest + 1}) button`);
+  await page.waitForFunction((i) => document.querySelector('#detail-title')?.textContent.startsWith(`Event #${i} `), spans[deepest].begin);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
