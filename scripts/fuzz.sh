@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS="parse_openai parse_docent parse_openhands parse_agent_catalog parse_agentlens parse_auto parse_files json_split query"
+ALL_TARGETS="parse_openai parse_docent parse_openhands parse_agent_catalog parse_agentlens parse_auto parse_files json_split query render_legacy render_current"
 targets="${1:-$ALL_TARGETS}"
 seconds="${2:-600}"
 jobs="${FUZZ_JOBS:-1}"
@@ -30,6 +30,7 @@ seed() {
     parse_openhands | parse_files) fixtures=tests/fixtures/openhands ;;
     parse_agent_catalog) fixtures=tests/fixtures/agent-catalog ;;
     parse_agentlens) fixtures=tests/fixtures/agentlens ;;
+    render_legacy | render_current) fixtures=tests/golden/agentrun-text ;;
     *) fixtures=tests/fixtures ;;
   esac
   find "$fixtures" -type f -size -16k -exec cp -t "$dir" {} + 2>/dev/null || true

@@ -125,3 +125,72 @@ pub fn check_trace(t: &Trace) {
     let _ = t.tool_call_count();
     let _ = t.linked_result_count();
 }
+
+/// cl100k_base, the tokenizer Docent counts with.
+struct Cl100k;
+
+impl agent_trace_viewer::render::Tokenizer for Cl100k {
+    fn encode(&self, text: &str) -> Vec<u32> {
+        atv_tokenizer::encode(text)
+    }
+    fn decode(&self, tokens: &[u32]) -> String {
+        atv_tokenizer::decode(tokens)
+    }
+}
+
+/// Renders every run of whatever `data` parses to (formats detected). A
+/// render error must carry a message; chunks must not lose text.
+pub fn render_all(data: &[u8], style: agent_trace_viewer::render::Style, token_limit: Option<i64>) {
+    use agent_trace_viewer::render::{agent_run_text, TextOptions};
+    let Ok(trace) = parse_trace(data.to_vec(), &ParseOptions::default()) else { return };
+    for run in 0..trace.runs.len().min(4) {
+        let whole = TextOptions { style, token_limit: None, run, ..TextOptions::default() };
+        let text = match agent_run_text(&trace, &whole, None) {
+            Ok(chunks) => chunks.concat(),
+            Err(e) => {
+                assert!(!e.message.is_empty(), "a render error without a message");
+                continue;
+            }
+        };
+        if token_limit.is_some() {
+            let split = TextOptions { token_limit, ..whole };
+            match agent_run_text(&trace, &split, Some(&Cl100k)) {
+                Ok(chunks) => assert!(!chunks.is_empty() || text.is_empty(), "a split with no chunks"),
+                Err(e) => assert!(!e.message.is_empty(), "a render error without a message"),
+            }
+        }
+    }
+}
+
+/// The current style under a context config built from `mask`'s bits.
+pub fn render_current(data: &[u8], mask: u8) {
+    use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions};
+    let Ok(trace) = parse_trace(data.to_vec(), &ParseOptions::default()) else { return };
+    let include = |bit: u8| if mask & bit != 0 { serde_json::json!({ "include": ["*"], "exclude": ["*.secret", "a.*.b"] }) } else { serde_json::json!({ "include": [], "exclude": ["*"] }) };
+    let config = serde_json::json!({
+        "type": "agent_run",
+        "agent_run_metadata": include(1),
+        "transcript_metadata": include(2),
+        "message_metadata": include(4),
+        "transcript_group_metadata": include(8),
+        "transcript_names": if mask & 16 != 0 { serde_json::json!({ "include": ["t*", "[!x]?"], "exclude": [] }) } else { serde_json::json!({}) },
+    });
+    let Ok(context) = ContextConfig::from_json(&config) else { panic!("the fuzz target's own context config is rejected") };
+    for run in 0..trace.runs.len().min(4) {
+        let options = TextOptions { style: Style::Current, token_limit: None, context: context.clone(), run };
+        if let Err(e) = agent_run_text(&trace, &options, None) {
+            assert!(!e.message.is_empty(), "a render error without a message");
+        }
+    }
+}
+
+/// PyYAML's dump, Python's str/repr and json.dumps of the bytes as JSON.
+pub fn render_values(data: &[u8]) {
+    use agent_trace_viewer::render::{py, pyjson, yaml};
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else { return };
+    let v = py::Py::from_json(&value);
+    let _ = yaml::dump(&v);
+    let _ = py::repr(&v);
+    let _ = py::py_str(&v);
+    let _ = pyjson::dumps_indent2(&v);
+}
