@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(t) if !rest.is_empty() => t,
         _ => parse_trace(DEFAULT_TRACE.as_bytes().to_vec(), &ParseOptions::default()).expect("the built-in trace parses"),
     };
-    let mut index = None;
+    let mut index = query::QueryIndex::default();
     match query::filter(&trace, q, &mut index) {
         Ok(hits) => {
             assert!(hits.windows(2).all(|w| w[0] < w[1]), "hits out of order");
