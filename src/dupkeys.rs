@@ -112,9 +112,17 @@ fn check_object(keys: &[(&[u8], usize)], object: usize, found: &mut Vec<Duplicat
         }
     };
     let escaped = keys.iter().any(|(k, _)| k.contains(&b'\\'));
+    // Keys holding invalid UTF-8 are read with U+FFFD in place of the bad
+    // bytes (`scan::decode_key`): two that differ only there are one key.
+    let undecodable = |k: &[u8]| !k.is_ascii() && std::str::from_utf8(k).is_err();
+    let lossy = keys.iter().any(|(k, _)| undecodable(k));
     let mut sorted: Vec<(std::borrow::Cow<[u8]>, usize)> = keys
         .iter()
-        .map(|(k, at)| (if escaped { std::borrow::Cow::Owned(decoded(k)) } else { std::borrow::Cow::Borrowed(*k) }, *at))
+        .map(|(k, at)| {
+            let k = if escaped { std::borrow::Cow::Owned(decoded(k)) } else { std::borrow::Cow::Borrowed(*k) };
+            let k = if lossy && undecodable(&k) { std::borrow::Cow::Owned(String::from_utf8_lossy(&k).into_owned().into_bytes()) } else { k };
+            (k, *at)
+        })
         .collect();
     sorted.sort();
     let mut i = 0;

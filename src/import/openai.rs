@@ -350,6 +350,9 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
         };
         let mut metadata = Metadata::new();
+        // Names taken by row fields and by keys of the row's `metadata`.
+        let mut row_fields: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut metadata_keys: std::collections::HashSet<String> = std::collections::HashSet::new();
         let mut id: Option<String> = None;
         let mut messages: Option<(Range<usize>, String)> = None;
         let list_key = ["messages", "traj", "trace"]
@@ -385,7 +388,17 @@ impl<'r, 'a> Reader<'r, 'a> {
             match (key.as_str(), v) {
                 ("metadata", Value::Object(m)) => {
                     for (k, v) in m {
-                        metadata.entry(k).or_insert(v);
+                        // `metadata`'s key wins its name; a row field of
+                        // the same name moves to `row.<key>`.
+                        // `row.<key>`, unless the two are equal (as our own
+                        // export writes `id`).
+                        if row_fields.contains(k.as_str()) && !metadata_keys.contains(&k) && metadata.get(&k) != Some(&v) {
+                            if let Some(old) = metadata.remove(&k) {
+                                metadata.insert(format!("row.{k}"), old);
+                            }
+                        }
+                        metadata_keys.insert(k.clone());
+                        metadata.insert(k, v);
                     }
                 }
                 ("metadata", Value::Null) => {}
@@ -401,12 +414,22 @@ impl<'r, 'a> Reader<'r, 'a> {
                     );
                     metadata.insert("metadata".to_string(), other);
                 }
-                ("id", Value::String(s)) => {
-                    id = Some(s.clone());
-                    metadata.entry("id".to_string()).or_insert(Value::String(s));
-                }
                 (_, v) => {
-                    metadata.entry(key.clone()).or_insert(v);
+                    if let ("id", Value::String(s)) = (key.as_str(), &v) {
+                        id = Some(s.clone());
+                    }
+                    // A field repeated in the row: the last one is read, as
+                    // Python's json reads it (the duplicate-key warning quotes
+                    // the earlier value). A name `metadata` also has goes to
+                    // `row.<key>`, so neither value is lost.
+                    row_fields.insert(key.as_str());
+                    if metadata_keys.contains(key) {
+                        if metadata.get(key) != Some(&v) {
+                            metadata.insert(format!("row.{key}"), v);
+                        }
+                    } else {
+                        metadata.insert(key.clone(), v);
+                    }
                 }
             }
         }

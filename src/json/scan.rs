@@ -318,6 +318,18 @@ pub fn decode_string(b: &[u8], quoted: Range<usize>) -> Option<String> {
     serde_json::from_slice::<String>(raw).ok()
 }
 
+/// An object key, decoded; invalid UTF-8 in it becomes U+FFFD, as
+/// [`crate::dupkeys`] compares such keys, so that two undecodable keys stay
+/// apart instead of both becoming `""` and one shadowing the other (the
+/// input's `invalid-utf8` diagnostic says the bytes were replaced).
+pub fn decode_key(b: &[u8], quoted: Range<usize>) -> String {
+    if let Some(key) = decode_string(b, quoted.clone()) {
+        return key;
+    }
+    let lossy = String::from_utf8_lossy(b.get(quoted).unwrap_or(&[])).into_owned();
+    serde_json::from_str::<String>(&lossy).unwrap_or_else(|_| lossy.trim_matches('"').to_string())
+}
+
 /// The elements of the array whose `[` is at `open`. On a syntax error the
 /// elements scanned before it are returned with the error.
 pub fn array_items(b: &[u8], open: usize) -> (Vec<Range<usize>>, Result<usize, SyntaxError>) {
@@ -364,7 +376,7 @@ pub fn object_members(b: &[u8], open: usize) -> Result<Vec<(String, Range<usize>
         let key_start = i;
         let value_start = member_key(b, key_start)?;
         let key_end = scan_string(b, key_start)?;
-        let key = decode_string(b, key_start..key_end).unwrap_or_default();
+        let key = decode_key(b, key_start..key_end);
         let value_end = scan_value(b, value_start)?;
         members.push((key, value_start..value_end));
         i = skip_ws(b, value_end);
