@@ -50,10 +50,6 @@ export interface Detection {
   runnerUp: string | null;
 }
 
-export type EventKind =
-  | "message" | "tool-call" | "tool-result" | "tool-definitions"
-  | "span" | "marker" | "key-value" | "unparsed";
-
 export type ContentPartView =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
@@ -75,30 +71,23 @@ export interface ToolCallView {
 
 export interface CallRef { event: number; call: number }
 
-/** One event as a display row. */
-export interface EventView {
+export type ToolStatus = "unknown" | "success" | "error";
+
+/**
+ * What every event row has, whatever its kind. Rows are discriminated
+ * unions on `kind` ({@link EventView}): `if (e.kind === "tool-call")` narrows
+ * to {@link ToolCallEventView}. tests/node/event-types.test.mjs checks real
+ * rows of every format against these declarations, field by field.
+ */
+export interface EventViewBase {
   index: number;
   run: number;
   transcript: number;
-  kind: EventKind;
   /** The format's own record kind (Message, ToolOutput, ToolCall, Tool, …). */
   sourceKind: string;
-  role?: string;
   timestamp?: string;
-  /** Readable text of the content (text parts joined). */
+  /** Readable text of the content (text parts joined); why the record did not parse for `unparsed`; "" for kinds without content. */
   text: string;
-  parts?: ContentPartView[];
-  /** Structured content (a tool output object). */
-  json?: unknown;
-  toolCalls?: ToolCallView[];
-  callId?: string;
-  /** The call a tool result answers. */
-  call?: CallRef;
-  callFunction?: string;
-  /** True when the link was inferred from order (no tool_call_id). */
-  implicitLink?: true;
-  status?: "unknown" | "success" | "error";
-  tools?: string[];
   summary: string;
   path: string;
   line: number;
@@ -107,11 +96,75 @@ export interface EventView {
   warnings: number;
   /** The span path the record was logged under, root first (Agent Catalog). */
   span?: string[];
-  /** The source marks the record itself as a failure (e.g. an AgentLens agent_error). */
-  failed?: true;
   /** Record fields the body has no place for (model, token counts, state, …). */
   metadata?: Record<string, unknown>;
 }
+
+/** A chat message (user, assistant, system, …), with the calls it makes. */
+export interface MessageEventView extends EventViewBase {
+  kind: "message";
+  role: string;
+  /** The content parts, when the content was a list. */
+  parts?: ContentPartView[];
+  /** Structured content (a JSON value that is not text or parts). */
+  json?: unknown;
+  /** The tool calls the message makes (absent when none). */
+  toolCalls?: ToolCallView[];
+}
+
+/** A tool call recorded on its own (not inside a message). */
+export interface ToolCallEventView extends EventViewBase {
+  kind: "tool-call";
+  /** The one call of the record. */
+  toolCalls: [ToolCallView];
+  /** The source marks the call itself as failed (its own status). */
+  failed?: true;
+}
+
+/** A tool's output. */
+export interface ToolResultEventView extends EventViewBase {
+  kind: "tool-result";
+  role: "tool";
+  parts?: ContentPartView[];
+  /** Structured content (a tool output object). */
+  json?: unknown;
+  callId?: string;
+  /** The call the result answers. */
+  call?: CallRef;
+  callFunction?: string;
+  /** True when the link was inferred from order (no tool_call_id). */
+  implicitLink?: true;
+  status: ToolStatus;
+  /** The source marks the result as a failure (AgentLens tool errors). */
+  failed?: true;
+}
+
+/** The tools offered to the model. */
+export interface ToolDefinitionsEventView extends EventViewBase {
+  kind: "tool-definitions";
+  /** Tool names (absent when the list is empty). */
+  tools?: string[];
+}
+
+/** A span's begin or end record. */
+export interface SpanEventView extends EventViewBase { kind: "span" }
+/** A marker (an agent call or error, a hand-off, …): its label is the summary. */
+export interface MarkerEventView extends EventViewBase {
+  kind: "marker";
+  /** The source marks the record as a failure (an AgentLens agent_error). */
+  failed?: true;
+}
+/** A key-value record: `key = value` is the summary. */
+export interface KeyValueEventView extends EventViewBase { kind: "key-value" }
+/** A record that could not be read: `text` says why. */
+export interface UnparsedEventView extends EventViewBase { kind: "unparsed" }
+
+/** One event as a display row: a discriminated union on `kind`. */
+export type EventView =
+  | MessageEventView | ToolCallEventView | ToolResultEventView | ToolDefinitionsEventView
+  | SpanEventView | MarkerEventView | KeyValueEventView | UnparsedEventView;
+
+export type EventKind = EventView["kind"];
 
 export interface RunView {
   index: number;
@@ -125,26 +178,56 @@ export interface RunView {
   metadata: Record<string, unknown>;
 }
 
-/** A light list row: what one line of the event list shows. */
-export interface RowView {
+/** What every list row has: what one line of the event list shows. */
+export interface RowViewBase {
   index: number;
   run: number;
-  kind: EventKind;
   sourceKind: string;
-  role?: string;
   timestamp?: string;
   /** One line: text, `function(arguments)` of calls, `function: result`. */
   summary: string;
-  /** For a tool result: the event holding the call it answers. */
-  callEvent?: number;
-  /** For calls: the result event of each call (null: unanswered). */
-  results?: (number | null)[];
-  status?: "unknown" | "success" | "error";
-  /** The source marks the record itself as a failure (an agent error). */
-  failed?: true;
   errors: number;
   warnings: number;
 }
+
+export interface MessageRowView extends RowViewBase {
+  kind: "message";
+  role: string;
+  /** The result event of each call the message makes (null: unanswered); absent without calls. */
+  results?: (number | null)[];
+}
+
+export interface ToolCallRowView extends RowViewBase {
+  kind: "tool-call";
+  /** The result event of the call (null: unanswered). */
+  results: [number | null];
+  /** The source marks the call itself as failed. */
+  failed?: true;
+}
+
+export interface ToolResultRowView extends RowViewBase {
+  kind: "tool-result";
+  role: "tool";
+  /** The event holding the call this result answers. */
+  callEvent?: number;
+  status: ToolStatus;
+  /** The source marks the result as a failure. */
+  failed?: true;
+}
+
+export interface MarkerRowView extends RowViewBase {
+  kind: "marker";
+  /** The source marks the record as a failure (an agent error). */
+  failed?: true;
+}
+
+/** Rows of the other kinds carry only the common fields. */
+export interface PlainRowView extends RowViewBase {
+  kind: "tool-definitions" | "span" | "key-value" | "unparsed";
+}
+
+/** A light list row: a discriminated union on `kind`, like {@link EventView}. */
+export type RowView = MessageRowView | ToolCallRowView | ToolResultRowView | MarkerRowView | PlainRowView;
 
 /** Counts per facet among the events matching a query. */
 export interface Facets {

@@ -87,3 +87,400 @@ fn stats_counts_tools_tokens_and_time() {
     assert_eq!(code, 0);
     assert!(out.contains("format      openai") && out.contains("by role     user 1"), "{out}");
 }
+
+// ---- text and convert -------------------------------------------------------
+
+use std::path::{Path, PathBuf};
+
+use agent_trace_viewer::render::{agent_run_text, Style, TextOptions};
+use serde_json::Value;
+
+fn golden(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/agentrun-text").join(name)
+}
+
+fn golden_text(name: &str) -> String {
+    String::from_utf8(std::fs::read(golden(name)).unwrap()).unwrap()
+}
+
+fn manifest() -> Value {
+    serde_json::from_str(&golden_text("cases.json")).unwrap()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The text of a run as the library renders it (what the CLI must print).
+fn library_text(bytes: &[u8], format: Option<&str>, style: Style, run: usize) -> Result<String, String> {
+    let options = agent_trace_viewer::ParseOptions { format: format.map(str::to_string) };
+    let trace = agent_trace_viewer::parse_trace(bytes.to_vec(), &options).map_err(|e| e.message)?;
+    let o = TextOptions { style, run, ..TextOptions::default() };
+    agent_run_text(&trace, &o, None).map(|c| c.concat()).map_err(|e| e.message)
+}
+
+#[test]
+fn text_prints_docent_goldens_byte_for_byte_in_both_styles_and_every_context() {
+    let m = manifest();
+    let dir = std::env::temp_dir().join(format!("atv-cli-ctx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in m["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let input = golden(&format!("{name}.json"));
+        let mut runs: Vec<(Vec<String>, String)> = Vec::new();
+        if case["generation"] == "older" {
+            runs.push((vec!["--style".into(), "legacy".into()], format!("{name}.legacy.txt")));
+        }
+        if let Some(error) = case["current_error"].as_str() {
+            // Docent itself raises here: the CLI fails (exit 1) naming the same exception.
+            let (code, out, err) = cli(&["text", s(&input)], None);
+            let kind = error.split(':').next().unwrap();
+            assert_eq!((code, out.as_str()), (1, ""), "{name}: {err}");
+            assert!(err.contains(&format!("{}: error: ", s(&input))) && err.contains(kind), "{name}: {err}");
+            checked += 1;
+        } else {
+            runs.push((vec![], format!("{name}.current.txt")));
+            runs.push((vec!["--style".into(), "current".into()], format!("{name}.current.txt")));
+            for (i, ctx) in case["contexts"].as_array().unwrap().iter().enumerate() {
+                let ctx = ctx.as_str().unwrap();
+                let json = m["contexts"][ctx].to_string();
+                // Alternately inline JSON and a file holding it.
+                let arg = if i % 2 == 0 {
+                    json
+                } else {
+                    let f = dir.join(format!("{ctx}.json"));
+                    std::fs::write(&f, json).unwrap();
+                    f.to_str().unwrap().to_string()
+                };
+                runs.push((vec!["--context".into(), arg], format!("{name}.current.{ctx}.txt")));
+            }
+        }
+        for (flags, want) in runs {
+            let mut args = vec!["text".to_string()];
+            args.extend(flags);
+            args.push(s(&input).to_string());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, out, err) = cli(&args, None);
+            checked += 1;
+            if code != 0 || out != golden_text(&want) {
+                failures.push(format!("{args:?} (exit {code}, {err}) differs from {want}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(checked >= 90, "only {checked} goldens checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Splits `--format text` chunk output at its separator lines.
+fn split_chunks(out: &str) -> Vec<(String, usize)> {
+    let mut chunks: Vec<(String, usize)> = Vec::new();
+    let mut total = 0;
+    let mut lines = out.split_inclusive('\n').peekable();
+    while let Some(header) = lines.next() {
+        let rest = header.strip_prefix("===== agent-trace-viewer: chunk ").unwrap_or_else(|| panic!("not a separator: {header:?}"));
+        let (of, tokens) = rest.split_once(", ").unwrap();
+        let (i, n) = of.split_once('/').unwrap();
+        assert_eq!(i.parse::<usize>().unwrap(), chunks.len() + 1);
+        let n: usize = n.parse().unwrap();
+        assert!(total == 0 || total == n, "chunk counts {total} and {n}");
+        total = n;
+        let tokens: usize = tokens.strip_suffix(" tokens =====\n").unwrap().parse().unwrap();
+        let mut text = String::new();
+        while let Some(l) = lines.peek() {
+            if l.starts_with("===== agent-trace-viewer: chunk ") {
+                break;
+            }
+            text.push_str(lines.next().unwrap());
+        }
+        // Each chunk is followed by one newline of the separator layout.
+        chunks.push((text.strip_suffix('\n').unwrap().to_string(), tokens));
+    }
+    assert_eq!(total, chunks.len(), "every separator says how many chunks there are");
+    chunks
+}
+
+#[test]
+fn token_limited_legacy_chunks_and_counts_match_docent_and_tiktoken() {
+    let m = manifest();
+    // Whole texts tiktoken counted for the goldens (tokens.json): a one-chunk split must give the same count.
+    let counted: std::collections::HashMap<String, u64> = serde_json::from_str::<Value>(&golden_text("tokens.json")).unwrap()["texts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["text"].as_str().unwrap().to_string(), t["count"].as_u64().unwrap()))
+        .collect();
+    let (mut checked, mut counts_from_tiktoken, mut multi) = (0, 0, 0);
+    for case in m["cases"].as_array().unwrap().iter().filter(|c| c["generation"] == "older") {
+        let name = case["name"].as_str().unwrap();
+        let input = golden(&format!("{name}.json"));
+        for limit in case["legacy_limits"].as_array().unwrap() {
+            let limit = limit.to_string();
+            let want: Vec<String> = serde_json::from_str(&golden_text(&format!("{name}.legacy.{limit}.json"))).unwrap();
+            let (code, out, err) = cli(&["text", "--style", "legacy", "--token-limit", &limit, "--format", "json", s(&input)], None);
+            assert_eq!(code, 0, "{name} @{limit}: {err}");
+            let v: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["style"], "legacy");
+            assert_eq!(v["run"], 0);
+            assert_eq!(v["tokenLimit"].to_string(), limit);
+            assert_eq!(v["file"], s(&input));
+            let got: Vec<(String, u64)> =
+                v["chunks"].as_array().unwrap().iter().map(|c| (c["text"].as_str().unwrap().to_string(), c["tokens"].as_u64().unwrap())).collect();
+            let texts: Vec<&String> = got.iter().map(|(t, _)| t).collect();
+            assert_eq!(texts, want.iter().collect::<Vec<_>>(), "{name} @{limit}: chunks differ from docent-python's to_text({limit})");
+            for (text, tokens) in &got {
+                assert_eq!(*tokens as usize, atv_tokenizer::count(text), "{name} @{limit}");
+                if let Some(n) = counted.get(text) {
+                    assert_eq!(tokens, n, "{name} @{limit}: tiktoken counts {n}");
+                    counts_from_tiktoken += 1;
+                }
+            }
+            // The same through the text layout: separator lines, then the chunk.
+            let (code, text_out, _) = cli(&["text", "--style", "legacy", "--token-limit", &limit, s(&input)], None);
+            assert_eq!(code, 0);
+            let split = split_chunks(&text_out);
+            assert_eq!(split.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(), want, "{name} @{limit} (text layout)");
+            assert_eq!(split.iter().map(|(_, n)| *n as u64).collect::<Vec<_>>(), got.iter().map(|(_, n)| *n).collect::<Vec<_>>());
+            if want.len() > 1 {
+                multi += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20 && multi >= 5, "{checked} limits, {multi} split into several chunks");
+    assert!(counts_from_tiktoken >= 8, "only {counts_from_tiktoken} chunk counts compared with tiktoken's");
+    // basic-older under 200 tokens: three chunks (the goldens), and a one-chunk split of 294 tokens (tiktoken).
+    let (_, out, _) = cli(&["text", "--style", "legacy", "--token-limit", "1000", "--format", "json", s(&golden("basic-older.json"))], None);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["chunks"][0]["tokens"], 294);
+}
+
+#[test]
+fn text_reads_stdin_several_files_and_picks_runs() {
+    let older = std::fs::read(golden("basic-older.json")).unwrap();
+    let (code, out, _) = cli(&["text", "--style", "legacy", "-"], Some(&older));
+    assert_eq!(code, 0);
+    assert_eq!(out, golden_text("basic-older.legacy.txt"));
+
+    // Two files: each after a `==> FILE <==` line, each text followed by a newline.
+    let a = golden("basic-older.json");
+    let b = golden("reasoning-current.json");
+    let (code, out, _) = cli(&["text", s(&a), s(&b)], None);
+    assert_eq!(code, 0);
+    let want = format!(
+        "==> {} <==\n{}\n==> {} <==\n{}\n",
+        s(&a),
+        golden_text("basic-older.current.txt"),
+        s(&b),
+        golden_text("reasoning-current.current.txt")
+    );
+    assert_eq!(out, want);
+
+    // JSON: one object per file and line; a run picked by --run from a JSON Lines file.
+    let jsonl = format!(
+        "{}\n{}\n",
+        serde_json::from_slice::<Value>(&older).unwrap(),
+        serde_json::from_str::<Value>(&golden_text("reasoning-current.json")).unwrap()
+    );
+    let (code, out, _) = cli(&["text", "--run", "1", "--format", "json", "-"], Some(jsonl.as_bytes()));
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["file"], "-");
+    assert_eq!(v["style"], "current");
+    assert_eq!(v["run"], 1);
+    assert_eq!(v["tokenLimit"], Value::Null);
+    assert_eq!(v["chunks"].as_array().unwrap().len(), 1);
+    assert_eq!(v["chunks"][0]["text"], golden_text("reasoning-current.current.txt"));
+    assert_eq!(v["chunks"][0]["tokens"].as_u64().unwrap() as usize, atv_tokenizer::count(&golden_text("reasoning-current.current.txt")));
+    let (code, _, err) = cli(&["text", "--run", "2", "-"], Some(jsonl.as_bytes()));
+    assert_eq!(code, 1);
+    assert!(err.contains("the trace has 2 runs; there is no run 2"), "{err}");
+}
+
+#[test]
+fn text_and_convert_errors_have_clear_messages_and_exit_codes() {
+    let f = s(&golden("basic-older.json")).to_string();
+    let usage = |args: &[&str], says: &str| {
+        let (code, out, err) = cli(args, None);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    };
+    usage(&["text", "--style", "fancy", &f], "--style takes legacy or current, not \"fancy\"");
+    usage(&["text", "--style"], "--style takes legacy or current");
+    usage(&["text", "--token-limit", "100", &f], "--token-limit needs --style legacy");
+    usage(&["text", "--style", "legacy", "--token-limit", "-3", &f], "--token-limit takes a whole number");
+    usage(&["text", "--style", "legacy", "--context", "{}", &f], "--context applies to the current style only");
+    usage(&["text", "--context", "{not json", &f], "--context: not JSON");
+    usage(&["text", "--context", "[1]", &f], "--context: context must be an AgentRunContextConfig object");
+    usage(&["text", "--context", "no/such/context.json", &f], "--context no/such/context.json: cannot read");
+    usage(&["text", "--run", "x", &f], "--run takes a whole number");
+    usage(&["text", "--to", "openai-json", &f], "--to is not an option of this command");
+    usage(&["convert", &f], "convert needs --to");
+    usage(&["convert", "--to", "yaml", &f], "--to takes agentrun-json or openai-json, not yaml");
+    usage(&["convert", "--to", "openai-json", &f, &f], "convert takes one FILE");
+    usage(&["convert", "--to", "openai-json", "--style", "legacy", &f], "--style is not an option of this command");
+    usage(&["stats", "--run", "0", &f], "--run is not an option of this command");
+
+    for cmd in [&["text"][..], &["text", "--format", "json"], &["convert", "--to", "agentrun-json"]] {
+        // Unreadable: exit 2, named on stderr, nothing on stdout.
+        let mut args = cmd.to_vec();
+        args.push("no/such/file.json");
+        let (code, out, err) = cli(&args, None);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(err.contains("no/such/file.json: cannot read"), "{err}");
+        // A directory is unreadable too.
+        let mut args = cmd.to_vec();
+        args.push("tests");
+        let (code, _, err) = cli(&args, None);
+        assert_eq!(code, 2, "{err}");
+        // Not a trace: exit 1.
+        let mut args = cmd.to_vec();
+        args.push("-");
+        let (code, out, err) = cli(&args, Some(b"{\"hello\": 1}"));
+        assert_eq!(code, 1, "{args:?}");
+        let said = if cmd.contains(&"json") { out } else { err };
+        assert!(said.contains("not a supported trace format"), "{args:?}: {said}");
+    }
+    // A readable file among unreadable ones still prints; the exit status is the worst.
+    let (code, out, err) = cli(&["text", "--style", "legacy", "no/such/file.json", &f], None);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.contains(&golden_text("basic-older.legacy.txt")));
+}
+
+/// Fixtures of every format, and the Docent goldens' runs.
+fn inputs() -> Vec<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["tests/fixtures/openai", "tests/fixtures/docent", "tests/fixtures/agentlens", "tests/fixtures/agent-catalog", "tests/fixtures/openhands"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() && p.extension().is_some_and(|x| x == "json" || x == "jsonl") && !p.to_str().unwrap().ends_with(".names.json") {
+                files.push(p);
+            }
+        }
+    }
+    for case in manifest()["cases"].as_array().unwrap() {
+        files.push(golden(&format!("{}.json", case["name"].as_str().unwrap())));
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn convert_agentrun_json_reads_back_to_the_same_run_text() {
+    let (mut runs_checked, mut legacy_checked, mut formats) = (0, 0, std::collections::BTreeSet::new());
+    let mut failures = Vec::new();
+    for file in inputs() {
+        let bytes = std::fs::read(&file).unwrap();
+        let Ok(trace) = agent_trace_viewer::parse_trace(bytes.clone(), &Default::default()) else { continue };
+        let (code, out, err) = cli(&["convert", "--to", "agentrun-json", s(&file)], None);
+        assert_eq!(code, 0, "{}: {err}", file.display());
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), trace.runs.len(), "{}: one line per run", file.display());
+        for (r, line) in lines.iter().enumerate() {
+            // Older Docent runs key transcripts by dict key, which the current generation's JSON
+            // (a list of transcripts with ids) has no place for: the legacy text, which shows
+            // `<transcript KEY>`, names them by id after the conversion. Everything else is kept.
+            let run = agent_trace_viewer::render::run::doc_run(&trace, r).unwrap();
+            let mut styles = vec![Style::Current];
+            if run.transcripts.iter().all(|t| t.key == t.id) {
+                styles.push(Style::Legacy);
+                legacy_checked += 1;
+            }
+            for style in styles {
+                let want = library_text(&bytes, None, style, r);
+                let got = library_text(line.as_bytes(), Some("docent"), style, 0);
+                if want != got {
+                    failures.push(format!("{} run {r} {style:?}: {want:?}\n  vs {got:?}", file.display()));
+                }
+            }
+            runs_checked += 1;
+            formats.insert(trace.format);
+        }
+        // --run N: that run's line alone.
+        if trace.runs.len() > 1 {
+            let (_, one, _) = cli(&["convert", "--to", "agentrun-json", "--run", "1", s(&file)], None);
+            assert_eq!(one, format!("{}\n", lines[1]));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(formats.len(), 5, "{formats:?}");
+    assert!(runs_checked >= 100 && legacy_checked >= 50, "{runs_checked} runs, {legacy_checked} in both styles");
+}
+
+#[test]
+fn convert_openai_json_reads_back_to_the_same_run_text() {
+    let mut checked = 0;
+    for file in inputs().into_iter().filter(|f| f.to_str().unwrap().contains("fixtures/openai/")) {
+        let bytes = std::fs::read(&file).unwrap();
+        let Ok(trace) = agent_trace_viewer::parse_trace(bytes.clone(), &Default::default()) else { continue };
+        // Unparsed records are exported as they are, and read back with another reason.
+        if trace.events.iter().any(|e| e.body.kind() == "unparsed") {
+            continue;
+        }
+        let (code, out, err) = cli(&["convert", "--to", "openai-json", s(&file)], None);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, agent_trace_viewer::export::to_openai_jsonl(&trace));
+        for r in 0..trace.runs.len() {
+            for style in [Style::Current, Style::Legacy] {
+                assert_eq!(library_text(out.as_bytes(), Some("openai"), style, r), library_text(&bytes, None, style, r), "{} run {r}", file.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "{checked}");
+    // From another format, through stdin, one run.
+    let agentlens = std::fs::read("tests/fixtures/agentlens/sessions.jsonl").unwrap();
+    let (code, out, _) = cli(&["convert", "--to", "openai-json", "--run", "1", "-"], Some(&agentlens));
+    assert_eq!(code, 0);
+    let row: Value = serde_json::from_str(out.trim_end()).unwrap();
+    assert_eq!(out.lines().count(), 1);
+    let trace = common::parse(&agentlens);
+    assert_eq!(row, agent_trace_viewer::export::run_to_openai(&trace, 1).unwrap());
+    let (code, _, err) = cli(&["convert", "--to", "openai-json", "--run", "99", "-"], Some(&agentlens));
+    assert_eq!(code, 1);
+    assert!(err.contains("the trace has 22 runs; there is no run 99"), "{err}");
+}
+
+#[test]
+fn every_corpus_file_goes_through_text_and_convert_without_a_crash() {
+    let mut files = Vec::new();
+    let mut dirs = vec![common::corpus_dir()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.file_name().is_some_and(|n| n != "INDEX.md") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 50, "{} corpus files", files.len());
+    let mut rendered = 0;
+    for f in &files {
+        for args in [
+            &["text"][..],
+            &["text", "--style", "legacy"],
+            &["text", "--style", "legacy", "--token-limit", "2000"],
+            &["convert", "--to", "agentrun-json"],
+            &["convert", "--to", "openai-json"],
+        ] {
+            let mut args = args.to_vec();
+            args.push(s(f));
+            let (code, out, err) = cli(&args, None);
+            assert!(code == 0 || code == 1, "{args:?}: exit {code}\n{err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            if code == 1 {
+                assert!(err.contains(": error: ") && out.is_empty(), "{args:?}: exit 1 without a message: {err}");
+            } else {
+                assert!(!out.is_empty(), "{args:?}: exit 0 and no output");
+                rendered += 1;
+            }
+        }
+    }
+    assert!(rendered >= 150, "only {rendered} renderings succeeded");
+}

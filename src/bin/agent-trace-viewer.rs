@@ -3,48 +3,167 @@
 //!
 //!     agent-trace-viewer validate [--format json] [--as FORMAT] FILE…
 //!     agent-trace-viewer stats [--format json] [--as FORMAT] FILE…
+//!     agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
+//!                             [--context FILE_OR_JSON] [--format json] [--as FORMAT] FILE…
+//!     agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
 //!
 //! `-` reads standard input. Exit status: 0 when every file read without
-//! errors, 1 when any file has an error diagnostic or is no trace, 2 for
-//! usage errors and unreadable files.
+//! errors, 1 when any file has an error diagnostic (validate, stats), is no
+//! trace, or cannot be rendered (text, convert), 2 for usage errors and
+//! unreadable files.
+//!
+//! `text` renders with the library's own `render::agent_run_text` (what the
+//! wasm API's `toAgentRunText` calls); token counts use the cl100k_base
+//! tokenizer crate, a dependency of this binary only (feature `cli`), never
+//! of the wasm module.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use agent_trace_viewer::diagnostic::Severity;
+use agent_trace_viewer::model::Trace;
+use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::stats::trace_stats;
 use agent_trace_viewer::{parse_trace, ParseOptions};
+use serde_json::{json, Value};
 
 const USAGE: &str = "usage:
   agent-trace-viewer validate [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer stats [--format text|json] [--as FORMAT] FILE...
+  agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
+                          [--context FILE_OR_JSON] [--format text|json] [--as FORMAT] FILE...
+  agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
+
+text: the run's AgentRun text as Docent renders it (default style current,
+  docent 0.1.88; legacy: docent-python 0.1.3a0). --token-limit (legacy only)
+  splits it into chunks with cl100k_base token counts; --context (current
+  only) is Docent's AgentRunContextConfig as JSON, inline or a file.
+convert: the normalised trace as JSON Lines: Docent AgentRun JSON, or OpenAI
+  chat rows (Invariant Explorer), one line per run (--run N: that run only).
 
 FILE may be - for standard input. FORMAT forces a format (openai, docent,
 openhands, agent-catalog, agentlens); by default it is detected.
-Exit status: 0 clean, 1 errors in a file (or not a trace), 2 usage or I/O error.";
+Exit status: 0 clean, 1 errors in a file (or not a trace, or not renderable),
+2 usage or I/O error.";
+
+/// Printed before each chunk of a token-limited text (`--format text`).
+/// `{i}` counts from 1; the chunk text follows on the next line and is itself
+/// followed by one newline.
+fn chunk_separator(i: usize, n: usize, tokens: usize) -> String {
+    format!("===== agent-trace-viewer: chunk {i}/{n}, {tokens} tokens =====")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Command {
+    Validate,
+    Stats,
+    Text,
+    Convert,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    AgentRunJson,
+    OpenAiJson,
+}
 
 struct Args {
-    command: String,
+    command: Command,
     json: bool,
     format: Option<String>,
+    style: Option<Style>,
+    token_limit: Option<i64>,
+    run: Option<usize>,
+    context: Option<ContextConfig>,
+    to: Option<Target>,
     files: Vec<String>,
+}
+
+fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
+    let v = value.ok_or_else(|| format!("{flag} needs a whole number"))?;
+    v.parse::<u64>().map_err(|_| format!("{flag} takes a whole number ≥ 0, not {v:?}"))
+}
+
+/// `--context`: inline JSON when the argument starts with `{` or `[`, else a file.
+fn context(value: Option<String>) -> Result<ContextConfig, String> {
+    let v = value.ok_or("--context needs a JSON object or a file holding one")?;
+    let text = if v.trim_start().starts_with(['{', '[']) {
+        v
+    } else {
+        let bytes = std::fs::read(&v).map_err(|e| format!("--context {v}: cannot read: {e}"))?;
+        String::from_utf8(bytes).map_err(|_| format!("--context {v}: not UTF-8 text"))?
+    };
+    let json: Value = serde_json::from_str(&text).map_err(|e| format!("--context: not JSON: {e}"))?;
+    ContextConfig::from_json(&json).map_err(|e| format!("--context: {e}"))
 }
 
 fn parse_args(args: Vec<String>) -> Result<Args, String> {
     let mut it = args.into_iter();
     let command = it.next().ok_or("no command given")?;
-    if command == "-h" || command == "--help" {
-        return Err(String::new());
-    }
-    let mut out = Args { command, json: false, format: None, files: Vec::new() };
+    let command = match command.as_str() {
+        "-h" | "--help" => return Err(String::new()),
+        "validate" => Command::Validate,
+        "stats" => Command::Stats,
+        "text" => Command::Text,
+        "convert" => Command::Convert,
+        other => return Err(format!("unknown command {other:?}")),
+    };
+    let mut out = Args {
+        command,
+        json: false,
+        format: None,
+        style: None,
+        token_limit: None,
+        run: None,
+        context: None,
+        to: None,
+        files: Vec::new(),
+    };
+    let only = |flag: &str, commands: &[Command]| -> Result<(), String> {
+        if commands.contains(&command) {
+            Ok(())
+        } else {
+            Err(format!("{flag} is not an option of this command"))
+        }
+    };
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--format" => match it.next().as_deref() {
-                Some("json") => out.json = true,
-                Some("text") => out.json = false,
-                other => return Err(format!("--format takes text or json, not {}", other.unwrap_or("nothing"))),
-            },
+            "--format" => {
+                only("--format", &[Command::Validate, Command::Stats, Command::Text])?;
+                match it.next().as_deref() {
+                    Some("json") => out.json = true,
+                    Some("text") => out.json = false,
+                    other => return Err(format!("--format takes text or json, not {}", other.unwrap_or("nothing"))),
+                }
+            }
             "--as" => out.format = Some(it.next().ok_or("--as needs a format id")?),
+            "--style" => {
+                only("--style", &[Command::Text])?;
+                let v = it.next().unwrap_or_default();
+                out.style = Some(Style::parse(&v).ok_or_else(|| format!("--style takes legacy or current, not {v:?}"))?);
+            }
+            "--token-limit" => {
+                only("--token-limit", &[Command::Text])?;
+                let n = number("--token-limit", it.next())?;
+                out.token_limit = Some(i64::try_from(n).map_err(|_| "--token-limit is too large".to_string())?);
+            }
+            "--run" => {
+                only("--run", &[Command::Text, Command::Convert])?;
+                let n = number("--run", it.next())?;
+                out.run = Some(usize::try_from(n).map_err(|_| "--run is too large".to_string())?);
+            }
+            "--context" => {
+                only("--context", &[Command::Text])?;
+                out.context = Some(context(it.next())?);
+            }
+            "--to" => {
+                only("--to", &[Command::Convert])?;
+                out.to = Some(match it.next().as_deref() {
+                    Some("agentrun-json") => Target::AgentRunJson,
+                    Some("openai-json") => Target::OpenAiJson,
+                    other => return Err(format!("--to takes agentrun-json or openai-json, not {}", other.unwrap_or("nothing"))),
+                });
+            }
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             _ => out.files.push(a),
@@ -52,6 +171,26 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     }
     if out.files.is_empty() {
         return Err("no FILE given (use - for standard input)".to_string());
+    }
+    match command {
+        Command::Text => {
+            let style = out.style.unwrap_or(Style::Current);
+            if out.token_limit.is_some() && style != Style::Legacy {
+                return Err("--token-limit needs --style legacy (docent 0.1.88 does not split the current text by tokens)".to_string());
+            }
+            if out.context.is_some() && style != Style::Current {
+                return Err("--context applies to the current style only".to_string());
+            }
+        }
+        Command::Convert => {
+            if out.to.is_none() {
+                return Err("convert needs --to agentrun-json or --to openai-json".to_string());
+            }
+            if out.files.len() != 1 {
+                return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
+            }
+        }
+        Command::Validate | Command::Stats => {}
     }
     Ok(out)
 }
@@ -65,6 +204,19 @@ fn read(file: &str) -> Result<Vec<u8>, String> {
     std::fs::read(file).map_err(|e| format!("{file}: cannot read: {e}"))
 }
 
+/// tiktoken's cl100k_base through the tokenizer crate (the one the wasm
+/// tokenizer module is built from).
+struct Cl100k;
+
+impl Tokenizer for Cl100k {
+    fn encode(&self, text: &str) -> Vec<u32> {
+        atv_tokenizer::encode(text)
+    }
+    fn decode(&self, tokens: &[u32]) -> String {
+        atv_tokenizer::decode(tokens)
+    }
+}
+
 fn main() -> ExitCode {
     let args = match parse_args(std::env::args().skip(1).collect()) {
         Ok(a) => a,
@@ -76,8 +228,8 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.is_empty() { 0 } else { 2 });
         }
     };
-    if !matches!(args.command.as_str(), "validate" | "stats") {
-        eprintln!("agent-trace-viewer: unknown command {:?}\n{USAGE}", args.command);
+    if args.token_limit.is_some() && !atv_tokenizer::ready() {
+        eprintln!("agent-trace-viewer: the cl100k_base tokenizer could not be built");
         return ExitCode::from(2);
     }
     let options = ParseOptions { format: args.format.clone() };
@@ -85,6 +237,7 @@ fn main() -> ExitCode {
     let mut json_out = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let several = args.files.len() > 1;
     for file in &args.files {
         let bytes = match read(file) {
             Ok(b) => b,
@@ -94,65 +247,178 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        match parse_trace(bytes, &options) {
+        let trace = match parse_trace(bytes, &options) {
+            Ok(t) => t,
             Err(e) => {
                 status = status.max(1);
-                if args.json {
-                    json_out.push(serde_json::json!({"file": file, "error": e.message}));
-                } else {
-                    let _ = writeln!(out, "{file}: error: {}", e.message);
+                match (args.command, args.json) {
+                    (Command::Validate | Command::Stats, true) => json_out.push(json!({"file": file, "error": e.message})),
+                    (Command::Validate | Command::Stats, false) => {
+                        let _ = writeln!(out, "{file}: error: {}", e.message);
+                    }
+                    (Command::Text, true) => {
+                        let _ = writeln!(out, "{}", json!({"file": file, "error": e.message}));
+                    }
+                    (Command::Text | Command::Convert, _) => eprintln!("agent-trace-viewer: {file}: error: {}", e.message),
                 }
+                continue;
             }
-            Ok(trace) => {
+        };
+        match args.command {
+            Command::Validate | Command::Stats => {
                 if trace.diagnostics.iter().any(|d| d.severity == Severity::Error) {
                     status = status.max(1);
                 }
-                match (args.command.as_str(), args.json) {
-                    ("validate", true) => json_out.push(serde_json::json!({
-                        "file": file,
-                        "format": trace.format,
-                        "events": trace.events.len(),
-                        "diagnostics": trace.diagnostics,
-                    })),
-                    ("validate", false) => {
-                        for d in &trace.diagnostics {
-                            let name = trace.file_at(d.offset).map(|f| f.name.as_str()).unwrap_or(file);
-                            let _ = writeln!(out, "{}", d.to_line(name));
-                        }
-                        let errors = trace.error_count();
-                        let _ = writeln!(
-                            out,
-                            "{file}: {} ({}, {}): {}, {}",
-                            trace.format,
-                            plural(trace.events.len(), "event"),
-                            plural(trace.runs.len(), "run"),
-                            plural(errors, "error"),
-                            plural(trace.diagnostics.len() - errors, "other diagnostic"),
-                        );
+                report(&mut out, &mut json_out, &args, file, &trace);
+            }
+            Command::Text => {
+                warn_errors(file, &trace);
+                if let Err(e) = text(&mut out, &args, file, &trace, several) {
+                    status = status.max(1);
+                    if args.json {
+                        let _ = writeln!(out, "{}", json!({"file": file, "error": e}));
+                    } else {
+                        eprintln!("agent-trace-viewer: {file}: error: {e}");
                     }
-                    (_, true) => {
-                        let mut v = serde_json::to_value(trace_stats(&trace)).unwrap_or_default();
-                        if let Some(o) = v.as_object_mut() {
-                            o.insert("file".to_string(), serde_json::Value::String(file.clone()));
-                        }
-                        json_out.push(v);
-                    }
-                    (_, false) => print_stats(&mut out, file, &trace),
+                }
+            }
+            Command::Convert => {
+                warn_errors(file, &trace);
+                if let Err(e) = convert(&mut out, &args, &trace) {
+                    status = status.max(1);
+                    eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
             }
         }
     }
-    if args.json {
+    if args.json && matches!(args.command, Command::Validate | Command::Stats) {
         let _ = writeln!(out, "{}", serde_json::to_string_pretty(&json_out).unwrap_or_default());
     }
+    if out.flush().is_err() {
+        return ExitCode::from(2);
+    }
     ExitCode::from(status)
+}
+
+/// Text and conversions still come out of a trace with errors; say so on stderr.
+fn warn_errors(file: &str, trace: &Trace) {
+    let errors = trace.error_count();
+    if errors > 0 {
+        eprintln!("agent-trace-viewer: {file}: warning: {} in the input (see `agent-trace-viewer validate`)", plural(errors, "error"));
+    }
+}
+
+/// `text`: the run's text, or its chunks under a token limit.
+fn text(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, several: bool) -> Result<(), String> {
+    let options = TextOptions {
+        style: args.style.unwrap_or(Style::Current),
+        token_limit: args.token_limit,
+        context: args.context.clone().unwrap_or_default(),
+        run: args.run.unwrap_or(0),
+    };
+    let tokenizer = args.token_limit.map(|_| &Cl100k as &dyn Tokenizer);
+    let chunks = agent_run_text(trace, &options, tokenizer).map_err(|e| e.message)?;
+    if args.json {
+        // One object per file and line. Token counts always: cl100k_base of each chunk
+        // (the whole text when there is no limit).
+        let style = match options.style {
+            Style::Legacy => "legacy",
+            Style::Current => "current",
+        };
+        let chunks: Vec<Value> = chunks.iter().map(|c| json!({"text": c, "tokens": atv_tokenizer::count(c)})).collect();
+        let v = json!({"file": file, "style": style, "run": options.run, "tokenLimit": options.token_limit, "chunks": chunks});
+        let _ = writeln!(out, "{v}");
+        return Ok(());
+    }
+    if several {
+        let _ = writeln!(out, "==> {file} <==");
+    }
+    match options.token_limit {
+        // Exactly the text, no newline added (unless more files follow).
+        None => {
+            let _ = out.write_all(chunks.concat().as_bytes());
+            if several {
+                let _ = writeln!(out);
+            }
+        }
+        Some(_) => {
+            for (i, c) in chunks.iter().enumerate() {
+                let _ = writeln!(out, "{}", chunk_separator(i + 1, chunks.len(), atv_tokenizer::count(c)));
+                let _ = writeln!(out, "{c}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `convert`: JSON Lines, one run a line (OpenAI: the file's metadata first, as the format reads it).
+fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), String> {
+    let runs: Vec<usize> = match args.run {
+        Some(r) if r >= trace.runs.len() => return Err(format!("the trace has {}; there is no run {r}", plural(trace.runs.len(), "run"))),
+        Some(r) => vec![r],
+        None => (0..trace.runs.len()).collect(),
+    };
+    let mut lines = Vec::new();
+    match args.to {
+        Some(Target::OpenAiJson) => {
+            if args.run.is_none() && !trace.metadata.is_empty() {
+                lines.push(json!({ "metadata": trace.metadata }));
+            }
+            lines.extend(runs.iter().filter_map(|&r| agent_trace_viewer::export::run_to_openai(trace, r)));
+        }
+        Some(Target::AgentRunJson) | None => {
+            for &r in &runs {
+                let run = agent_trace_viewer::render::run::doc_run(trace, r).ok_or_else(|| format!("there is no run {r}"))?;
+                lines.push(agent_trace_viewer::render::run::to_docent_json(&run));
+            }
+        }
+    }
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
+    Ok(())
+}
+
+fn report(out: &mut impl Write, json_out: &mut Vec<Value>, args: &Args, file: &str, trace: &Trace) {
+    match (args.command, args.json) {
+        (Command::Validate, true) => json_out.push(json!({
+            "file": file,
+            "format": trace.format,
+            "events": trace.events.len(),
+            "diagnostics": trace.diagnostics,
+        })),
+        (Command::Validate, false) => {
+            for d in &trace.diagnostics {
+                let name = trace.file_at(d.offset).map(|f| f.name.as_str()).unwrap_or(file);
+                let _ = writeln!(out, "{}", d.to_line(name));
+            }
+            let errors = trace.error_count();
+            let _ = writeln!(
+                out,
+                "{file}: {} ({}, {}): {}, {}",
+                trace.format,
+                plural(trace.events.len(), "event"),
+                plural(trace.runs.len(), "run"),
+                plural(errors, "error"),
+                plural(trace.diagnostics.len() - errors, "other diagnostic"),
+            );
+        }
+        (_, true) => {
+            let mut v = serde_json::to_value(trace_stats(trace)).unwrap_or_default();
+            if let Some(o) = v.as_object_mut() {
+                o.insert("file".to_string(), Value::String(file.to_string()));
+            }
+            json_out.push(v);
+        }
+        (_, false) => print_stats(out, file, trace),
+    }
 }
 
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-fn print_stats(out: &mut impl Write, file: &str, trace: &agent_trace_viewer::model::Trace) {
+fn print_stats(out: &mut impl Write, file: &str, trace: &Trace) {
     let s = trace_stats(trace);
     let _ = writeln!(out, "{file}");
     let _ = writeln!(out, "  format      {}", s.format);

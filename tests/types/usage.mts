@@ -15,10 +15,12 @@ for (const row of rows) {
     const status: 'unknown' | 'success' | 'error' | undefined = row.status;
     void status;
   }
-  const calls: ToolCallView[] = row.toolCalls ?? [];
+  // Kind-specific fields need the kind first (EventView is a discriminated union).
+  const calls: ToolCallView[] = row.kind === 'message' ? row.toolCalls ?? [] : row.kind === 'tool-call' ? row.toolCalls : [];
   const firstResult: number | null | undefined = calls[0]?.result;
   void firstResult;
-  for (const part of row.parts ?? []) {
+  const parts = row.kind === 'message' || row.kind === 'tool-result' ? row.parts ?? [] : [];
+  for (const part of parts) {
     if (part.type === 'image') {
       const url: string = part.url;
       void url;
@@ -39,7 +41,7 @@ const fields: FilterableField[] = trace.filterableFields();
 const fieldType: 'bool' | 'int' | 'float' | 'str' = fields[0].type;
 const runs: Uint32Array = trace.filterRuns('metadata.score:>0.5');
 const light: RowView[] = trace.rowsAt(new Uint32Array([1, 2]));
-const callEvent: number | undefined = light[0].callEvent;
+const callEvent: number | undefined = light[0].kind === 'tool-result' ? light[0].callEvent : undefined;
 const page: RowView[] = trace.rows(0, 100);
 const toolStats: ToolStat[] = trace.toolStats();
 const spans: SpanNode[] = trace.spans();
