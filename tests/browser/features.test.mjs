@@ -355,6 +355,8 @@ test('loading: paste, several files with a switcher, a folder, and the request l
   writeFileSync(join(dir, 'notes.txt'), 'not a trace');
   writeFileSync(join(dir, 'sub', 'c.json.gz'), gzipSync(readFileSync(SAMPLE)));
   await page.setInputFiles('#file-input', [join(dir, 'a.json'), join(dir, 'sub', 'b.jsonl')]);
+  // The pasted trace shown before also had 1 event: wait for a.json itself.
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Loaded a.json'));
   await waitForCount(page, '1 events');
   assert.equal(await page.isVisible('#file-switcher'), true);
   assert.deepEqual(await page.$$eval('#file-switcher option', (os) => os.map((o) => o.textContent)), ['a.json (1 events)', 'b.jsonl']);
