@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the wasm package: pkg/web (ES module for browsers and bundlers),
-# pkg/node (CommonJS for Node, reads the .wasm from disk), and copies pkg/web
-# into www/pkg so that www/ is a complete static site.
+# pkg/node (CommonJS for Node, reads the .wasm from disk), copies pkg/web
+# into www/pkg so that www/ is a complete static site, and packages the
+# viewer itself into pkg/viewer for embedding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -41,6 +42,11 @@ rm -rf www/pkg
 mkdir -p www/pkg
 cp pkg/web/agent_trace_viewer.js pkg/web/agent_trace_viewer_bg.wasm www/pkg/
 cp pkg/tokenizer-web/atv_tokenizer.js pkg/tokenizer-web/atv_tokenizer_bg.wasm www/pkg/
+# pkg/viewer: the embeddable viewer (mountViewer, <agent-trace-viewer>) for the
+# npm package: www's modules with the worker's ./pkg/ imports pointed at
+# pkg/web and pkg/tokenizer-web (fails on any import it cannot place).
+log "pkg/viewer (the embeddable viewer)"
+node scripts/package-viewer.mjs
 # dist/: the static site, ready for any host (all URLs in it are relative,
 # so it also works from a sub-path).
 rm -rf dist

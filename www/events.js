@@ -74,7 +74,7 @@ function renderParts(parts, openReasoning = false) {
   });
 }
 
-function renderCall(event, call) {
+function renderCall(event, call, idPrefix) {
   const result =
     call.result !== null && call.result !== undefined
       ? eventLink(call.result, `→ result #${call.result}`)
@@ -85,7 +85,7 @@ function renderCall(event, call) {
       : el('pre', { className: 'content' }, call.argumentsText ?? JSON.stringify(call.arguments));
   return el(
     'div',
-    { className: 'call', id: `call-${event.index}-${call.index}` },
+    { className: 'call', id: `${idPrefix}call-${event.index}-${call.index}` },
     el('div', { className: 'call-head' }, el('span', { className: 'fn' }, call.function || '(no name)'), ' ', result, call.id ? el('span', { className: 'muted call-id' }, ` id ${call.id}`) : null),
     args,
   );
@@ -98,19 +98,21 @@ function fact(name, value) {
 /**
  * The detail pane's contents for one event.
  * @param {{view: any, raw: string, diagnostics: any[]}} data
+ * @param {{onCopy: (raw: string, button: HTMLElement) => void, idPrefix?: string}} o
+ *   `idPrefix` makes the pane's ids unique to its viewer (several on a page).
  */
-export function renderDetail(data, { onCopy }) {
+export function renderDetail(data, { onCopy, idPrefix = '' }) {
   const event = data.view;
   const badge = event.role ?? event.kind;
-  const copy = el('button', { type: 'button', className: 'button small', id: 'copy-raw' }, 'Copy raw JSON');
+  const copy = el('button', { type: 'button', className: 'button small', id: `${idPrefix}copy-raw` }, 'Copy raw JSON');
   copy.addEventListener('click', () => onCopy(data.raw, copy));
   const out = [
     el(
       'div',
       { className: 'detail-head' },
-      el('h2', { id: 'detail-title', tabIndex: -1 }, `Event #${event.index} `, el('span', { className: badgeClass(badge) }, badge)),
+      el('h2', { id: `${idPrefix}detail-title`, tabIndex: -1 }, `Event #${event.index} `, el('span', { className: badgeClass(badge) }, badge)),
       copy,
-      el('button', { type: 'button', className: 'button small', id: 'close-detail', 'aria-label': 'Close the detail pane (Esc)' }, 'Close'),
+      el('button', { type: 'button', className: 'button small', id: `${idPrefix}close-detail`, 'aria-label': 'Close the detail pane (Esc)' }, 'Close'),
     ),
     el(
       'dl',
@@ -153,7 +155,7 @@ export function renderDetail(data, { onCopy }) {
   if (event.parts) body.append(...renderParts(event.parts, event.sourceKind === 'decision'));
   else if (event.json !== undefined) body.append(jsonTree(event.json, 2));
   else if (event.text) body.append(foldedText(event.text));
-  for (const call of event.toolCalls ?? []) body.append(renderCall(event, call));
+  for (const call of event.toolCalls ?? []) body.append(renderCall(event, call, idPrefix));
   if (event.tools) body.append(el('p', {}, 'Tools: ', el('code', {}, event.tools.join(', '))));
   if (!body.childNodes.length) body.append(el('p', { className: 'muted' }, '(no content)'));
   out.push(body);

@@ -27,8 +27,8 @@ const SAMPLE = join(root, 'www', 'samples', 'openai-weather.json');
 
 /** Everything the page may request while it starts: its own files, the wasm, the sample list. */
 const STARTUP = new Set([
-  '/', '/style.css', '/app.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
-  '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js',
+  '/', '/style.css', '/app.js', '/viewer.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
+  '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js', '/views/openhands.js', '/views/agentrun.js',
   '/pkg/agent_trace_viewer.js', '/pkg/agent_trace_viewer_bg.wasm', '/samples/index.json',
 ]);
 
@@ -355,6 +355,8 @@ test('loading: paste, several files with a switcher, a folder, and the request l
   writeFileSync(join(dir, 'notes.txt'), 'not a trace');
   writeFileSync(join(dir, 'sub', 'c.json.gz'), gzipSync(readFileSync(SAMPLE)));
   await page.setInputFiles('#file-input', [join(dir, 'a.json'), join(dir, 'sub', 'b.jsonl')]);
+  // The pasted trace shown before also had 1 event: wait for a.json itself.
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Loaded a.json'));
   await waitForCount(page, '1 events');
   assert.equal(await page.isVisible('#file-switcher'), true);
   assert.deepEqual(await page.$$eval('#file-switcher option', (os) => os.map((o) => o.textContent)), ['a.json (1 events)', 'b.jsonl']);

@@ -71,5 +71,7 @@ export async function query(page, q, total) {
 
 export async function loadSample(page, file = 'openai-weather.json') {
   await page.selectOption('#sample-select', file);
+  // The trace shown before keeps its rows until this one is shown: wait for this one.
+  await page.waitForFunction((f) => document.querySelector('#status').textContent.startsWith(`Loaded ${f}`), file);
   await page.waitForSelector('#event-list .vrow:not(.loading)');
 }

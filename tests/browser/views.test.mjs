@@ -103,7 +103,7 @@ test('AgentRun text view: Docent goldens byte for byte, token count, chunks, cop
   await context.close();
 });
 
-test('AgentRun text view follows the run switcher and equals the npm package's text for that run', async () => {
+test("AgentRun text view follows the run switcher and equals the npm package's text for that run", async () => {
   const { page, context, errors } = await openViewer(env);
   const runs = readFileSync(join(root, 'tests', 'fixtures', 'docent', 'lib_older_runs.jsonl'));
   await page.setInputFiles('#file-input', { name: 'runs.jsonl', mimeType: 'application/json', buffer: runs });

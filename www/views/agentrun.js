@@ -72,21 +72,21 @@ export const agentRunView = {
     const run = ctx.run ?? 0;
     const form = el(
       'form',
-      { className: 'agentrun-controls', id: 'agentrun-form', autocomplete: 'off' },
+      { className: 'agentrun-controls', id: ctx.id('agentrun-form'), autocomplete: 'off' },
       el(
         'label',
         {},
         'Style ',
         el(
           'select',
-          { name: 'style', id: 'agentrun-style' },
+          { name: 'style', id: ctx.id('agentrun-style') },
           el('option', { value: 'current' }, 'current (docent 0.1.88)'),
           el('option', { value: 'legacy' }, 'legacy (docent-python 0.1.3a0)'),
         ),
       ),
       el(
         'fieldset',
-        { className: 'agentrun-current', id: 'agentrun-metadata' },
+        { className: 'agentrun-current', id: ctx.id('agentrun-metadata') },
         el('legend', {}, 'Show metadata of'),
         ...METADATA_SECTIONS.map(([key, label]) => el('label', {}, el('input', { type: 'checkbox', name: key }), ` ${label}`)),
       ),
@@ -94,23 +94,23 @@ export const agentRunView = {
         'details',
         { className: 'agentrun-current' },
         el('summary', {}, 'Docent context config (JSON)'),
-        el('label', { className: 'visually-hidden', htmlFor: 'agentrun-context' }, 'AgentRunContextConfig as JSON'),
-        el('textarea', { name: 'context', id: 'agentrun-context', rows: 6, spellcheck: false, placeholder: '{"type": "agent_run", "agent_run_metadata": {"include": ["*"], "exclude": []}}' }),
+        el('label', { className: 'visually-hidden', htmlFor: ctx.id('agentrun-context') }, 'AgentRunContextConfig as JSON'),
+        el('textarea', { name: 'context', id: ctx.id('agentrun-context'), rows: 6, spellcheck: false, placeholder: '{"type": "agent_run", "agent_run_metadata": {"include": ["*"], "exclude": []}}' }),
         el('p', { className: 'muted' }, 'Docent’s own AgentRunContextConfig; when given it replaces the checkboxes.'),
       ),
       el(
         'label',
         { className: 'agentrun-legacy' },
         'Token limit ',
-        el('input', { type: 'number', name: 'tokenLimit', id: 'agentrun-token-limit', min: 1, step: 1, placeholder: 'none', inputMode: 'numeric' }),
+        el('input', { type: 'number', name: 'tokenLimit', id: ctx.id('agentrun-token-limit'), min: 1, step: 1, placeholder: 'none', inputMode: 'numeric' }),
       ),
       el('button', { type: 'submit', className: 'button' }, 'Render'),
     );
-    const copy = el('button', { type: 'button', className: 'button', id: 'agentrun-copy' }, 'Copy');
-    const download = el('button', { type: 'button', className: 'button', id: 'agentrun-download' }, 'Download .txt');
-    const summary = el('p', { className: 'agentrun-summary', id: 'agentrun-summary', role: 'status', 'aria-live': 'polite' });
-    const error = el('p', { className: 'query-error', id: 'agentrun-error', role: 'alert', hidden: true });
-    const output = el('div', { className: 'agentrun-output', id: 'agentrun-output' });
+    const copy = el('button', { type: 'button', className: 'button', id: ctx.id('agentrun-copy') }, 'Copy');
+    const download = el('button', { type: 'button', className: 'button', id: ctx.id('agentrun-download') }, 'Download .txt');
+    const summary = el('p', { className: 'agentrun-summary', id: ctx.id('agentrun-summary'), role: 'status', 'aria-live': 'polite' });
+    const error = el('p', { className: 'query-error', id: ctx.id('agentrun-error'), role: 'alert', hidden: true });
+    const output = el('div', { className: 'agentrun-output', id: ctx.id('agentrun-output') });
     panel.append(
       el('h2', { className: 'view-title' }, `AgentRun text of run #${run}${info.runCount > 1 ? ` of ${info.runCount}` : ''}`),
       el('p', { className: 'muted' }, 'The run as Docent renders it for LLMs, byte for byte. Token counts are tiktoken’s cl100k_base.'),

@@ -22,17 +22,17 @@ export const diagnosticsView = {
     const { errors, warnings } = info.stats;
     const infos = info.diagnosticCount - errors - warnings;
     const n = (count, word) => `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
-    panel.append(el('h2', { className: 'view-title', id: 'diagnostics-title' }, `${n(info.diagnosticCount, 'diagnostic')}: ${n(errors, 'error')}, ${n(warnings, 'warning')}, ${infos.toLocaleString()} info`));
+    panel.append(el('h2', { className: 'view-title', id: ctx.id('diagnostics-title') }, `${n(info.diagnosticCount, 'diagnostic')}: ${n(errors, 'error')}, ${n(warnings, 'warning')}, ${infos.toLocaleString()} info`));
     if (!info.diagnosticCount) {
       panel.append(el('p', { className: 'muted' }, 'Nothing to report: the file reads as its format expects.'));
       return;
     }
     panel.append(el('p', { className: 'muted' }, 'Click a finding (or select it and press Enter) to see its event.'));
-    const root = el('div', { className: 'vlist diag-list', id: 'diagnostics-list', role: 'listbox', tabIndex: 0, 'aria-label': 'Diagnostics' });
+    const root = el('div', { className: 'vlist diag-list', id: ctx.id('diagnostics-list'), role: 'listbox', tabIndex: 0, 'aria-label': 'Diagnostics' });
     panel.append(root);
     const list = new VirtualList(root, {
       rowHeight: 48,
-      idPrefix: 'diag',
+      idPrefix: ctx.id('diag'),
       fetchRows: (start, end) => ctx.call('diagnostics', { start, count: end - start }),
       renderRow: renderDiagnostic,
       onActivate: async (pos) => {

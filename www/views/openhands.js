@@ -47,18 +47,18 @@ export const condensedView = {
     const notes = [`${head.count.toLocaleString()} events remain`, `${head.dropped.toLocaleString()} forgotten by condensations`];
     panel.append(
       el('h2', { className: 'view-title' }, runTitle(ctx, 'Condensed view')),
-      el('p', { className: 'muted', id: 'condensed-summary' }, `${notes.join(', ')}. This is the history the agent's condenser left for the LLM (OpenHands' View.from_events).`),
+      el('p', { className: 'muted', id: ctx.id('condensed-summary') }, `${notes.join(', ')}. This is the history the agent's condenser left for the LLM (OpenHands' View.from_events).`),
     );
     if (head.unhandledCondensationRequest) panel.append(el('p', { className: 'notice' }, 'The run ends with a condensation request that no condensation answered.'));
     if (!head.count) {
       panel.append(el('p', { className: 'muted' }, 'No OpenHands SDK events in this run.'));
       return;
     }
-    const root = el('div', { className: 'vlist event-list', id: 'condensed-list', role: 'listbox', tabIndex: 0, 'aria-label': 'Condensed view' });
+    const root = el('div', { className: 'vlist event-list', id: ctx.id('condensed-list'), role: 'listbox', tabIndex: 0, 'aria-label': 'Condensed view' });
     panel.append(root);
     const list = new VirtualList(root, {
       rowHeight: 30,
-      idPrefix: 'condensed',
+      idPrefix: ctx.id('condensed'),
       fetchRows: (start, end) => ctx.call('condensed', { run, start, count: end - start }),
       renderRow: renderCondensedEntry,
       onActivate: async (pos) => {
@@ -94,18 +94,18 @@ export const llmMessagesView = {
     const head = await ctx.call('llmMessages', { run });
     panel.append(
       el('h2', { className: 'view-title' }, runTitle(ctx, 'LLM messages')),
-      el('p', { className: 'muted', id: 'llm-summary' }, `${head.count.toLocaleString()} messages, as OpenHands' events_to_messages sends the condensed history to the model (batched tool calls become one assistant message).`),
+      el('p', { className: 'muted', id: ctx.id('llm-summary') }, `${head.count.toLocaleString()} messages, as OpenHands' events_to_messages sends the condensed history to the model (batched tool calls become one assistant message).`),
     );
     if (head.error) panel.append(el('p', { className: 'load-error', role: 'alert' }, `The SDK's conversion stops here: ${head.error}`));
     if (!head.count) {
       panel.append(el('p', { className: 'muted' }, 'No messages in this run.'));
       return;
     }
-    const root = el('div', { className: 'vlist event-list', id: 'llm-list', role: 'listbox', tabIndex: 0, 'aria-label': 'LLM messages' });
+    const root = el('div', { className: 'vlist event-list', id: ctx.id('llm-list'), role: 'listbox', tabIndex: 0, 'aria-label': 'LLM messages' });
     panel.append(root);
     const list = new VirtualList(root, {
       rowHeight: 30,
-      idPrefix: 'llm',
+      idPrefix: ctx.id('llm'),
       fetchRows: (start, end) => ctx.call('llmMessages', { run, start, count: end - start }),
       renderRow: renderMessage,
       onActivate: async (pos) => {

@@ -6,6 +6,8 @@
 //   ctx.call(op, args)   ask the worker about this trace (ops in worker.js)
 //   ctx.goto(index)      show event `index` in the events view
 //   ctx.setQuery(query)  filter the events view
+//   ctx.run              the run picked in the run switcher (null: all)
+//   ctx.id(name)         an element id unique to this viewer (several can share a page)
 // `render` is called each time the tab is shown for a trace; the panel is
 // emptied before.
 //

@@ -55,7 +55,7 @@ export const statsView = {
         tools.length
           ? el(
               'table',
-              { className: 'tools', id: 'tool-table' },
+              { className: 'tools', id: ctx.id('tool-table') },
               el('thead', {}, el('tr', {}, ...['tool', 'calls', 'answered', 'unanswered', 'failures'].map((h) => el('th', { scope: 'col' }, h)))),
               el('tbody', {}, ...toolRows),
             )

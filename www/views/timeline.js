@@ -43,9 +43,9 @@ export const timelineView = {
     }
     const span = Math.max(1, max - min);
     panel.append(
-      el('p', { className: 'muted', id: 'timeline-range' }, `${new Date(min).toISOString()} → ${new Date(max).toISOString()} (${(span / 1000).toLocaleString()} s)`),
+      el('p', { className: 'muted', id: ctx.id('timeline-range') }, `${new Date(min).toISOString()} → ${new Date(max).toISOString()} (${(span / 1000).toLocaleString()} s)`),
     );
-    const canvas = el('canvas', { className: 'timeline', id: 'timeline-canvas', role: 'img', 'aria-label': `Timeline of ${timed.length} events in ${lanes.size} lanes; use the events view to step through them` });
+    const canvas = el('canvas', { className: 'timeline', id: ctx.id('timeline-canvas'), role: 'img', 'aria-label': `Timeline of ${timed.length} events in ${lanes.size} lanes; use the events view to step through them` });
     panel.append(canvas);
     const width = Math.max(400, panel.clientWidth - 20);
     const height = lanes.size * LANE + 30;
