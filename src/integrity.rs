@@ -22,9 +22,10 @@ use crate::model::{Event, EventBody, Metadata, Trace};
 pub const LEFTOVER_RUN_ID: &str = "unparsed-input";
 
 /// Makes every range no event holds into an unparsed event: the leftovers
-/// of the split (broken JSON Lines lines, content after the document) and
-/// the records a format module could not decode (`Builder::failed_records`,
-/// e.g. a metadata value holding invalid UTF-8). They go in a run of their
+/// of the split (broken JSON Lines lines, content after the document), the
+/// records a format module could not decode (`Builder::failed_records`,
+/// e.g. a metadata value holding invalid UTF-8) and those it set aside
+/// (`Builder::set_aside`). They go in a run of their
 /// own at the end: inserting them among the format's events would shift
 /// every index the format already linked.
 pub fn keep_leftovers(out: &mut Builder, split: &Split) {
@@ -35,6 +36,7 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
         .chain(&broken_tails)
         .map(|r| (r.clone(), "not valid JSON", "$".to_string()))
         .chain(out.failed_records.iter().map(|(r, path)| (r.clone(), "a value that could not be decoded", path.clone())))
+        .chain(out.set_aside.iter().map(|(r, path, why)| (r.clone(), *why, path.clone())))
         .map(|(r, why, path)| (scan::skip_ws(out.bytes, r.start)..r.end, why, path))
         .filter(|(r, _, _)| r.start < r.end)
         .collect();

@@ -65,3 +65,36 @@ fn row_fields_repeated_or_shadowing_metadata_keep_every_value() {
         assert!(lost_values(&t).is_empty(), "{doc}: {:?}", lost_values(&t));
     }
 }
+
+/// AgentLens sessions with fields the Session model does not declare
+/// (`agenc_name`): they were dropped from the run metadata.
+#[test]
+fn agentlens_undeclared_session_fields_are_kept() {
+    check("agentlens-lost-field.json", Some("agentlens"));
+    let doc = r#"{"session_id": "s", "agent_name": "a", "events": [], "team": "red", "events_tokens_in": "mine"}"#;
+    let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions { format: Some("agentlens".into()) }).expect("parses");
+    let m = &t.runs[0].metadata;
+    assert_eq!(m.get("team"), Some(&serde_json::json!("red")));
+    // A session field named like our own sums keeps its value.
+    assert_eq!(m.get("events_tokens_in"), Some(&serde_json::json!("mine")));
+    assert_eq!(m.get("events_tokens_out"), Some(&serde_json::json!(0)));
+    assert!(lost_values(&t).is_empty(), "{:?}", lost_values(&t));
+}
+
+/// Explorer JSON Lines with two dataset-metadata lines that disagree: the
+/// later one overwrote the earlier. Now the first holds and the later line is
+/// kept whole, with a warning.
+#[test]
+fn contradicting_dataset_metadata_lines_are_both_kept() {
+    check("auto-lost-description.json", None);
+    let doc = "{\"metadata\": {\"description\": \"first\"}}\n{\"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}\n{\"metadata\": {\"description\": \"second\", \"extra\": 1}}\n{\"metadata\": {\"more\": 2}}\n";
+    let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions::default()).expect("parses");
+    assert_eq!(t.metadata.get("description"), Some(&serde_json::json!("first")));
+    assert_eq!(t.metadata.get("more"), Some(&serde_json::json!(2)), "a line that agrees adds its keys");
+    assert!(t.metadata.get("extra").is_none(), "the contradicting line is not merged");
+    let d = t.diagnostics.iter().find(|d| d.code == "repeated-dataset-metadata").expect("a warning");
+    assert_eq!(d.line, 3);
+    let kept = t.events.iter().find(|e| matches!(e.body, agent_trace_viewer::model::EventBody::Unparsed(_))).expect("kept raw");
+    assert!(t.source.as_slice()[kept.raw.clone()].starts_with(b"{\"metadata\": {\"description\": \"second\""));
+    assert!(lost_values(&t).is_empty(), "{:?}", lost_values(&t));
+}

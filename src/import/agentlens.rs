@@ -287,14 +287,21 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.check_totals(&fields, &tokens, &ctx);
         if let Some(run) = self.out.runs.last_mut() {
             run.name = Some(fields.get("agent_name").and_then(Value::as_str).unwrap_or("default-agent").to_string());
-            for k in ["session_id", "agent_name", "status", "started_at", "ended_at", "total_tokens_in", "total_tokens_out", "metadata"] {
+            const KNOWN: [&str; 8] = ["session_id", "agent_name", "status", "started_at", "ended_at", "total_tokens_in", "total_tokens_out", "metadata"];
+            for k in KNOWN {
                 if let Some(v) = fields.get(k) {
                     run.metadata.insert(k.to_string(), v.clone());
                 }
             }
+            // Fields the Session model does not declare (pydantic ignores
+            // them) are kept too, after the declared ones: nothing is lost.
+            for (k, v) in fields.iter().filter(|(k, _)| !KNOWN.contains(&k.as_str())) {
+                run.metadata.insert(k.clone(), v.clone());
+            }
             run.metadata.entry("status".to_string()).or_insert_with(|| Value::String("active".to_string()));
-            run.metadata.insert("events_tokens_in".to_string(), Value::from(tokens.tokens_in));
-            run.metadata.insert("events_tokens_out".to_string(), Value::from(tokens.tokens_out));
+            // Our own sums, unless the session has fields of those names.
+            run.metadata.entry("events_tokens_in".to_string()).or_insert_with(|| Value::from(tokens.tokens_in));
+            run.metadata.entry("events_tokens_out".to_string()).or_insert_with(|| Value::from(tokens.tokens_out));
         }
     }
 

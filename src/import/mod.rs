@@ -192,6 +192,10 @@ pub struct Builder<'a> {
     /// Records [`Builder::parse_record`] could not decode; those no event
     /// holds become unparsed events after the import ([`crate::integrity`]).
     pub failed_records: Vec<(Range<usize>, String)>,
+    /// Records a format module read but could not place without losing
+    /// something (e.g. a second dataset-metadata line that contradicts the
+    /// first): kept whole as unparsed events, with why.
+    pub set_aside: Vec<(Range<usize>, String, &'static str)>,
 }
 
 impl<'a> Builder<'a> {
@@ -206,6 +210,7 @@ impl<'a> Builder<'a> {
             too_many_events: false,
             dropped_diagnostics: 0,
             failed_records: Vec::new(),
+            set_aside: Vec::new(),
         }
     }
 

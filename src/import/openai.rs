@@ -311,11 +311,28 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn dataset_metadata(&mut self, range: Range<usize>, path: &str) {
         if let Ok(Value::Object(o)) = self.out.parse_record(&range, path) {
             if let Some(Value::Object(m)) = o.get("metadata") {
+                // A later metadata line adds keys; one that contradicts an
+                // earlier line is kept whole as an unparsed record (Explorer
+                // reads one dataset-metadata line), never merged over it.
+                let clash = m.iter().find(|(k, v)| self.out.metadata.get(*k).is_some_and(|old| old != *v)).map(|(k, _)| k.clone());
+                if let Some(k) = clash {
+                    let message = format!("dataset metadata given again, with a different `{k}`: this line is kept as an unparsed record; the first one holds");
+                    self.out.diag(Warning, "repeated-dataset-metadata", message, path.to_string(), range.start, None);
+                    self.out.set_aside.push((range, path.to_string(), "dataset metadata contradicting an earlier line"));
+                    return;
+                }
                 for (k, v) in m {
                     self.out.metadata.insert(k.clone(), v.clone());
                 }
             } else {
-                self.out.metadata.insert("metadata".to_string(), o.get("metadata").cloned().unwrap_or(Value::Null));
+                let v = o.get("metadata").cloned().unwrap_or(Value::Null);
+                if self.out.metadata.get("metadata").is_some_and(|old| *old != v) {
+                    let message = "dataset metadata given again, with a different value: this line is kept as an unparsed record; the first one holds".to_string();
+                    self.out.diag(Warning, "repeated-dataset-metadata", message, path.to_string(), range.start, None);
+                    self.out.set_aside.push((range, path.to_string(), "dataset metadata contradicting an earlier line"));
+                    return;
+                }
+                self.out.metadata.insert("metadata".to_string(), v);
             }
         }
     }
