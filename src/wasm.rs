@@ -747,8 +747,9 @@ impl JsTrace {
 
 #[wasm_bindgen(typescript_custom_section)]
 const SPAN_TYPES: &'static str = r#"
-/** One span path of one run (Agent Catalog spans; any format with span events). */
-export interface SpanNode {
+/** One span path of one run (Agent Catalog spans; any format with span events).
+ * (Not `SpanNode`, the flat pre-order list's item of `trace.spans()`.) */
+export interface SpanTreeNode {
   run: number;
   name: string;
   depth: number;
@@ -759,7 +760,7 @@ export interface SpanNode {
   events: number[];
 }
 export interface SpanTree {
-  nodes: SpanNode[];
+  nodes: SpanTreeNode[];
   roots: number[];
   /** Hand-offs between spans (Agent Catalog `edge` records). */
   handoffs: { event: number; run: number; source: string[]; dest: string[]; sourceNode: number | null; destNode: number | null }[];

@@ -98,3 +98,10 @@ fn contradicting_dataset_metadata_lines_are_both_kept() {
     assert!(t.source.as_slice()[kept.raw.clone()].starts_with(b"{\"metadata\": {\"description\": \"second\""));
     assert!(lost_values(&t).is_empty(), "{:?}", lost_values(&t));
 }
+
+/// An Explorer row with `"metadata": null`: the null was dropped.
+#[test]
+fn explicit_null_row_metadata_is_kept() {
+    let t = check("openai-null-metadata.json", Some("openai"));
+    assert!(t.runs.iter().any(|r| r.metadata.get("metadata") == Some(&serde_json::Value::Null)));
+}

@@ -418,7 +418,15 @@ impl<'r, 'a> Reader<'r, 'a> {
                         metadata.insert(k, v);
                     }
                 }
-                ("metadata", Value::Null) => {}
+                ("metadata", Value::Null) => {
+                    // No metadata, said explicitly: kept as said (nothing
+                    // in the input goes unrepresented).
+                    match metadata.get("metadata") {
+                        None => _ = metadata.insert("metadata".to_string(), Value::Null),
+                        Some(Value::Null) => {}
+                        Some(_) => _ = metadata.insert("row.metadata".to_string(), Value::Null),
+                    }
+                }
                 ("metadata", other) => {
                     // Invariant is given only `messages`; a row's metadata never reaches it.
                     self.out.diag(

@@ -46,6 +46,14 @@ const page: RowView[] = trace.rows(0, 100);
 const toolStats: ToolStat[] = trace.toolStats();
 const spans: SpanNode[] = trace.spans();
 const spanEnd: number | null = spans[0].end;
+const spanPath: string = spans[0].path;
+// @ts-expect-error: the flat list's items have no children (those are SpanTreeNode's)
+spans[0].children;
+const tree = trace.spanTree();
+const treeChildren: number[] = tree.nodes[0].children;
+const firstBegin: number | null = tree.nodes[0].occurrences[0].begin;
+// @ts-expect-error: a tree node has no path (the two span types were once merged by name)
+tree.nodes[0].path;
 const times: Float64Array = trace.timestamps();
 const nDiag: number = trace.diagnosticCount;
 const someDiags: Diagnostic[] = trace.diagnosticsRange(0, 50);
