@@ -81,6 +81,21 @@ fn agentlens_undeclared_session_fields_are_kept() {
     assert!(lost_values(&t).is_empty(), "{:?}", lost_values(&t));
 }
 
+/// An AgentLens session whose `events` is not a list (`null`, a string, a
+/// number): the error was reported but the value itself reached nothing.
+#[test]
+fn agentlens_events_not_a_list_is_kept() {
+    check("agentlens-events-null.json", Some("agentlens"));
+    for (events, expected) in [("null", serde_json::json!(null)), ("\"later\"", serde_json::json!("later")), ("7", serde_json::json!(7)), ("{\"a\": 1}", serde_json::json!({"a": 1}))] {
+        let doc = format!(r#"{{"session_id": "s", "agent_name": "a", "events": {events}}}"#);
+        let t = parse_trace(doc.into_bytes(), &ParseOptions { format: Some("agentlens".into()) }).expect("parses");
+        assert_eq!(t.runs[0].metadata.get("events"), Some(&expected), "events: {events}");
+        let d = t.diagnostics.iter().find(|d| d.code == "field-type").expect("a field-type error");
+        assert!(d.message.contains("`events` must be a list"), "{}", d.message);
+        assert!(lost_values(&t).is_empty(), "{events}: {:?}", lost_values(&t));
+    }
+}
+
 /// Explorer JSON Lines with two dataset-metadata lines that disagree: the
 /// later one overwrote the earlier. Now the first holds and the later line is
 /// kept whole, with a warning.

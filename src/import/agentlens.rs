@@ -279,8 +279,13 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
             Some(range) => {
-                let v = self.out.parse_record(&range, &render_path(&r.path, &[key("events")])).unwrap_or(Value::Null);
-                self.session_diag(&ctx, Error, "field-type", format!("`events` must be a list of events, found {}", json_type(&v)), &[key("events")]);
+                let path = render_path(&r.path, &[key("events")]);
+                if let Ok(v) = self.out.parse_record(&range, &path) {
+                    self.session_diag(&ctx, Error, "field-type", format!("`events` must be a list of events, found {}", json_type(&v)), &[key("events")]);
+                    // Kept in the run metadata (as an undeclared field would
+                    // be): the value is wrong, not worthless.
+                    fields.insert("events".to_string(), v);
+                }
             }
             None => {}
         }
