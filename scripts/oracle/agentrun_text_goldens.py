@@ -473,6 +473,28 @@ def long_case(m) -> dict:
     return {"name": "long-older", "run": run, "note": "token-limit chunking", "limits": [100, 300, 600, 1200, 2500, 100000]}
 
 
+def tiny_limit_case(m) -> dict:
+    """Token limits at and below docent-python's 50-token margin (the fuzzer's
+    render_legacy found one): an empty transcript next to a short one, with
+    metadata longer than the limit. Whatever docent-python returns — even no
+    chunks at all — is what we must return."""
+    gen = "older"
+    transcripts = [
+        m.transcript(gen, "empty", []),
+        m.transcript(gen, "short", [m.UserMessage(content="hi"), m.AssistantMessage(content="hello there")]),
+    ]
+    run = m.agent_run(gen, name="tiny", transcripts=transcripts, metadata={"scores": {"ok": True}, "notes": "a note long enough to need a few tokens " * 3}, id="run-tiny")
+    return {"name": "tiny-limit-older", "run": run, "note": "token limits below the 50-token margin", "limits": [1, 38, 49, 50, 51, 60, 90, 120]}
+
+
+def empty_transcript_case(m) -> dict:
+    """Only an empty transcript and metadata over the limit: docent-python
+    returns no chunks at all (the fuzzer's input, reduced)."""
+    gen = "older"
+    run = m.agent_run(gen, name="empty", transcripts=[m.transcript(gen, "default", [])], metadata={"scores": {}, "agent": {"kind": "ProbeAgent", "tools": ["file_editor", "terminal"], "llm": {"model": "gpt-4o-mini", "temperature": 0.0}}}, id="run-empty")
+    return {"name": "empty-transcript-older", "run": run, "note": "no chunks at limits under the margin", "limits": [1, 38, 60, 100, 1000]}
+
+
 def current_only_cases(m) -> list[dict]:
     from datetime import datetime, timedelta
 
@@ -605,7 +627,7 @@ def older_worker() -> dict:
     from docent.data_models.agent_run import AgentRunWithoutMetadataValidator
 
     m = Lib("older")
-    cases = build_cases(m, "older") + field_description_cases(m) + [long_case(m)]
+    cases = build_cases(m, "older") + field_description_cases(m) + [long_case(m), tiny_limit_case(m), empty_transcript_case(m)]
     cases += raw_cases("older")
     out = []
     for c in cases:

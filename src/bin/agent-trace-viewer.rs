@@ -341,7 +341,11 @@ fn text(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, several: b
                 let _ = writeln!(out);
             }
         }
-        Some(_) => {
+        Some(limit) => {
+            if chunks.is_empty() {
+                // Docent's own answer, so not an error; but silence would puzzle.
+                eprintln!("{file}: docent-python gives no chunks for this run at a token limit of {limit} (its 50-token margin leaves no room; a transcript with no messages is dropped); raise the limit");
+            }
             for (i, c) in chunks.iter().enumerate() {
                 let _ = writeln!(out, "{}", chunk_separator(i + 1, chunks.len(), atv_tokenizer::count(c)));
                 let _ = writeln!(out, "{c}");

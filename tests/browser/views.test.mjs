@@ -103,6 +103,28 @@ test('AgentRun text view: Docent goldens byte for byte, token count, chunks, cop
   await context.close();
 });
 
+test('AgentRun text view: a limit at which docent-python gives no chunks says so', async () => {
+  const { page, context, errors } = await openViewer(env);
+  await page.setInputFiles('#file-input', join(root, 'tests', 'golden', 'agentrun-text', 'empty-transcript-older.json'));
+  await page.click('#tab-agentrun');
+  await page.waitForSelector('#agentrun-output pre');
+  await page.selectOption('#agentrun-style', 'legacy');
+  await page.waitForFunction((t) => document.querySelector('#agentrun-output pre')?.textContent === t, golden('empty-transcript-older.legacy.txt'));
+  assert.deepEqual(JSON.parse(golden('empty-transcript-older.legacy.38.json')), []);
+  await page.fill('#agentrun-token-limit', '38');
+  await page.click('#agentrun-form button[type=submit]');
+  await page.waitForFunction(() => /^0 chunks of at most 38 tokens/.test(document.querySelector('#agentrun-summary').textContent));
+  assert.match(await page.textContent('#agentrun-summary'), /docent-python gives no chunks for this run at this limit.*raise the limit/);
+  assert.equal(await page.$$eval('.agentrun-chunk', (c) => c.length), 0);
+  // At 100 tokens docent-python gives one chunk, and so does the view.
+  await page.fill('#agentrun-token-limit', '100');
+  await page.click('#agentrun-form button[type=submit]');
+  await page.waitForSelector('.agentrun-chunk');
+  assert.deepEqual(await page.$$eval('.agentrun-chunk pre', (pres) => pres.map((p) => p.textContent)), JSON.parse(golden('empty-transcript-older.legacy.100.json')));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("AgentRun text view follows the run switcher and equals the npm package's text for that run", async () => {
   const { page, context, errors } = await openViewer(env);
   const runs = readFileSync(join(root, 'tests', 'fixtures', 'docent', 'lib_older_runs.jsonl'));

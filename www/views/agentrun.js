@@ -155,6 +155,10 @@ export const agentRunView = {
       if (result.chunks) {
         const total = result.chunks.reduce((n, c) => n + c.tokens, 0);
         summary.textContent = `${plural(result.chunks.length, 'chunk')} of at most ${options.tokenLimit.toLocaleString()} tokens (${plural(total, 'token')} in all)`;
+        if (result.chunks.length === 0) {
+          // Docent's own answer for this run and limit: say why rather than show nothing.
+          summary.textContent += ': docent-python gives no chunks for this run at this limit (its 50-token margin leaves no room, and a transcript with no messages is dropped); raise the limit.';
+        }
         result.chunks.forEach((chunk, i) => {
           const label = `Chunk ${i + 1} of ${result.chunks.length}`;
           const copyChunk = el('button', { type: 'button', className: 'button small' }, 'Copy chunk');
