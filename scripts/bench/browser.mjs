@@ -29,10 +29,10 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const SELECTORS = {
   ready: 'body[data-ready="true"]',
   fileInput: '#file-input',
-  /** Any rendered event row. */
-  row: '#events li.event, #events [data-event], [data-event-index]',
-  /** A "show more" button, for pages that page instead of scrolling virtually. */
-  more: '#more:not([hidden])',
+  /** A rendered event row of the virtual list (a row still loading does not count). */
+  row: '#event-list .vrow:not(.loading)',
+  /** The list's scroll container. */
+  list: '#event-list',
   loadError: '#load-error:not([hidden])',
 };
 
@@ -115,19 +115,30 @@ async function measure(browser, server, file, via) {
   return out;
 }
 
-/** Scrolls to the end of the list a few times; true when rows keep coming and the page answers. */
+/** Scrolls the virtual list to the middle and to the end; true when the rows there
+ * arrive from the worker (their index says where they are) and the page answers. */
 async function scrolls(page) {
-  const count = () => page.locator(SELECTORS.row).count();
-  const before = await count();
-  for (let i = 0; i < 5; i++) {
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    const more = await page.$(SELECTORS.more);
-    if (more) await more.click();
-    await page.waitForTimeout(200);
+  const lastIndex = () =>
+    page.evaluate((sel) => {
+      const idx = [...document.querySelectorAll(`${sel} .r-index`)].map((e) => Number(e.textContent.slice(1)));
+      return idx.length ? Math.max(...idx) : -1;
+    }, SELECTORS.row);
+  const before = await lastIndex();
+  let reached = before;
+  for (const at of [0.5, 1]) {
+    await page.evaluate(([sel, at]) => {
+      const l = document.querySelector(sel);
+      l.scrollTop = l.scrollHeight * at;
+    }, [SELECTORS.list, at]);
+    try {
+      await page.waitForFunction(([sel, min]) => [...document.querySelectorAll(`${sel} .r-index`)].some((e) => Number(e.textContent.slice(1)) > min), [SELECTORS.row, reached], { timeout: 30_000 });
+    } catch {
+      return false;
+    }
+    reached = await lastIndex();
   }
-  const after = await count();
   const responsive = await Promise.race([page.evaluate(() => true), new Promise((r) => setTimeout(() => r(false), 5_000))]);
-  return before > 0 && after > before && responsive;
+  return before >= 0 && reached > before && responsive;
 }
 
 async function main() {

@@ -82,8 +82,6 @@ const QUERIES = [
 ];
 
 /** The AgentRun text renderer, under whichever name the wasm API gives it. */
-const RENDER_METHODS = ['agentRunText', 'runText', 'renderRun', 'renderAgentRun'];
-
 function child(file, runs) {
   const { pkg, memory } = loadPackage();
   const bytes = new Uint8Array(readFileSync(file));
@@ -164,18 +162,20 @@ function child(file, runs) {
     out.filters.push({ ...q, ms: median(times), hits });
   }
 
-  const method = RENDER_METHODS.find((m) => typeof trace[m] === 'function');
-  if (method) {
+  // The AgentRun text (Docent's current rendering, default context) of every run, and
+  // of the run with the most events alone; the legacy rendering of that run too.
+  if (typeof trace.toAgentRunText === 'function') {
     const runsInfo = trace.runs();
     let largest = 0;
     runsInfo.forEach((r, i) => {
       if (r.eventCount > runsInfo[largest].eventCount) largest = i;
     });
-    const [allMs, chars] = time(() => runsInfo.reduce((n, _, i) => n + String(trace[method](i)).length, 0));
-    const [oneMs] = time(() => trace[method](largest));
-    out.render = { method, allRunsMs: allMs, largestRunMs: oneMs, largestRunEvents: runsInfo[largest].eventCount, chars };
+    const [allMs, chars] = time(() => runsInfo.reduce((n, _, i) => n + trace.toAgentRunText({ run: i }).length, 0));
+    const [oneMs] = time(() => trace.toAgentRunText({ run: largest }));
+    const [legacyMs] = time(() => trace.toAgentRunText({ run: largest, style: 'legacy' }));
+    out.render = { method: 'toAgentRunText', allRunsMs: allMs, largestRunMs: oneMs, largestRunLegacyMs: legacyMs, largestRunEvents: runsInfo[largest].eventCount, chars };
   } else {
-    out.render = { method: null, note: `no AgentRun text method on Trace (looked for ${RENDER_METHODS.join(', ')})` };
+    out.render = { method: null, note: 'no toAgentRunText on Trace' };
   }
   out.wasmMemoryAfterQueries = memory();
   trace.free();
@@ -297,7 +297,9 @@ const TARGETS = [
 function summarize(results, mach) {
   const node = results.node.find((r) => r.format === 'openai' && r.layout === 'json' && r.bytes >= 90e6 && r.bytes < 200e6) ?? null;
   const nodeL = results.node.find((r) => r.format === 'openai' && r.layout === 'jsonl' && r.bytes >= 90e6 && r.bytes < 200e6) ?? null;
-  const native = results.native.find((r) => r.file === node?.file) ?? null;
+  const nativeOf = (r) => results.native.find((n) => basename(n.file) === r?.file) ?? null;
+  const native = nativeOf(node);
+  const nativeL = nativeOf(nodeL);
   const f = (r, kind, name) => r?.filters?.find((q) => (name ? q.name === name : q.kind === kind))?.ms ?? null;
   const browser = results.browser.find((r) => r.file === node?.file && !r.error) ?? null;
   const gb = results.browser.find((r) => r.bytes >= 900e6);
@@ -319,7 +321,11 @@ function summarize(results, mach) {
       gbLoads: gb ? gb.loadsAndScrolls === true : null,
       wasmGzip: mach.wasmGzip,
     },
-    jsonl: pick(nodeL),
+    jsonl: {
+      ...pick(nodeL),
+      nativeRatio: nativeL ? nativeL.coreMs / nativeL.valueMs : null,
+      nativeFloor: nativeL ? nativeL.coreMs / nativeL.ignoredAnyMs : null,
+    },
   };
 }
 
@@ -362,15 +368,15 @@ function markdown(results, mach, command) {
   L.push('### Filters and AgentRun text (wasm in Node)');
   L.push('');
   const names = QUERIES.map((q) => q.name);
-  L.push(`| file | events | ${names.join(' | ')} | AgentRun text: largest run | all runs |`);
-  L.push(`|---|---|${names.map(() => '---').join('|')}|---|---|`);
+  L.push(`| file | events | ${names.join(' | ')} | AgentRun text (current): largest run | legacy, largest run | current, all runs |`);
+  L.push(`|---|---|${names.map(() => '---').join('|')}|---|---|---|`);
   for (const r of results.node) {
     if (r.error) continue;
     const cells = names.map((n) => {
       const q = r.filters.find((x) => x.name === n);
       return q?.ms === null || q?.ms === undefined ? (q?.note ? 'n/a' : '—') : `${fmtMs(q.ms)} (${q.hits})`;
     });
-    const render = r.render?.method ? [`${fmtMs(r.render.largestRunMs)} (${r.render.largestRunEvents} events)`, fmtMs(r.render.allRunsMs)] : ['n/a', 'n/a'];
+    const render = r.render?.method ? [`${fmtMs(r.render.largestRunMs)} (${r.render.largestRunEvents} events)`, fmtMs(r.render.largestRunLegacyMs), fmtMs(r.render.allRunsMs)] : ['n/a', 'n/a', 'n/a'];
     L.push(`| ${r.file} | ${r.events} | ${cells.join(' | ')} | ${render.join(' | ')} |`);
   }
   const noRender = results.node.find((r) => r.render && !r.render.method);
