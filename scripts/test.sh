@@ -16,6 +16,12 @@ cargo clippy -p agent-trace-viewer-tokenizer --lib --target wasm32-unknown-unkno
 log "cargo test"
 cargo test
 
+# The hostile inputs that are large (a 100 MB string, a gzip bomb, a million events, the
+# byte and event caps) are #[ignore]d in the debug run above and run here, in release,
+# where they take seconds: none of them may be skipped.
+log "cargo test --release: the large adversarial inputs"
+cargo test --release --test adversarial -- --include-ignored
+
 log "tsc: the package's TypeScript types, used as a user would"
 node_modules/.bin/tsc -p tests/types
 

@@ -122,7 +122,7 @@ fn a_4_mb_single_string_is_read_whole() {
 }
 
 #[test]
-#[ignore = "large: run in release (scripts/test.sh: cargo test --release --test adversarial -- --ignored)"]
+#[ignore = "large: run in release (scripts/test.sh: cargo test --release --test adversarial -- --include-ignored)"]
 fn a_100_mb_single_string_is_read_whole() {
     huge_string(100 << 20);
 }
