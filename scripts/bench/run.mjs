@@ -81,7 +81,6 @@ const QUERIES = [
   { name: 'regex /line \\d+, in/', kind: 'regex', q: '/line \\d+, in/', regex: true },
 ];
 
-/** The AgentRun text renderer, under whichever name the wasm API gives it. */
 function child(file, runs) {
   const { pkg, memory } = loadPackage();
   const bytes = new Uint8Array(readFileSync(file));
@@ -164,19 +163,15 @@ function child(file, runs) {
 
   // The AgentRun text (Docent's current rendering, default context) of every run, and
   // of the run with the most events alone; the legacy rendering of that run too.
-  if (typeof trace.toAgentRunText === 'function') {
-    const runsInfo = trace.runs();
-    let largest = 0;
-    runsInfo.forEach((r, i) => {
-      if (r.eventCount > runsInfo[largest].eventCount) largest = i;
-    });
-    const [allMs, chars] = time(() => runsInfo.reduce((n, _, i) => n + trace.toAgentRunText({ run: i }).length, 0));
-    const [oneMs] = time(() => trace.toAgentRunText({ run: largest }));
-    const [legacyMs] = time(() => trace.toAgentRunText({ run: largest, style: 'legacy' }));
-    out.render = { method: 'toAgentRunText', allRunsMs: allMs, largestRunMs: oneMs, largestRunLegacyMs: legacyMs, largestRunEvents: runsInfo[largest].eventCount, chars };
-  } else {
-    out.render = { method: null, note: 'no toAgentRunText on Trace' };
-  }
+  const runsInfo = trace.runs();
+  let largest = 0;
+  runsInfo.forEach((r, i) => {
+    if (r.eventCount > runsInfo[largest].eventCount) largest = i;
+  });
+  const [allMs, chars] = time(() => runsInfo.reduce((n, _, i) => n + trace.toAgentRunText({ run: i }).length, 0));
+  const [oneMs] = time(() => trace.toAgentRunText({ run: largest }));
+  const [legacyMs] = time(() => trace.toAgentRunText({ run: largest, style: 'legacy' }));
+  out.render = { allRunsMs: allMs, largestRunMs: oneMs, largestRunLegacyMs: legacyMs, largestRunEvents: runsInfo[largest].eventCount, chars };
   out.wasmMemoryAfterQueries = memory();
   trace.free();
   process.stdout.write(JSON.stringify(out) + '\n');
@@ -376,11 +371,9 @@ function markdown(results, mach, command) {
       const q = r.filters.find((x) => x.name === n);
       return q?.ms === null || q?.ms === undefined ? (q?.note ? 'n/a' : '—') : `${fmtMs(q.ms)} (${q.hits})`;
     });
-    const render = r.render?.method ? [`${fmtMs(r.render.largestRunMs)} (${r.render.largestRunEvents} events)`, fmtMs(r.render.largestRunLegacyMs), fmtMs(r.render.allRunsMs)] : ['n/a', 'n/a', 'n/a'];
+    const render = [`${fmtMs(r.render.largestRunMs)} (${r.render.largestRunEvents} events)`, fmtMs(r.render.largestRunLegacyMs), fmtMs(r.render.allRunsMs)];
     L.push(`| ${r.file} | ${r.events} | ${cells.join(' | ')} | ${render.join(' | ')} |`);
   }
-  const noRender = results.node.find((r) => r.render && !r.render.method);
-  if (noRender) L.push('', `AgentRun text: ${noRender.render.note}.`);
   if (results.native.length) {
     L.push('');
     L.push('### Native core against serde_json (`cargo bench --bench parse`)');
@@ -438,7 +431,7 @@ function main() {
     const bytes = statSync(file).size;
     const r = measureNode(file, runsFor(bytes, args.runs));
     results.node.push(r);
-    console.log(r.error ? `${r.file}: ERROR ${r.error}` : `${r.file}: ${r.events} events, decode ${fmtMs(r.decodeMs)}, JSON.parse ${fmtMs(r.jsonParseMs)}, parseTrace ${fmtMs(r.parseMs)} (×${fmtRatio(r.parseMs / r.jsonParseMs)}), wasm ${fmtMB(r.wasmMemory)} (×${fmtRatio(r.wasmMemory / r.bytes)}), ${r.filters.map((q) => `${q.name} ${fmtMs(q.ms)}`).join(', ')}${r.render?.method ? `, render ${fmtMs(r.render.largestRunMs)}` : ''}`);
+    console.log(r.error ? `${r.file}: ERROR ${r.error}` : `${r.file}: ${r.events} events, decode ${fmtMs(r.decodeMs)}, JSON.parse ${fmtMs(r.jsonParseMs)}, parseTrace ${fmtMs(r.parseMs)} (×${fmtRatio(r.parseMs / r.jsonParseMs)}), wasm ${fmtMB(r.wasmMemory)} (×${fmtRatio(r.wasmMemory / r.bytes)}), ${r.filters.map((q) => `${q.name} ${fmtMs(q.ms)}`).join(', ')}${r.render ? `, render ${fmtMs(r.render.largestRunMs)}` : ''}`);
   }
   if (args.native) {
     const big = nodeFiles.filter((f) => statSync(f).size < 500e6);
