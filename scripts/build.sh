@@ -30,7 +30,7 @@ echo '{ "type": "commonjs" }' > pkg/tokenizer-node/package.json
 # Binaryen from npm (Debian's is too old for the features Rust emits).
 log "wasm-opt -O3"
 for f in pkg/web/agent_trace_viewer_bg.wasm pkg/node/agent_trace_viewer_bg.wasm pkg/tokenizer-web/atv_tokenizer_bg.wasm; do
-  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  node_modules/.bin/wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-reference-types --enable-multivalue --enable-mutable-globals \
     "$f" -o "$f"
 done

@@ -559,6 +559,16 @@ impl JsTrace {
             .map_err(query_error)
     }
 
+    /// Builds now what the first `role:`/`kind:` and free-text queries would
+    /// build and keep (id arrays; a lower-cased copy of every event's text:
+    /// memory about the size of the trace's text). The viewer's worker calls it
+    /// when idle after a load, so that the first search is as fast as later
+    /// ones; calling it again does nothing.
+    #[wasm_bindgen(js_name = prepareSearch)]
+    pub fn prepare_search(&mut self) {
+        self.index.prepare_search(&self.trace);
+    }
+
     /// Counts per role, kind, source kind and tool among the events matching
     /// `query` (all events when it is empty or absent).
     #[wasm_bindgen(unchecked_return_type = "Facets")]

@@ -8,7 +8,12 @@
 import init, { parseTrace, parseFiles, formats } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 
-const ready = init();
+// The module uses WebAssembly SIMD (fixed-width, 128-bit): a browser without
+// it fails to compile it, and should say so rather than a bare opcode error.
+const ready = init().catch((e) => {
+  const hint = e instanceof WebAssembly.CompileError ? ' (it needs WebAssembly SIMD: Chrome or Edge 91+, Firefox 89+, Safari 16.4+)' : '';
+  throw new Error(`its WebAssembly module did not load${hint}: ${e.message}`);
+});
 let tokenizer = null;
 
 /** The cl100k_base tokenizer (its own 1 MB-gzipped module): fetched once, on first use. */
@@ -237,7 +242,29 @@ const ops = {
   },
 };
 
+/**
+ * After a load, once the page has stopped asking for a moment (its first
+ * rows are in), builds each trace's search index (`prepareSearch`), so that
+ * the first filter the user types is as fast as later ones. Traces over
+ * 256 MB are left to build it on their first query: the index is about as
+ * big as their text, and wasm memory stops at 4 GB.
+ */
+const IDLE_MS = 400;
+const PREPARE_MAX_BYTES = 256 * 1024 * 1024;
+let idleTimer = null;
+function whenIdle() {
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => {
+    const entry = [...traces.values()].find((e) => !e.searchPrepared);
+    if (!entry) return;
+    entry.searchPrepared = true;
+    if (entry.trace.byteLength <= PREPARE_MAX_BYTES) entry.trace.prepareSearch();
+    whenIdle();
+  }, IDLE_MS);
+}
+
 self.onmessage = async ({ data }) => {
+  whenIdle();
   const { id, op, args } = data;
   try {
     await ready;
@@ -246,6 +273,7 @@ self.onmessage = async ({ data }) => {
     const result = await fn(args ?? {}, (progress) => self.postMessage({ id, progress }));
     const wrapped = result && typeof result === 'object' && 'transfer' in result && 'value' in result;
     self.postMessage({ id, ok: true, value: wrapped ? result.value : result }, wrapped ? result.transfer : []);
+    whenIdle();
   } catch (e) {
     self.postMessage({ id, ok: false, error: { message: e?.message ?? String(e), column: e?.column, name: e?.name } });
   }

@@ -289,3 +289,50 @@ fn instants() {
     assert_eq!(t("2024-05-01T10:30:00.25").as_deref(), Some("2024-05-01T10:30:00.250+00:00"));
     assert_eq!(t("May 1"), None);
 }
+
+#[test]
+fn fast_lowercase_equals_the_standard_one() {
+    for s in [
+        "",
+        "Plain ASCII, MIXED case 123",
+        "Zürich ÜBER Straße",
+        "İstanbul DİYARBAKIR",
+        "ΟΔΟΣ Σ ΣΑΣ, σΣ.",
+        "日本語 ТЕКСТ 🙂 Ǆ ǅ",
+        "ends with non-ASCII É",
+        // Every ASCII byte, in and out of eight-byte words.
+        &(0u8..128).map(char::from).collect::<String>(),
+        &format!("x{}", (0u8..128).map(char::from).collect::<String>()),
+        "@[`{AZaz@[`{ AZ ÀZ",
+    ] {
+        let mut out = b"kept|".to_vec();
+        push_lowercase(&mut out, s);
+        assert_eq!(String::from_utf8(out).unwrap(), format!("kept|{}", s.to_lowercase()), "{s:?}");
+    }
+}
+
+#[test]
+fn search_index_holds_each_events_lowercase_text_apart() {
+    // The fixture plus a non-ASCII role and text, so that the Unicode paths are covered too.
+    let mut json = TRACE.trim_end().trim_end_matches(']').to_string();
+    json.push_str(r#", {"role": "ÉDITEUR", "content": "Grüße aus ZÜRICH, ΟΔΟΣ"}]"#);
+    let t = parse_trace(json.into_bytes(), &ParseOptions::default()).unwrap();
+    let lower = EventTexts::build(&t, true);
+    let plain = EventTexts::build(&t, false);
+    assert_eq!(lower.ends.len(), t.events.len());
+    for i in 0..t.events.len() {
+        assert_eq!(lower.get(i), Some(event_text(&t, i).to_lowercase().as_bytes()), "event {i}");
+        assert_eq!(plain.get(i), Some(event_text(&t, i).as_bytes()), "event {i}");
+    }
+    assert_eq!(lower.get(t.events.len()), None);
+    let mut index = QueryIndex::default();
+    assert_eq!(filter(&t, "zürich", &mut index).unwrap(), vec![8]);
+    assert_eq!(filter(&t, "ZÜRICH οδος", &mut index).unwrap(), vec![8]);
+    assert_eq!(filter(&t, "role:éditeur", &mut index).unwrap(), vec![8]);
+    assert_eq!(filter(&t, "role:ÉDITEUR", &mut index).unwrap(), vec![8]);
+    // Texts sit next to each other in one buffer, but a match never spans two
+    // events: event 0 ends with "agent.\n", event 1 starts with "what's".
+    assert!(memchr::memmem::find(&lower.text, b"agent.\nwhat's").is_some());
+    assert_eq!(filter(&t, "text:\"agent.\n\"", &mut index).unwrap(), vec![0]);
+    assert!(filter(&t, "text:\"agent.\nwhat's\"", &mut index).unwrap().is_empty());
+}

@@ -161,6 +161,19 @@ test('the query language: fields, OR, groups, regex, time, facets', () => {
     const some = trace.facets('role:assistant');
     assert.deepEqual(some.role, { assistant: 2 });
     assert.throws(() => trace.facets('x OR'), /`OR` needs a term after it/);
+    // prepareSearch builds the field ids and the text buffer ahead of the
+    // first query: the same answers after it as a fresh trace gives.
+    const prepared = parseTrace(new TextEncoder().encode(JSON.stringify(QUERY_TRACE)));
+    try {
+      prepared.prepareSearch();
+      prepared.prepareSearch();
+      for (const s of ['sunny', 'SUNNY', '"paris"}', 'role:TOOL', 'kind:tool-result', 'role:assistant -sunny', '/sun+y/']) {
+        assert.deepEqual([...prepared.filter(s)], q(s), s);
+      }
+      assert.deepEqual([...prepared.filter('sunny')], [3, 4]);
+    } finally {
+      prepared.free();
+    }
     const ts = trace.timestamps();
     assert.ok(ts instanceof Float64Array);
     assert.equal(ts[0], Date.parse('2024-05-01T10:00:00Z'));
