@@ -238,7 +238,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     }
     files.sort_by_key(|f| event_file_order(&f.0));
     let mut bytes = Vec::new();
-    let mut split = json::Split { layout: json::Layout::Jsonl, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new() };
+    let mut split = json::Split::new(json::Layout::Jsonl);
     let mut sources = Vec::new();
     let mut newlines = 0usize;
     for (name, data) in files {
@@ -255,6 +255,8 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         split.values.extend(part.values);
         split.errors.extend(part.errors);
         split.leftovers.extend(part.leftovers);
+        // Files are appended in order: the tables stay sorted by offset.
+        split.ends.extend(part.ends);
         sources.push(model::SourceFile { name, range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {

@@ -27,12 +27,51 @@ fn check_split(data: &[u8]) {
             walk(data, v.range.start, 0);
         }
     }
+    // The container ends the readers jump by: sorted, and each exactly where
+    // the scanner ends that container.
+    let mut last_start = None;
+    for (start, end) in split.ends.iter() {
+        assert!(last_start.is_none_or(|l| l < start), "container ends out of order at {start}");
+        last_start = Some(start);
+        assert_eq!(scan::scan_value(data, start), Ok(end), "a recorded container end the scanner disagrees with");
+    }
+    if split.errors.is_empty() || split.layout == json::Layout::Jsonl {
+        for v in &split.values {
+            walk_with_ends(data, v.range.start, &split.ends);
+        }
+    }
     for l in &split.leftovers {
         assert!(l.start <= l.end && l.end <= data.len(), "leftover {l:?} outside {}", data.len());
     }
     for e in &split.errors {
         assert!(e.offset <= data.len(), "error offset {} past {}", e.offset, data.len());
         assert!(!e.message.is_empty());
+    }
+}
+
+/// The readers' helpers give the same answers with the split's table of
+/// container ends as without it, for the shallow levels the table covers.
+fn walk_with_ends(b: &[u8], at: usize, ends: &scan::ContainerEnds) {
+    let mut stack = vec![(scan::skip_ws(b, at), 0usize)];
+    while let Some((at, depth)) = stack.pop() {
+        if depth > scan::ContainerEnds::DEPTH + 1 {
+            continue;
+        }
+        match b.get(at) {
+            Some(b'[') => {
+                let plain = scan::array_items(b, at);
+                assert_eq!(scan::array_items_in(b, at, ends), plain, "array_items_in disagrees");
+                stack.extend(plain.0.iter().map(|r| (r.start, depth + 1)));
+            }
+            Some(b'{') => {
+                let plain = scan::object_members(b, at);
+                assert_eq!(scan::object_members_in(b, at, ends), plain, "object_members_in disagrees");
+                if let Ok(members) = plain {
+                    stack.extend(members.iter().map(|m| (m.1.start, depth + 1)));
+                }
+            }
+            _ => {}
+        }
     }
 }
 

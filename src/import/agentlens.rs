@@ -88,7 +88,7 @@ impl Format for AgentLens {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
-        let mut reader = Reader { out, b };
+        let mut reader = Reader { out, b, ends: &input.split.ends };
         let records = reader.records(input);
         reader.runs(records);
     }
@@ -121,6 +121,8 @@ enum RecordKind {
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
     b: &'a [u8],
+    /// The split's container ends: records are jumped over, not rescanned.
+    ends: &'r crate::json::ContainerEnds,
 }
 
 /// Where diagnostics about the event being read go.
@@ -154,7 +156,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// Session or event, read from the top-level keys without parsing.
     fn classify(&self, range: Range<usize>, path: String) -> Record {
         let start = scan::skip_ws(self.b, range.start);
-        let members = scan::object_members(self.b, start).unwrap_or_default();
+        let members = scan::object_members_in(self.b, start, self.ends).unwrap_or_default();
         let kind = if members.iter().any(|(k, _)| k == "events") {
             RecordKind::Session
         } else {
@@ -240,7 +242,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A `Session`: its fields become run metadata, its events the run's events.
     fn session(&mut self, r: &Record) {
         let start = scan::skip_ws(self.b, r.range.start);
-        let members = match scan::object_members(self.b, start) {
+        let members = match scan::object_members_in(self.b, start, self.ends) {
             Ok(m) => m,
             Err(e) => {
                 self.out.syntax_error(&e, &r.path);
@@ -269,7 +271,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let session_id = fields.get("session_id").and_then(Value::as_str).unwrap_or_default().to_string();
         match events {
             Some(range) if self.b.get(scan::skip_ws(self.b, range.start)) == Some(&b'[') => {
-                let (items, end) = scan::array_items(self.b, scan::skip_ws(self.b, range.start));
+                let (items, end) = scan::array_items_in(self.b, scan::skip_ws(self.b, range.start), self.ends);
                 for (i, item) in items.iter().enumerate() {
                     let path = render_path(&r.path, &[key("events"), Seg::Index(i)]);
                     self.event(item.clone(), &path, &mut tokens, Some(&session_id));

@@ -101,7 +101,7 @@ impl Format for Docent {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
-        let mut reader = Reader { out, b };
+        let mut reader = Reader { out, b, ends: &input.split.ends };
         match input.split.layout {
             Layout::Json => {
                 if let Some(doc) = input.split.values.first() {
@@ -130,6 +130,8 @@ fn has_docent_messages(t: &Value) -> bool {
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
     b: &'a [u8],
+    /// The split's container ends: records are jumped over, not rescanned.
+    ends: &'r crate::json::ContainerEnds,
 }
 
 /// A run's `transcripts` member, located but not read.
@@ -166,7 +168,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn document(&mut self, range: Range<usize>, complete: bool) {
         match self.first_byte(&range) {
             Some(b'[') => {
-                let (items, end) = scan::array_items(self.b, range.start);
+                let (items, end) = scan::array_items_in(self.b, range.start, self.ends);
                 for (i, item) in items.iter().enumerate() {
                     self.run(item.clone(), &format!("$[{i}]"));
                 }
@@ -223,7 +225,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let n = self.out.runs.len();
         let start = scan::skip_ws(self.b, range.start);
         let members = match self.first_byte(&range) {
-            Some(b'{') => scan::object_members(self.b, start),
+            Some(b'{') => scan::object_members_in(self.b, start, self.ends),
             _ => {
                 self.not_a_run(range, path);
                 return;
@@ -309,14 +311,14 @@ impl<'r, 'a> Reader<'r, 'a> {
         let start = scan::skip_ws(self.b, r.start);
         let path = render_path(run_path, &[Seg::key("transcripts")]);
         match self.first_byte(&r) {
-            Some(b'{') => match scan::object_members(self.b, start) {
+            Some(b'{') => match scan::object_members_in(self.b, start, self.ends) {
                 Ok(m) => Transcripts::Object(m),
                 Err(e) => {
                     self.out.syntax_error(&e, &path);
                     Transcripts::Other(Value::Null, r)
                 }
             },
-            Some(b'[') => Transcripts::List(scan::array_items(self.b, start).0),
+            Some(b'[') => Transcripts::List(scan::array_items_in(self.b, start, self.ends).0),
             _ => Transcripts::Other(self.out.parse_record(&r, &path).unwrap_or(Value::Null), r),
         }
     }
@@ -325,7 +327,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn transcript(&mut self, range: Range<usize>, path: &str, key: Option<String>, i: usize, gen: Gen, keys: &mut HashMap<String, usize>) {
         let start = scan::skip_ws(self.b, range.start);
         let members = match self.first_byte(&range) {
-            Some(b'{') => scan::object_members(self.b, start).ok(),
+            Some(b'{') => scan::object_members_in(self.b, start, self.ends).ok(),
             _ => None,
         };
         let Some(members) = members else {
@@ -376,7 +378,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let Some(r) = at else { return Messages::Missing };
         let path = render_path(transcript_path, &[Seg::key("messages")]);
         match self.first_byte(&r) {
-            Some(b'[') => Messages::List(scan::array_items(self.b, scan::skip_ws(self.b, r.start)).0),
+            Some(b'[') => Messages::List(scan::array_items_in(self.b, scan::skip_ws(self.b, r.start), self.ends).0),
             _ => Messages::Other(self.out.parse_record(&r, &path).unwrap_or(Value::Null), r),
         }
     }

@@ -152,7 +152,7 @@ pub fn top_records(input: &Input) -> Vec<TopRecord> {
             let complete = split.errors.is_empty() || doc.range.end < b.len();
             match b.get(start) {
                 Some(b'[') => {
-                    let (items, end) = scan::array_items(b, start);
+                    let (items, end) = scan::array_items_in(b, start, &split.ends);
                     for (i, r) in items.iter().enumerate() {
                         records.push(TopRecord { range: r.clone(), path: format!("$[{i}]"), broken: false });
                     }

@@ -102,7 +102,7 @@ impl Format for OpenAi {
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
         let split = input.split;
-        let mut reader = Reader { out, b };
+        let mut reader = Reader { out, b, ends: &input.split.ends };
         match split.layout {
             Layout::Json => {
                 if let Some(doc) = split.values.first() {
@@ -152,6 +152,8 @@ fn collect_sample_events<'v>(v: &'v Value, events: &mut Vec<&'v Value>, rows: &m
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
     b: &'a [u8],
+    /// The split's container ends: records are jumped over, not rescanned.
+    ends: &'r crate::json::ContainerEnds,
 }
 
 /// Linking state within one trace.
@@ -174,7 +176,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn document(&mut self, range: Range<usize>, complete: bool) {
         match self.first_byte(&range) {
             Some(b'[') => {
-                let (items, end) = scan::array_items(self.b, range.start);
+                let (items, end) = scan::array_items_in(self.b, range.start, self.ends);
                 if let Err(e) = &end {
                     if complete {
                         self.out.syntax_error(e, "$");
@@ -231,7 +233,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(b'[') => true,
             Some(b'{') => {
                 let start = scan::skip_ws(self.b, r.start);
-                match scan::object_members(self.b, start) {
+                match scan::object_members_in(self.b, start, self.ends) {
                     Ok(m) => is_row(m.iter().map(|(k, _)| k.as_str())),
                     Err(_) => false,
                 }
@@ -252,7 +254,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 Some(b'{') => {
                     let start = scan::skip_ws(self.b, range.start);
                     let keys: Vec<String> =
-                        scan::object_members(self.b, start).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
+                        scan::object_members_in(self.b, start, self.ends).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default();
                     let has = |k: &str| keys.iter().any(|key| key == k);
                     if is_row(keys.iter().map(String::as_str)) {
                         object_rows += 1;
@@ -342,7 +344,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let start = scan::skip_ws(self.b, range.start);
         match self.b.get(start) {
             Some(b'[') => {
-                let (items, end) = scan::array_items(self.b, start);
+                let (items, end) = scan::array_items_in(self.b, start, self.ends);
                 let n = self.out.runs.len();
                 self.out.begin_run(format!("run-{n}"), Metadata::new(), Some(start));
                 self.trace(&items, path);
@@ -359,7 +361,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// or a wrapper holding the event list under `traj` (tau-bench results) or
     /// `trace` / `trace.trace` (invariant-testing results).
     fn row(&mut self, start: usize, path: &str) {
-        let members = match scan::object_members(self.b, start) {
+        let members = match scan::object_members_in(self.b, start, self.ends) {
             Ok(m) => m,
             Err(e) => {
                 self.out.syntax_error(&e, path);
@@ -385,7 +387,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             if nested_trace && key == "trace" {
                 // invariant-testing: {name, trace: {trace: [...], metadata}, passed, assertions}
-                let inner = scan::object_members(self.b, scan::skip_ws(self.b, r.start)).unwrap_or_default();
+                let inner = scan::object_members_in(self.b, scan::skip_ws(self.b, r.start), self.ends).unwrap_or_default();
                 for (k, ir) in inner {
                     let inner_path = crate::json::render_path(&member_path, &[Seg::Key(k.clone())]);
                     if (k == "trace" || k == "messages") && messages.is_none() && self.first_byte(&ir) == Some(b'[') {
@@ -464,7 +466,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some((r, mpath)) => {
                 match self.first_byte(&r) {
                     Some(b'[') => {
-                        let (items, end) = scan::array_items(self.b, r.start);
+                        let (items, end) = scan::array_items_in(self.b, r.start, self.ends);
                         self.trace(&items, &mpath);
                         if let Err(e) = end {
                             self.out.syntax_error(&e, &mpath);
@@ -524,7 +526,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
         };
         let index = crate::source::clamp_u32(self.out.events.len());
-        let Value::Object(o) = v else {
+        let Value::Object(mut o) = v else {
             self.out.diag(
                 Error,
                 "event-not-object",
@@ -557,17 +559,17 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             };
             if role == "tool" {
-                let body = self.tool_output(&o, &ctx, links);
+                let body = self.tool_output(&mut o, &ctx, links);
                 self.out.push_event(EventBody::ToolResult(body), "ToolOutput", r, path.to_string(), timestamp);
             } else {
-                let content = self.content(&o, &ctx, false);
+                let content = self.content(&mut o, &ctx, false);
                 let tool_calls = self.message_calls(&o, &ctx);
                 self.register_calls(&tool_calls, &ctx, &[Seg::key("tool_calls")], links);
                 let body = Message { role, content, tool_calls };
                 self.out.push_event(EventBody::Message(body), "Message", r, path.to_string(), timestamp);
             }
         } else if o.contains_key("type") {
-            let call = self.call(&Value::Object(o.clone()), &ctx, &[], false);
+            let call = self.call(&Value::Object(std::mem::take(&mut o)), &ctx, &[], false);
             self.register_calls(std::slice::from_ref(&call), &ctx, &[], links);
             self.out.push_event(EventBody::ToolCall(call), "ToolCall", r, path.to_string(), timestamp);
         } else if o.contains_key("tools") {
@@ -637,28 +639,30 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Message content: null, a string, or a list of text/image chunks. Tool
     /// outputs may also hold an object.
-    fn content(&mut self, o: &Map<String, Value>, ctx: &Ctx, allow_object: bool) -> Content {
-        match o.get("content") {
+    /// Moves `content` out of the event's object (it is read last): the bulk
+    /// of a trace's bytes is content, and cloning it was a copy of the file.
+    fn content(&mut self, o: &mut Map<String, Value>, ctx: &Ctx, allow_object: bool) -> Content {
+        match o.get_mut("content").map(Value::take) {
             None | Some(Value::Null) => Content::None,
-            Some(Value::String(s)) => Content::Text(s.clone()),
+            Some(Value::String(s)) => Content::Text(s),
             Some(Value::Array(items)) => {
                 let mut parts = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    match chunk(item) {
+                for (i, item) in items.into_iter().enumerate() {
+                    match chunk(&item) {
                         Ok(p) => parts.push(p),
                         Err(why) => {
                             self.d(ctx, Error, "content-part-invalid", why, &[Seg::key("content"), Seg::Index(i)]);
-                            parts.push(ContentPart::Other(item.clone()));
+                            parts.push(ContentPart::Other(item));
                         }
                     }
                 }
                 Content::Parts(parts)
             }
-            Some(Value::Object(m)) if allow_object => Content::Json(Value::Object(m.clone())),
+            Some(Value::Object(m)) if allow_object => Content::Json(Value::Object(m)),
             Some(other) => {
                 let allowed = if allow_object { "a string, a list of content parts, an object or null" } else { "a string, a list of content parts or null" };
-                self.d(ctx, Error, "content-type", format!("expected `content` to be {allowed}, found {}", json_type(other)), &[Seg::key("content")]);
-                Content::Json(other.clone())
+                self.d(ctx, Error, "content-type", format!("expected `content` to be {allowed}, found {}", json_type(&other)), &[Seg::key("content")]);
+                Content::Json(other)
             }
         }
     }
@@ -791,7 +795,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
     }
 
-    fn tool_output(&mut self, o: &Map<String, Value>, ctx: &Ctx, links: &mut Links) -> ToolResult {
+    fn tool_output(&mut self, o: &mut Map<String, Value>, ctx: &Ctx, links: &mut Links) -> ToolResult {
         let content = self.content(o, ctx, true);
         let status = match o.get("error") {
             Some(Value::Null) | None => ToolStatus::Unknown,

@@ -8,7 +8,7 @@ pub mod scan;
 
 use std::ops::Range;
 
-pub use scan::{render_path, Seg, SyntaxError};
+pub use scan::{render_path, ContainerEnds, Seg, SyntaxError};
 
 /// How the top-level values are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -40,6 +40,16 @@ pub struct Split {
     /// Ranges that belong to no value (broken JSONL lines, trailing content),
     /// kept so that nothing in the file is lost.
     pub leftovers: Vec<Range<usize>>,
+    /// Where the values' shallow containers end, found by this split's scan:
+    /// format readers pass it to `scan::array_items_in` / `object_members_in`
+    /// rather than scanning each record again.
+    pub ends: ContainerEnds,
+}
+
+impl Split {
+    pub fn new(layout: Layout) -> Split {
+        Split { layout, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new(), ends: ContainerEnds::default() }
+    }
 }
 
 /// The byte length of a UTF-8 byte order mark at the start, if any.
@@ -65,11 +75,12 @@ fn count_lines(b: &[u8], upto: usize) -> usize {
 /// Splits `b` (starting after any BOM at `start`) into top-level values.
 pub fn split(b: &[u8], start: usize) -> Split {
     let first = scan::skip_ws(b, start);
-    let mut out = Split { layout: Layout::Json, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new() };
+    let mut out = Split::new(Layout::Json);
     if first >= b.len() {
         return out;
     }
-    match scan::scan_value(b, first) {
+    // (When this turns out to be JSON Lines, `split_lines` starts a new table.)
+    match scan::scan_value_recording(b, first, &mut out.ends) {
         Ok(end) => {
             let rest = scan::skip_ws(b, end);
             if rest >= b.len() {
@@ -124,7 +135,7 @@ fn looks_like_jsonl(b: &[u8], first: usize) -> bool {
 }
 
 fn split_lines(b: &[u8], start: usize) -> Split {
-    let mut out = Split { layout: Layout::Jsonl, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new() };
+    let mut out = Split::new(Layout::Jsonl);
     let mut i = start;
     let mut line_no = 0usize;
     while i < b.len() {
@@ -133,7 +144,7 @@ fn split_lines(b: &[u8], start: usize) -> Split {
         let line = b.get(..end).unwrap_or(&[]);
         let s = scan::skip_ws(line, i);
         if s < end {
-            match scan::scan_value(line, s) {
+            match scan::scan_value_recording(line, s, &mut out.ends) {
                 Ok(v_end) => {
                     let after = scan::skip_ws(line, v_end);
                     if after >= end {
@@ -171,6 +182,29 @@ mod tests {
 
     fn texts<'a>(b: &'a [u8], s: &Split) -> Vec<&'a str> {
         s.values.iter().map(|v| std::str::from_utf8(&b[v.range.clone()]).unwrap()).collect()
+    }
+
+    /// Every split records container ends in start order, each where the
+    /// scanner ends that container (a JSON Lines input first tried as one
+    /// document must not keep the first line's entries twice).
+    #[test]
+    fn container_ends_of_documents_and_lines() {
+        let p = "p".repeat(scan::ContainerEnds::MIN_BYTES);
+        for text in [
+            format!("[[{{\"a\": [\"{p}\"]}}, {{\"b\": 2}}], [{{\"c\": {{\"d\": \"{p}\"}}}}]]"),
+            format!("{{\"a\": [\"{p}\"]}}\n{{\"b\": [2, {{\"c\": \"{p}\"}}]}}\n\n[4]\n"),
+            format!("{{\"a\": [\"{p}\"]}}\n{{\"broken\": [\n{{\"b\": [\"{p}\"]}}\n"),
+            format!("[{{\"a\": [\"{p}\"]}}, {{\"b\": [2, oops]}}]"),
+        ] {
+            let b = text.as_bytes();
+            let s = split(b, 0);
+            let entries: Vec<_> = s.ends.iter().collect();
+            assert!(entries.len() >= 2, "{text:?}");
+            assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "{text:?}: {entries:?}");
+            for (start, end) in entries {
+                assert_eq!(scan::scan_value(b, start), Ok(end), "{text:?} at {start}");
+            }
+        }
     }
 
     #[test]

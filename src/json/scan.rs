@@ -245,30 +245,104 @@ enum Frame {
     Object,
 }
 
+/// Where the containers near the top of the input's values end, recorded by
+/// the one scan that validates them (the split), so that the format readers'
+/// `array_items` / `object_members` jump over a record instead of scanning it
+/// again. Without it, a JSON document was scanned once by the split, once
+/// more for its list of traces, once more for each trace's events — before
+/// serde_json read each event a fourth time (BENCHMARKS.md).
+///
+/// Only containers at depth `0..=DEPTH` of a top-level value and at least
+/// `MIN_BYTES` long are kept (a short one costs little to scan again), so the
+/// table stays small whatever the input: at most `DEPTH + 1` entries per
+/// `MIN_BYTES` of input, and in practice one per event and a few around it.
+/// Entries are sorted by start.
+#[derive(Debug, Clone, Default)]
+pub struct ContainerEnds {
+    entries: Vec<(usize, usize)>,
+}
+
+/// The empty table: every container is scanned.
+pub static NO_ENDS: ContainerEnds = ContainerEnds { entries: Vec::new() };
+
+impl ContainerEnds {
+    /// The deepest level recorded: the document (0), its traces (1), their
+    /// events (2), and the events' members (3).
+    pub const DEPTH: usize = 3;
+    /// The shortest container recorded, in bytes.
+    pub const MIN_BYTES: usize = 256;
+
+    /// The end of the container whose `[` or `{` is at `start`, if recorded.
+    pub fn end_of(&self, start: usize) -> Option<usize> {
+        let i = self.entries.binary_search_by_key(&start, |e| e.0).ok()?;
+        self.entries.get(i).map(|e| e.1)
+    }
+
+    /// Appends another table whose entries all start after this one's (the
+    /// next file of a multi-file input).
+    pub fn extend(&mut self, other: ContainerEnds) {
+        self.entries.extend(other.entries);
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// `(start, end)` of every recorded container, by start.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.entries.iter().copied()
+    }
+}
+
 /// Scans one value starting at `start` (after optional whitespace); returns
 /// the offset just past it.
 pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    let mut stack: Vec<Frame> = Vec::new();
+    scan(b, start, None)
+}
+
+/// [`scan_value`], recording in `ends` where its containers end (see
+/// [`ContainerEnds`] for which). On an error, the containers completed before
+/// it stay recorded. `ends` must hold only entries before `start`.
+pub fn scan_value_recording(b: &[u8], start: usize, ends: &mut ContainerEnds) -> Result<usize, SyntaxError> {
+    let from = ends.entries.len();
+    let result = scan(b, start, Some(&mut *ends));
+    // Recorded as they close (inner before outer): put them in start order.
+    if let Some(added) = ends.entries.get_mut(from..) {
+        added.sort_unstable_by_key(|e| e.0);
+    }
+    result
+}
+
+/// The scanner. The stack holds each open container's kind and where it
+/// opened; recording costs a comparison per container, nothing per byte.
+fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>) -> Result<usize, SyntaxError> {
+    let mut stack: Vec<(Frame, usize)> = Vec::new();
     let mut i = skip_ws(b, start);
     loop {
         // A value is expected at `i`.
         match b.get(i) {
             Some(b'{') => {
+                let open = i;
                 i = skip_ws(b, i + 1);
                 if b.get(i) == Some(&b'}') {
                     i += 1;
                 } else {
                     i = member_key(b, i)?;
-                    stack.push(Frame::Object);
+                    stack.push((Frame::Object, open));
                     continue;
                 }
             }
             Some(b'[') => {
+                let open = i;
                 i = skip_ws(b, i + 1);
                 if b.get(i) == Some(&b']') {
                     i += 1;
                 } else {
-                    stack.push(Frame::Array);
+                    stack.push((Frame::Array, open));
                     continue;
                 }
             }
@@ -281,7 +355,7 @@ pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
         }
         // After a complete value: close containers or move to the next element.
         loop {
-            let Some(top) = stack.last().copied() else {
+            let Some((top, open)) = stack.last().copied() else {
                 return Ok(i);
             };
             i = skip_ws(b, i);
@@ -296,6 +370,11 @@ pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
                 (Frame::Array, Some(b']')) | (Frame::Object, Some(b'}')) => {
                     i += 1;
                     stack.pop();
+                    if let Some(t) = ends.as_deref_mut() {
+                        if stack.len() <= ContainerEnds::DEPTH && i - open >= ContainerEnds::MIN_BYTES {
+                            t.entries.push((open, i));
+                        }
+                    }
                 }
                 (Frame::Array, _) => {
                     return err(
@@ -311,6 +390,18 @@ pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
                 }
             }
         }
+    }
+}
+
+/// The end of the value at `start`: from `ends` for a recorded container,
+/// else scanned.
+fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, SyntaxError> {
+    match b.get(start) {
+        Some(b'{' | b'[') => match ends.end_of(start) {
+            Some(end) => Ok(end),
+            None => scan_value(b, start),
+        },
+        _ => scan_value(b, start),
     }
 }
 
@@ -356,6 +447,11 @@ pub fn decode_key(b: &[u8], quoted: Range<usize>) -> String {
 /// The elements of the array whose `[` is at `open`. On a syntax error the
 /// elements scanned before it are returned with the error.
 pub fn array_items(b: &[u8], open: usize) -> (Vec<Range<usize>>, Result<usize, SyntaxError>) {
+    array_items_in(b, open, &NO_ENDS)
+}
+
+/// [`array_items`], jumping over the containers `ends` knows.
+pub fn array_items_in(b: &[u8], open: usize, ends: &ContainerEnds) -> (Vec<Range<usize>>, Result<usize, SyntaxError>) {
     let mut items = Vec::new();
     if b.get(open) != Some(&b'[') {
         return (items, err(open, format!("expected `[`, found {}", describe(b, open))));
@@ -366,7 +462,7 @@ pub fn array_items(b: &[u8], open: usize) -> (Vec<Range<usize>>, Result<usize, S
     }
     loop {
         let start = skip_ws(b, i);
-        match scan_value(b, start) {
+        match value_end(b, start, ends) {
             Ok(end) => items.push(start..end),
             Err(e) => return (items, Err(e)),
         }
@@ -387,6 +483,11 @@ pub fn array_items(b: &[u8], open: usize) -> (Vec<Range<usize>>, Result<usize, S
 /// The members of the object whose `{` is at `open`: decoded key, and the
 /// range of the value.
 pub fn object_members(b: &[u8], open: usize) -> Result<Vec<(String, Range<usize>)>, SyntaxError> {
+    object_members_in(b, open, &NO_ENDS)
+}
+
+/// [`object_members`], jumping over the containers `ends` knows.
+pub fn object_members_in(b: &[u8], open: usize, ends: &ContainerEnds) -> Result<Vec<(String, Range<usize>)>, SyntaxError> {
     let mut members = Vec::new();
     if b.get(open) != Some(&b'{') {
         return err(open, format!("expected `{{`, found {}", describe(b, open)));
@@ -400,7 +501,7 @@ pub fn object_members(b: &[u8], open: usize) -> Result<Vec<(String, Range<usize>
         let value_start = member_key(b, key_start)?;
         let key_end = scan_string(b, key_start)?;
         let key = decode_key(b, key_start..key_end);
-        let value_end = scan_value(b, value_start)?;
+        let value_end = value_end(b, value_start, ends)?;
         members.push((key, value_start..value_end));
         i = skip_ws(b, value_end);
         match b.get(i) {
@@ -522,6 +623,67 @@ mod tests {
         assert_eq!(ok(&deep), 400_000);
         let unclosed = "[".repeat(200_000);
         assert!(bad(&unclosed).message.contains("end of input"));
+    }
+
+    /// A string long enough to make its container worth recording.
+    fn pad() -> String {
+        "p".repeat(ContainerEnds::MIN_BYTES)
+    }
+
+    #[test]
+    fn recorded_container_ends_are_where_the_scanner_ends_them() {
+        let p = pad();
+        let doc = format!(
+            r#" [ [ {{"a": [1, {{"deep": [[["{p}"]]]}}], "b": {{}}}}, [] ], {{"k": "v]}}"}}, "s", [[{{"x": ["{p}"]}}]], ["short"] ] "#
+        );
+        let doc = doc.as_bytes();
+        let mut ends = ContainerEnds::default();
+        assert_eq!(scan_value_recording(doc, 0, &mut ends), scan_value(doc, 0));
+        let entries: Vec<_> = ends.iter().collect();
+        assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "sorted by start: {entries:?}");
+        for (start, end) in &entries {
+            assert_eq!(scan_value(doc, *start), Ok(*end));
+        }
+        // Depth 0..=DEPTH and long enough: not `{"deep": …}` or `["p…"]` (depth 4),
+        // not the short `{"k": …}`, `["short"]`, `{}` or `[]`.
+        let heads: Vec<String> =
+            entries.iter().map(|(s, e)| String::from_utf8_lossy(&doc[*s..*e]).chars().take(8).collect()).collect();
+        assert_eq!(heads, vec![r#"[ [ {"a""#, r#"[ {"a": "#, r#"{"a": [1"#, r#"[1, {"de"#, r#"[[{"x": "#, r#"[{"x": ["#, r#"{"x": [""#]);
+        // The readers' helpers give the same answers with the table as without.
+        let mut stack = vec![1usize];
+        while let Some(at) = stack.pop() {
+            match doc[at] {
+                b'[' => {
+                    let (items, end) = array_items(doc, at);
+                    assert_eq!(array_items_in(doc, at, &ends), (items.clone(), end));
+                    stack.extend(items.iter().map(|r| r.start));
+                }
+                b'{' => {
+                    let members = object_members(doc, at).unwrap();
+                    assert_eq!(object_members_in(doc, at, &ends).unwrap(), members);
+                    stack.extend(members.iter().map(|m| m.1.start));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn a_syntax_error_keeps_only_the_containers_completed_before_it() {
+        let p = pad();
+        let doc = format!(r#"[{{"a": [1, "{p}"]}}, {{"b": [3, "{p}", oops]}}, ["{p}"]]"#);
+        let doc = doc.as_bytes();
+        let mut ends = ContainerEnds::default();
+        let e = scan_value_recording(doc, 0, &mut ends).unwrap_err();
+        assert_eq!(e, scan_value(doc, 0).unwrap_err());
+        let kept: Vec<String> = ends.iter().map(|(s, e)| String::from_utf8_lossy(&doc[s..e]).chars().take(7).collect()).collect();
+        assert_eq!(kept, vec![r#"{"a": ["#, r#"[1, "pp"#]);
+        // The array helper still stops at the same error with the table.
+        assert_eq!(array_items_in(doc, 0, &ends), array_items(doc, 0));
+        // A table entry is only ever used for the exact start it was recorded at.
+        assert_eq!(ends.end_of(1), Some(scan_value(doc, 1).unwrap()));
+        assert_eq!(ends.end_of(2), None);
+        assert_eq!(NO_ENDS.end_of(0), None);
     }
 
     #[test]

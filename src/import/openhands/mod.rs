@@ -43,7 +43,7 @@ impl Format for OpenHands {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
-        let mut reader = Reader { out, b, pending_metadata: None };
+        let mut reader = Reader { out, b, ends: &input.split.ends, pending_metadata: None };
         match input.split.layout {
             Layout::Json => {
                 if let Some(doc) = input.split.values.first() {
@@ -212,6 +212,8 @@ fn looks_like_python_repr(s: &str) -> bool {
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
     b: &'a [u8],
+    /// The split's container ends: records are jumped over, not rescanned.
+    ends: &'r crate::json::ContainerEnds,
     /// A `base_state.json` read before the events it describes.
     pending_metadata: Option<Metadata>,
 }
@@ -225,7 +227,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let start = scan::skip_ws(self.b, range.start);
         match self.b.get(start) {
             Some(b'[') => {
-                let (items, end) = scan::array_items(self.b, start);
+                let (items, end) = scan::array_items_in(self.b, start, self.ends);
                 if let Err(e) = &end {
                     if complete {
                         self.out.syntax_error(e, "$");
@@ -272,7 +274,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     fn keys(&self, r: &Range<usize>) -> Vec<String> {
         let start = scan::skip_ws(self.b, r.start);
-        scan::object_members(self.b, start).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default()
+        scan::object_members_in(self.b, start, self.ends).map(|m| m.into_iter().map(|(k, _)| k).collect()).unwrap_or_default()
     }
 
     /// A top-level value that is one run: a row, a list of events, a base state, or one event.
@@ -280,7 +282,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let start = scan::skip_ws(self.b, range.start);
         match self.b.get(start) {
             Some(b'[') => {
-                let (items, end) = scan::array_items(self.b, start);
+                let (items, end) = scan::array_items_in(self.b, start, self.ends);
                 self.events_run(&items, path, start, false);
                 if let Err(e) = end {
                     self.out.syntax_error(&e, path);
@@ -325,7 +327,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A JSONL line holding a list whose first item is an OpenHands event.
     fn is_event_list(&self, r: &Range<usize>) -> bool {
         let start = scan::skip_ws(self.b, r.start);
-        let (items, _) = scan::array_items(self.b, start);
+        let (items, _) = scan::array_items_in(self.b, start, self.ends);
         items.first().is_some_and(|first| {
             let s = scan::skip_ws(self.b, first.start);
             let slice = self.b.get(s..first.end).unwrap_or(&[]);
@@ -403,16 +405,16 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
         let id = o.get("instance_id").and_then(Value::as_str).map(str::to_string);
         self.begin_run(id, metadata, start);
-        let members = scan::object_members(self.b, start).unwrap_or_default();
+        let members = scan::object_members_in(self.b, start, self.ends).unwrap_or_default();
         let hpath = format!("{path}.history");
         match members.iter().find(|(k, _)| k == "history").map(|(_, r)| r.clone()) {
             Some(r) if self.first_byte(&r) == Some(b'[') => {
-                let (items, end) = scan::array_items(self.b, scan::skip_ws(self.b, r.start));
+                let (items, end) = scan::array_items_in(self.b, scan::skip_ws(self.b, r.start), self.ends);
                 // The oldest outputs hold `[action, observation]` pairs.
                 let mut located = Vec::new();
                 for (i, item) in items.iter().enumerate() {
                     if self.first_byte(item) == Some(b'[') {
-                        let (pair, _) = scan::array_items(self.b, scan::skip_ws(self.b, item.start));
+                        let (pair, _) = scan::array_items_in(self.b, scan::skip_ws(self.b, item.start), self.ends);
                         located.extend(pair.into_iter().enumerate().map(|(j, x)| (x, format!("{hpath}[{i}][{j}]"))));
                     } else {
                         located.push((item.clone(), format!("{hpath}[{i}]")));
