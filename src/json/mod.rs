@@ -61,11 +61,10 @@ pub fn bom_len(b: &[u8]) -> usize {
     }
 }
 
+/// memchr: a JSON Lines split looks for every line's end, and a byte loop
+/// there was a third of the split's time.
 fn line_end(b: &[u8], from: usize) -> usize {
-    b.get(from..)
-        .and_then(|rest| rest.iter().position(|c| *c == b'\n'))
-        .map(|p| from + p)
-        .unwrap_or(b.len())
+    b.get(from..).and_then(|rest| memchr::memchr(b'\n', rest)).map(|p| from + p).unwrap_or(b.len())
 }
 
 fn count_lines(b: &[u8], upto: usize) -> usize {
