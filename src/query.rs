@@ -686,11 +686,10 @@ impl EventFields {
 }
 
 /// Appends `text.to_lowercase()` to `out`. `str::to_lowercase` goes char by
-/// char through the case tables from the first non-ASCII character on, and
-/// its ASCII loop is byte by byte on wasm; trace text is mostly ASCII with
-/// Unicode sprinkled through, so this lowers eight ASCII bytes at a time (one
-/// `u64`: wasm has 64-bit integer ops but, without SIMD, no vectors) and looks
-/// up only the other characters.
+/// char through the case tables from the first non-ASCII character on; trace
+/// text is mostly ASCII with Unicode sprinkled through, so this lowers eight
+/// ASCII bytes at a time (one `u64` of bit tricks, which needs no SIMD) and
+/// looks up only the other characters.
 fn push_lowercase(out: &mut Vec<u8>, text: &str) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // Σ lowers by context (word-final ς); leave that to the standard library.
