@@ -170,18 +170,32 @@ pub enum ContentPart {
 impl Content {
     /// The text a person reads: text parts joined by newlines, JSON as JSON.
     pub fn text(&self) -> String {
+        let mut out = String::new();
+        self.push_text(&mut out);
+        out
+    }
+
+    /// [`Content::text`], appended to `out` (the search index writes every
+    /// event's text into one buffer).
+    pub fn push_text(&self, out: &mut String) {
+        use std::fmt::Write;
         match self {
-            Content::None => String::new(),
-            Content::Text(t) => t.clone(),
-            Content::Parts(parts) => parts
-                .iter()
-                .filter_map(|p| match p {
+            Content::None => {}
+            Content::Text(t) => out.push_str(t),
+            Content::Parts(parts) => {
+                let texts = parts.iter().filter_map(|p| match p {
                     ContentPart::Text(t) => Some(t.as_str()),
                     _ => None,
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
-            Content::Json(v) => v.to_string(),
+                });
+                for (i, t) in texts.enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str(t);
+                }
+            }
+            // Writing to a String cannot fail.
+            Content::Json(v) => drop(write!(out, "{v}")),
         }
     }
 }
@@ -206,10 +220,19 @@ pub struct Arguments {
 impl Arguments {
     /// The arguments as one line of text, for summaries and search.
     pub fn display(&self) -> String {
+        let mut out = String::new();
+        self.push_display(&mut out);
+        out
+    }
+
+    /// [`Arguments::display`], appended to `out`.
+    pub fn push_display(&self, out: &mut String) {
+        use std::fmt::Write;
         match (&self.value, &self.text) {
-            (Some(v), _) => v.to_string(),
-            (None, Some(t)) => t.clone(),
-            (None, None) => String::new(),
+            // Writing to a String cannot fail.
+            (Some(v), _) => drop(write!(out, "{v}")),
+            (None, Some(t)) => out.push_str(t),
+            (None, None) => {}
         }
     }
 }

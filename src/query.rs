@@ -556,39 +556,18 @@ pub fn event_text(trace: &Trace, index: usize) -> String {
 /// [`event_text`], appended to `out`: the search index builds every event's
 /// text into one reused buffer instead of a `String` (or three) per event.
 pub fn event_text_into(trace: &Trace, index: usize, out: &mut String) {
-    use std::fmt::Write;
     let Some(e) = trace.events.get(index) else { return };
     let push_content = |out: &mut String, c: &Content| {
-        match c {
-            Content::None => {}
-            Content::Text(t) => out.push_str(t),
-            Content::Parts(parts) => {
-                let mut first = true;
-                for p in parts {
-                    if let crate::model::ContentPart::Text(t) = p {
-                        if !first {
-                            out.push('\n');
-                        }
-                        first = false;
-                        out.push_str(t);
-                    }
-                }
-                for p in parts {
-                    if let crate::model::ContentPart::Reasoning(t) = p {
-                        out.push('\n');
-                        out.push_str(t);
-                    }
+        c.push_text(out);
+        if let Content::Parts(parts) = c {
+            for p in parts {
+                if let crate::model::ContentPart::Reasoning(t) = p {
+                    out.push('\n');
+                    out.push_str(t);
                 }
             }
-            // Writing to a String cannot fail.
-            Content::Json(v) => drop(write!(out, "{v}")),
         }
         out.push('\n');
-    };
-    let push_arguments = |out: &mut String, a: &crate::model::Arguments| match (&a.value, &a.text) {
-        (Some(v), _) => drop(write!(out, "{v}")),
-        (None, Some(t)) => out.push_str(t),
-        (None, None) => {}
     };
     match &e.body {
         EventBody::Message(m) => {
@@ -596,14 +575,14 @@ pub fn event_text_into(trace: &Trace, index: usize, out: &mut String) {
             for c in &m.tool_calls {
                 out.push_str(&c.function);
                 out.push('\n');
-                push_arguments(out, &c.arguments);
+                c.arguments.push_display(out);
                 out.push('\n');
             }
         }
         EventBody::ToolCall(c) => {
             out.push_str(&c.function);
             out.push('\n');
-            push_arguments(out, &c.arguments);
+            c.arguments.push_display(out);
         }
         EventBody::ToolResult(r) => {
             // The answered call's name, so that searching a tool finds its results too.
@@ -692,11 +671,7 @@ impl EventFields {
 /// looks up only the other characters.
 fn push_lowercase(out: &mut Vec<u8>, text: &str) {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    // Σ lowers by context (word-final ς); leave that to the standard library.
-    if text.contains('Σ') {
-        out.extend_from_slice(text.to_lowercase().as_bytes());
-        return;
-    }
+    let from = out.len();
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -720,6 +695,12 @@ fn push_lowercase(out: &mut Vec<u8>, text: &str) {
             Some(_) => {
                 // `i` is on a character boundary: only whole characters are consumed.
                 let Some(c) = text.get(i..).and_then(|rest| rest.chars().next()) else { break };
+                if c == 'Σ' {
+                    // Σ lowers by context (word-final ς): the standard library's job.
+                    out.truncate(from);
+                    out.extend_from_slice(text.to_lowercase().as_bytes());
+                    return;
+                }
                 let mut buf = [0u8; 4];
                 for lower in c.to_lowercase() {
                     out.extend_from_slice(lower.encode_utf8(&mut buf).as_bytes());
@@ -794,11 +775,11 @@ pub fn event_role(e: &crate::model::Event) -> Option<&str> {
 
 impl QueryIndex {
     fn prepare(&mut self, trace: &Trace, expr: &Expr<Test>) {
-        if self.fields.is_none() && expr.any_term(&|t| matches!(t, Test::Role(_) | Test::Kind(_))) {
-            self.fields = Some(EventFields::build(trace));
+        if expr.any_term(&|t| matches!(t, Test::Role(_) | Test::Kind(_))) {
+            self.fields.get_or_insert_with(|| EventFields::build(trace));
         }
-        if self.lower.is_none() && expr.any_term(&|t| matches!(t, Test::Text(_))) {
-            self.lower = Some(EventTexts::build(trace, true));
+        if expr.any_term(&|t| matches!(t, Test::Text(_))) {
+            self.lower.get_or_insert_with(|| EventTexts::build(trace, true));
         }
         if self.text.is_none() && expr.any_term(&|t| matches!(t, Test::Regex(_))) {
             self.text = Some(EventTexts::build(trace, false));
@@ -829,12 +810,8 @@ impl QueryIndex {
     /// (role/kind ids, the lower-cased text buffer), so that a viewer can pay
     /// for it while idle instead of on the user's first query. Idempotent.
     pub fn prepare_search(&mut self, trace: &Trace) {
-        if self.fields.is_none() {
-            self.fields = Some(EventFields::build(trace));
-        }
-        if self.lower.is_none() {
-            self.lower = Some(EventTexts::build(trace, true));
-        }
+        self.fields.get_or_insert_with(|| EventFields::build(trace));
+        self.lower.get_or_insert_with(|| EventTexts::build(trace, true));
     }
 
     /// Parsed timestamps of every event (None: missing or not a time).

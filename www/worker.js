@@ -252,8 +252,11 @@ const ops = {
 const IDLE_MS = 400;
 const PREPARE_MAX_BYTES = 256 * 1024 * 1024;
 let idleTimer = null;
+/** Requests in flight (a file read awaits): no idle work while any is. */
+let busy = 0;
 function whenIdle() {
   clearTimeout(idleTimer);
+  if (busy > 0) return;
   idleTimer = setTimeout(() => {
     const entry = [...traces.values()].find((e) => !e.searchPrepared);
     if (!entry) return;
@@ -264,8 +267,9 @@ function whenIdle() {
 }
 
 self.onmessage = async ({ data }) => {
-  whenIdle();
   const { id, op, args } = data;
+  busy++;
+  clearTimeout(idleTimer);
   try {
     await ready;
     const fn = ops[op];
@@ -273,9 +277,11 @@ self.onmessage = async ({ data }) => {
     const result = await fn(args ?? {}, (progress) => self.postMessage({ id, progress }));
     const wrapped = result && typeof result === 'object' && 'transfer' in result && 'value' in result;
     self.postMessage({ id, ok: true, value: wrapped ? result.value : result }, wrapped ? result.transfer : []);
-    whenIdle();
   } catch (e) {
     self.postMessage({ id, ok: false, error: { message: e?.message ?? String(e), column: e?.column, name: e?.name } });
+  } finally {
+    busy--;
+    whenIdle();
   }
 };
 

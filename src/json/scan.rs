@@ -284,14 +284,6 @@ impl ContainerEnds {
         self.entries.extend(other.entries);
     }
 
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// `(start, end)` of every recorded container, by start.
     pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.entries.iter().copied()
