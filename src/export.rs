@@ -143,7 +143,7 @@ fn raw(trace: &Trace, index: usize) -> Value {
 fn content(c: &Content) -> Value {
     match c {
         Content::None => Value::Null,
-        Content::Text(t) => Value::String(t.clone()),
+        Content::Text(t) => Value::String(t.to_string()),
         Content::Json(v) => v.clone(),
         Content::Parts(parts) => Value::Array(
             parts
@@ -169,7 +169,7 @@ fn call(c: &ToolCall) -> Value {
     function.insert("name".to_string(), Value::String(c.function.clone()));
     // The original text when there was one: it may not be JSON, or not an object.
     match (&c.arguments.text, &c.arguments.value) {
-        (Some(t), _) => function.insert("arguments".to_string(), Value::String(t.clone())),
+        (Some(t), _) => function.insert("arguments".to_string(), Value::String(t.to_string())),
         (None, Some(v)) => function.insert("arguments".to_string(), v.clone()),
         (None, None) => None,
     };

@@ -27,6 +27,7 @@ pub mod render;
 pub mod source;
 pub mod stats;
 pub mod spans;
+pub mod text;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
@@ -145,11 +146,14 @@ fn import_split(
     }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     observe(Phase::Detect);
-    let mut builder = Builder::new(&bytes, &source_map);
+    // Shared with every `Text` the import leaves in the source (no copy).
+    let source: model::Source = std::sync::Arc::new(bytes);
+    let bytes: &[u8] = &source;
+    let mut builder = Builder::new(&source, &source_map);
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }
-    if let Err(e) = std::str::from_utf8(&bytes) {
+    if let Err(e) = std::str::from_utf8(bytes) {
         let at = e.valid_up_to();
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
@@ -162,7 +166,7 @@ fn import_split(
     for e in &split.errors {
         builder.syntax_error(e, "$");
     }
-    format.import(&Input { bytes: &bytes, split: &split }, &mut builder);
+    format.import(&Input { bytes, split: &split }, &mut builder);
     integrity::keep_leftovers(&mut builder, &split);
     dupkeys::report(&mut builder, &split);
     if builder.too_many_events {
@@ -214,7 +218,7 @@ fn import_split(
         events,
         diagnostics,
         metadata,
-        source: bytes,
+        source,
         source_map,
         files: Vec::new(),
     })

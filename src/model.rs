@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::json::Layout;
 use crate::source::SourceMap;
+pub use crate::text::{Source, Text};
 
 pub type Metadata = Map<String, Value>;
 
@@ -27,8 +28,8 @@ pub struct Trace {
     pub diagnostics: Vec<Diagnostic>,
     /// File-level metadata that belongs to no run (an Explorer dataset's first line).
     pub metadata: Metadata,
-    /// The input bytes; events and diagnostics point into them.
-    pub source: Vec<u8>,
+    /// The input bytes; events, diagnostics and [`Text`]s point into them.
+    pub source: Source,
     pub source_map: SourceMap,
     /// The input files when several were read as one ([`crate::parse_files`]):
     /// which file holds a byte range. Empty for a single input.
@@ -152,7 +153,7 @@ pub struct Message {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Content {
     None,
-    Text(String),
+    Text(Text),
     Parts(Vec<ContentPart>),
     /// Structured content that is neither text nor parts (a tool output object).
     Json(Value),
@@ -160,9 +161,10 @@ pub enum Content {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentPart {
-    Text(String),
-    Reasoning(String),
-    Image { url: String },
+    Text(Text),
+    Reasoning(Text),
+    /// An image by URL; a `data:` URL can be megabytes, hence a [`Text`].
+    Image { url: Text },
     /// A part of a type the model does not know; kept whole.
     Other(Value),
 }
@@ -181,17 +183,17 @@ impl Content {
         use std::fmt::Write;
         match self {
             Content::None => {}
-            Content::Text(t) => out.push_str(t),
+            Content::Text(t) => t.push_to(out),
             Content::Parts(parts) => {
                 let texts = parts.iter().filter_map(|p| match p {
-                    ContentPart::Text(t) => Some(t.as_str()),
+                    ContentPart::Text(t) => Some(t),
                     _ => None,
                 });
                 for (i, t) in texts.enumerate() {
                     if i > 0 {
                         out.push('\n');
                     }
-                    out.push_str(t);
+                    t.push_to(out);
                 }
             }
             // Writing to a String cannot fail.
@@ -214,7 +216,7 @@ pub struct ToolCall {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Arguments {
     pub value: Option<Value>,
-    pub text: Option<String>,
+    pub text: Option<Text>,
 }
 
 impl Arguments {
@@ -231,7 +233,7 @@ impl Arguments {
         match (&self.value, &self.text) {
             // Writing to a String cannot fail.
             (Some(v), _) => drop(write!(out, "{v}")),
-            (None, Some(t)) => out.push_str(t),
+            (None, Some(t)) => t.push_to(out),
             (None, None) => {}
         }
     }

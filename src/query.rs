@@ -563,7 +563,7 @@ pub fn event_text_into(trace: &Trace, index: usize, out: &mut String) {
             for p in parts {
                 if let crate::model::ContentPart::Reasoning(t) = p {
                     out.push('\n');
-                    out.push_str(t);
+                    t.push_to(out);
                 }
             }
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::Severity;
-use crate::model::{CallRef, Content, ContentPart, Event, EventBody, ToolCall, ToolStatus, Trace};
+use crate::model::{CallRef, Content, ContentPart, Event, EventBody, Text, ToolCall, ToolStatus, Trace};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -66,9 +66,9 @@ pub struct EventView<'a> {
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum PartView<'a> {
-    Text { text: &'a str },
-    Reasoning { text: &'a str },
-    Image { url: &'a str },
+    Text { text: &'a Text },
+    Reasoning { text: &'a Text },
+    Image { url: &'a Text },
     Other { json: &'a Value },
 }
 
@@ -82,7 +82,7 @@ pub struct CallView<'a> {
     pub arguments: Option<&'a Value>,
     /// The original text when the arguments came as a JSON string.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub arguments_text: Option<&'a str>,
+    pub arguments_text: Option<&'a Text>,
     /// Index of the event holding the result.
     pub result: Option<u32>,
 }
@@ -108,7 +108,7 @@ fn call_view(index: usize, c: &ToolCall) -> CallView<'_> {
         id: c.id.as_deref(),
         function: &c.function,
         arguments: c.arguments.value.as_ref(),
-        arguments_text: c.arguments.text.as_deref(),
+        arguments_text: c.arguments.text.as_ref(),
         result: c.result,
     }
 }

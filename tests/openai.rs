@@ -27,7 +27,7 @@ fn clean_trace_has_no_diagnostics_and_links_calls() {
     assert_eq!(t.format, "openai");
     let EventBody::Message(m) = &t.events[1].body else { panic!() };
     // Both forms of the arguments are kept.
-    assert_eq!(m.tool_calls[0].arguments.text.as_deref(), Some(r#"{"city": "Zurich"}"#));
+    assert_eq!(m.tool_calls[0].arguments.text, Some(r#"{"city": "Zurich"}"#.into()));
     assert_eq!(m.tool_calls[0].arguments.value, Some(serde_json::json!({"city": "Zurich"})));
     assert_eq!(m.tool_calls[1].arguments.text, None);
     assert_eq!(m.tool_calls[0].result, Some(3));
@@ -132,7 +132,7 @@ fn arguments_string_that_does_not_parse() {
     assert!(d.message.contains("not valid JSON"));
     let EventBody::Message(m) = &t.events[0].body else { panic!() };
     // The original text is kept even though it did not parse.
-    assert_eq!(m.tool_calls[0].arguments.text.as_deref(), Some("{'a': 1}"));
+    assert_eq!(m.tool_calls[0].arguments.text, Some("{'a': 1}".into()));
     assert_eq!(m.tool_calls[0].arguments.value, None);
 }
 

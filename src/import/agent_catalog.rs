@@ -592,7 +592,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A required `str` shown as the message text.
     fn required_text(&mut self, c: &Map<String, Value>, field: &str, kind: &str, ctx: &Ctx) -> Content {
         match c.get(field) {
-            Some(Value::String(s)) => Content::Text(s.clone()),
+            Some(Value::String(s)) => Content::Text(s.as_str().into()),
             None => {
                 self.missing(ctx, &content_at(field), &format!(" for a `{kind}` record"));
                 Content::None
@@ -670,7 +670,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(other) => {
                 self.type_error(ctx, &content_at("tool_args"), "an object of named arguments", other);
                 match other {
-                    Value::String(s) => call.arguments.text = Some(s.clone()),
+                    Value::String(s) => call.arguments.text = Some(s.as_str().into()),
                     v => call.arguments.value = Some(v.clone()),
                 }
             }
@@ -705,7 +705,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 Content::None
             }
             Some(Value::Null) => Content::None,
-            Some(Value::String(s)) => Content::Text(s.clone()),
+            Some(Value::String(s)) => Content::Text(s.as_str().into()),
             Some(v) => Content::Json(v.clone()),
         };
         let status = self.status(c, ctx);

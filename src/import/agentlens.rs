@@ -686,9 +686,9 @@ const TEXT_KEYS: &[&str] =
 fn summary(v: Option<&Value>) -> Content {
     match v {
         None | Some(Value::Null) => Content::None,
-        Some(Value::String(s)) => Content::Text(s.clone()),
+        Some(Value::String(s)) => Content::Text(s.as_str().into()),
         Some(Value::Object(o)) => match telling_text(o) {
-            Some(t) => Content::Text(t.to_string()),
+            Some(t) => Content::Text(t.to_string().into()),
             None => Content::Json(Value::Object(o.clone())),
         },
         Some(other) => Content::Json(other.clone()),
@@ -722,14 +722,14 @@ fn with_decision(content: Content, t: &Map<String, Value>) -> Content {
         Content::Json(v) => vec![ContentPart::Other(v)],
     };
     if let Some(r) = t.get("reasoning").and_then(Value::as_str).filter(|r| !r.is_empty()) {
-        parts.push(ContentPart::Reasoning(r.to_string()));
+        parts.push(ContentPart::Reasoning(r.into()));
     }
     if let Some(alts) = t.get("alternatives_considered").and_then(Value::as_array).filter(|a| !a.is_empty()) {
         let names: Vec<String> = alts.iter().map(|a| a.as_str().map(str::to_string).unwrap_or_else(|| a.to_string())).collect();
-        parts.push(ContentPart::Text(format!("Alternatives considered: {}", names.join("; "))));
+        parts.push(ContentPart::Text(format!("Alternatives considered: {}", names.join("; ")).into()));
     }
     if let Some(c) = t.get("confidence").filter(|c| !c.is_null()) {
-        parts.push(ContentPart::Text(format!("Confidence: {}", c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string()))));
+        parts.push(ContentPart::Text(format!("Confidence: {}", c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string())).into()));
     }
     Content::Parts(parts)
 }

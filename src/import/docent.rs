@@ -572,7 +572,7 @@ fn with_reserved(mut metadata: Metadata, fields: &Map<String, Value>, except: &[
 fn content(v: Option<&Value>) -> Content {
     match v {
         None | Some(Value::Null) => Content::None,
-        Some(Value::String(s)) => Content::Text(s.clone()),
+        Some(Value::String(s)) => Content::Text(s.as_str().into()),
         Some(Value::Array(parts)) => Content::Parts(parts.iter().map(part).collect()),
         Some(other) => Content::Json(other.clone()),
     }
@@ -581,8 +581,8 @@ fn content(v: Option<&Value>) -> Content {
 fn part(p: &Value) -> ContentPart {
     let text_of = |key: &str| p.get(key).and_then(Value::as_str).map(str::to_string);
     match p.get("type").and_then(Value::as_str) {
-        Some("text") => text_of("text").map(ContentPart::Text),
-        Some("reasoning") => text_of("reasoning").map(ContentPart::Reasoning),
+        Some("text") => text_of("text").map(|t| ContentPart::Text(t.into())),
+        Some("reasoning") => text_of("reasoning").map(|t| ContentPart::Reasoning(t.into())),
         _ => None,
     }
     .unwrap_or_else(|| ContentPart::Other(p.clone()))
@@ -595,7 +595,7 @@ fn calls(v: Option<&Value>) -> Vec<ToolCall> {
         .iter()
         .map(|c| {
             let arguments = match c.get("arguments") {
-                Some(Value::String(s)) => Arguments { value: None, text: Some(s.clone()) },
+                Some(Value::String(s)) => Arguments { value: None, text: Some(s.as_str().into()) },
                 Some(other) => Arguments { value: Some(other.clone()), text: None },
                 None => Arguments::default(),
             };

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{scan, render_path, Layout, Seg, Split, SyntaxError};
-use crate::model::{AgentRun, Event, EventBody, Metadata, Transcript};
+use crate::model::{AgentRun, Event, EventBody, Metadata, Source, Text, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
@@ -179,6 +179,8 @@ pub fn top_records(input: &Input) -> Vec<TopRecord> {
 /// Collects what a format module reads.
 pub struct Builder<'a> {
     pub bytes: &'a [u8],
+    /// The same bytes, shared: what [`Builder::text`] points into.
+    source: &'a Source,
     map: &'a SourceMap,
     pub runs: Vec<AgentRun>,
     pub events: Vec<Event>,
@@ -199,9 +201,10 @@ pub struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    pub fn new(bytes: &'a [u8], map: &'a SourceMap) -> Builder<'a> {
+    pub fn new(source: &'a Source, map: &'a SourceMap) -> Builder<'a> {
         Builder {
-            bytes,
+            bytes: source.as_slice(),
+            source,
             map,
             runs: Vec::new(),
             events: Vec::new(),
@@ -212,6 +215,12 @@ impl<'a> Builder<'a> {
             failed_records: Vec::new(),
             set_aside: Vec::new(),
         }
+    }
+
+    /// The string literal whose contents (between its quotes) are `inner`,
+    /// left in the source; `escaped` when they hold a `\\` escape.
+    pub fn text(&self, inner: Range<usize>, escaped: bool) -> Text {
+        Text::in_source(self.source, inner, escaped)
     }
 
     /// Keeps a diagnostic unless the cap is reached (then only counts it).

@@ -644,7 +644,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn content(&mut self, o: &mut Map<String, Value>, ctx: &Ctx, allow_object: bool) -> Content {
         match o.get_mut("content").map(Value::take) {
             None | Some(Value::Null) => Content::None,
-            Some(Value::String(s)) => Content::Text(s),
+            Some(Value::String(s)) => Content::Text(s.into()),
             Some(Value::Array(items)) => {
                 let mut parts = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
@@ -735,7 +735,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             None => self.d(ctx, Error, "tool-call-missing-arguments", "tool call has no `function.arguments`".to_string(), &seg(&["function"])),
             Some(Value::Object(m)) => call.arguments.value = Some(Value::Object(m.clone())),
             Some(Value::String(s)) if decode_string_args => {
-                call.arguments.text = Some(s.clone());
+                call.arguments.text = Some(s.as_str().into());
                 match crate::json::python::loads(s) {
                     Ok(Value::Object(m)) => call.arguments.value = Some(Value::Object(m)),
                     Ok(other) => {
@@ -759,7 +759,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 };
                 self.d(ctx, Error, "arguments-not-object", why, &args_at);
                 match other {
-                    Value::String(s) => call.arguments.text = Some(s.clone()),
+                    Value::String(s) => call.arguments.text = Some(s.as_str().into()),
                     _ => call.arguments.value = Some(other.clone()),
                 }
             }
@@ -1059,14 +1059,14 @@ fn chunk(v: &Value) -> Result<ContentPart, String> {
     };
     if let Some(text) = o.get("text").and_then(Value::as_str) {
         return Ok(match kind {
-            "reasoning" | "thinking" => ContentPart::Reasoning(text.to_string()),
-            _ => ContentPart::Text(text.to_string()),
+            "reasoning" | "thinking" => ContentPart::Reasoning(text.into()),
+            _ => ContentPart::Text(text.into()),
         });
     }
     if let Some(image) = o.get("image_url").and_then(Value::as_object) {
         if image.values().all(Value::is_string) {
             let url = image.get("url").and_then(Value::as_str).unwrap_or_default().to_string();
-            return Ok(ContentPart::Image { url });
+            return Ok(ContentPart::Image { url: url.into() });
         }
         return Err("`image_url` values must all be strings".to_string());
     }

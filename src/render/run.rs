@@ -398,7 +398,7 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
 fn model_call(c: &ToolCall) -> DocToolCall {
     let arguments = match &c.arguments {
         Arguments { value: Some(v), .. } => args_from_value(Some(v)),
-        Arguments { value: None, text: Some(t) } => args_from_text(t),
+        Arguments { value: None, text: Some(t) } => args_from_text(&t.decoded()),
         Arguments { value: None, text: None } => Vec::new(),
     };
     DocToolCall { id: c.id.clone(), function: c.function.clone(), arguments, view: None }
@@ -407,7 +407,7 @@ fn model_call(c: &ToolCall) -> DocToolCall {
 fn model_content(c: &Content) -> DocContent {
     match c {
         Content::None => DocContent::Text(String::new()),
-        Content::Text(t) => DocContent::Text(t.clone()),
+        Content::Text(t) => DocContent::Text(t.to_string()),
         Content::Json(v) => DocContent::Text(match v {
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -416,8 +416,8 @@ fn model_content(c: &Content) -> DocContent {
             parts
                 .iter()
                 .map(|p| match p {
-                    ContentPart::Text(t) => DocPart::Text(t.clone()),
-                    ContentPart::Reasoning(r) => DocPart::Reasoning { reasoning: r.clone(), summary: None, redacted: false },
+                    ContentPart::Text(t) => DocPart::Text(t.to_string()),
+                    ContentPart::Reasoning(r) => DocPart::Reasoning { reasoning: r.to_string(), summary: None, redacted: false },
                     ContentPart::Image { .. } | ContentPart::Other(_) => DocPart::Other,
                 })
                 .collect(),

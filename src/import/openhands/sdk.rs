@@ -10,7 +10,7 @@ use super::{str_field, Reader};
 use crate::diagnostic::Severity::Error;
 use crate::json::Seg;
 use crate::model::{
-    Arguments, CallRef, Content, ContentPart, EventBody, KeyValue, Marker, Message, ToolCall, ToolResult, ToolStatus,
+    Arguments, CallRef, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall, ToolResult, ToolStatus,
 };
 
 /// Linking state of one run.
@@ -82,11 +82,11 @@ impl Run {
             }
             "AgentErrorEvent" => {
                 let text = str_field(o, "error").unwrap_or_default().to_string();
-                self.result(rd, o, ctx, Content::Text(text), ToolStatus::Error)
+                self.result(rd, o, ctx, Content::Text(text.into()), ToolStatus::Error)
             }
             "UserRejectObservation" => {
                 let reason = str_field(o, "rejection_reason").unwrap_or("User rejected the action");
-                self.result(rd, o, ctx, Content::Text(format!("Action rejected: {reason}")), ToolStatus::Error)
+                self.result(rd, o, ctx, Content::Text(format!("Action rejected: {reason}").into()), ToolStatus::Error)
             }
             "SystemPromptEvent" => system_prompt(rd, o),
             "Condensation" => {
@@ -165,7 +165,7 @@ impl Run {
         if let Some(m) = lm {
             reasoning_parts(m, &mut parts);
             match m.get("content") {
-                Some(Value::String(s)) => parts.push(ContentPart::Text(s.clone())),
+                Some(Value::String(s)) => parts.push(ContentPart::Text(s.as_str().into())),
                 Some(Value::Array(items)) => parts.extend(items.iter().map(part)),
                 _ => {}
             }
@@ -201,7 +201,7 @@ impl Run {
         });
         let mut arguments = Arguments { value: action_args.clone(), text: None };
         if let Some(text) = tc.and_then(|t| str_field(t, "arguments")) {
-            arguments.text = Some(text.to_string());
+            arguments.text = Some(text.into());
             match serde_json::from_str::<Value>(text) {
                 Ok(v) => arguments.value = Some(v),
                 Err(e) => rd.warn_at(
@@ -346,9 +346,9 @@ fn content_of(parts: Vec<ContentPart>) -> Content {
 /// A TextContent / ImageContent item.
 fn part(v: &Value) -> ContentPart {
     match (v.get("type").and_then(Value::as_str), v.get("text").and_then(Value::as_str)) {
-        (Some("text") | None, Some(t)) => ContentPart::Text(t.to_string()),
+        (Some("text") | None, Some(t)) => ContentPart::Text(t.into()),
         _ => match v.get("image_urls").and_then(Value::as_array) {
-            Some(urls) if urls.len() == 1 => ContentPart::Image { url: urls.first().and_then(Value::as_str).unwrap_or_default().to_string() },
+            Some(urls) if urls.len() == 1 => ContentPart::Image { url: urls.first().and_then(Value::as_str).unwrap_or_default().into() },
             _ => ContentPart::Other(v.clone()),
         },
     }
@@ -357,12 +357,12 @@ fn part(v: &Value) -> ContentPart {
 /// `reasoning_content`, `thinking_blocks` and a Responses reasoning item, as reasoning parts.
 fn reasoning_parts(o: &Map<String, Value>, parts: &mut Vec<ContentPart>) {
     if let Some(r) = str_field(o, "reasoning_content").filter(|r| !r.is_empty()) {
-        parts.push(ContentPart::Reasoning(r.to_string()));
+        parts.push(ContentPart::Reasoning(r.into()));
     }
     if let Some(Value::Array(blocks)) = o.get("thinking_blocks") {
         for b in blocks {
             match b.get("thinking").and_then(Value::as_str) {
-                Some(t) => parts.push(ContentPart::Reasoning(t.to_string())),
+                Some(t) => parts.push(ContentPart::Reasoning(t.into())),
                 None => parts.push(ContentPart::Other(b.clone())),
             }
         }
@@ -370,7 +370,7 @@ fn reasoning_parts(o: &Map<String, Value>, parts: &mut Vec<ContentPart>) {
     if let Some(item) = o.get("responses_reasoning_item").and_then(Value::as_object) {
         for key in ["summary", "content"] {
             for s in item.get(key).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-                parts.push(ContentPart::Reasoning(s.to_string()));
+                parts.push(ContentPart::Reasoning(s.into()));
             }
         }
     }
@@ -382,7 +382,7 @@ fn message_tool_call(c: &Value) -> ToolCall {
     ToolCall {
         id: c.get("id").and_then(Value::as_str).map(str::to_string),
         function: c.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-        arguments: Arguments { value, text },
+        arguments: Arguments { value, text: text.map(Text::from) },
         result: None,
     }
 }
@@ -393,7 +393,7 @@ fn system_prompt(rd: &mut Reader, o: &Map<String, Value>) -> EventBody {
     let mut parts = Vec::new();
     for key in ["system_prompt", "dynamic_context"] {
         if let Some(t) = o.get(key).and_then(|p| p.get("text")).and_then(Value::as_str) {
-            parts.push(ContentPart::Text(t.to_string()));
+            parts.push(ContentPart::Text(t.into()));
         }
     }
     let tools: Vec<Value> = o

@@ -77,9 +77,9 @@ impl Run {
                     (_, other) => other,
                 };
                 let text = args.get("content").and_then(Value::as_str).or_else(|| str_field(o, "message")).unwrap_or_default();
-                let mut parts = vec![ContentPart::Text(text.to_string())];
+                let mut parts = vec![ContentPart::Text(text.into())];
                 for url in args.get("image_urls").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
-                    parts.push(ContentPart::Image { url: url.to_string() });
+                    parts.push(ContentPart::Image { url: url.into() });
                 }
                 return EventBody::Message(Message { role: role.to_string(), content: Content::Parts(parts), tool_calls: Vec::new() });
             }
@@ -112,7 +112,7 @@ impl Run {
         }
         self.open.push(cref);
         if meta.is_some() || thought.is_some() {
-            let content = thought.map(|t| Content::Parts(vec![ContentPart::Text(t)])).unwrap_or(Content::None);
+            let content = thought.map(|t| Content::Parts(vec![ContentPart::Text(t.into())])).unwrap_or(Content::None);
             EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: vec![call] })
         } else {
             EventBody::ToolCall(call)
@@ -149,7 +149,7 @@ impl Run {
         } else {
             ToolStatus::Success
         };
-        EventBody::ToolResult(ToolResult { call_id, content: Content::Text(text.to_string()), status, call: target, implicit_link: explicit.is_none() && target.is_some() })
+        EventBody::ToolResult(ToolResult { call_id, content: Content::Text(text.into()), status, call: target, implicit_link: explicit.is_none() && target.is_some() })
     }
 
     pub(super) fn finish(self, _rd: &mut Reader) {}
