@@ -83,17 +83,11 @@ pub fn find(b: &[u8], range: Range<usize>, limit: usize) -> (Vec<Duplicate>, usi
     (found, total)
 }
 
-/// The offset just past the string whose quote is at `open`.
+/// The offset just past the string whose quote is at `open` (at most `end`).
+/// memchr2 over the string's bytes: this pass reads every byte of the input,
+/// and a byte loop here was a quarter of a parse (BENCHMARKS.md).
 fn string_end(b: &[u8], open: usize, end: usize) -> usize {
-    let mut i = open + 1;
-    while i < end {
-        match b.get(i) {
-            Some(b'"') => return i + 1,
-            Some(b'\\') => i += 2,
-            _ => i += 1,
-        }
-    }
-    end
+    crate::json::read::string_end(b.get(..end).unwrap_or(b), open).map_or(end, |(e, _)| e)
 }
 
 fn check_object(keys: &[(&[u8], usize)], object: usize, found: &mut Vec<Duplicate>, total: &mut usize, limit: usize) {

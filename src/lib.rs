@@ -43,6 +43,10 @@ use source::SourceMap;
 pub struct ParseOptions {
     /// Force a format by id instead of detecting it.
     pub format: Option<String>,
+    /// Read every record through its format's exact path, never a fast one.
+    /// The result is the same, only slower: tests and fuzzers compare the
+    /// two to hold the fast paths to that.
+    pub exact_only: bool,
 }
 
 /// Why an input could not be read as a trace at all.
@@ -150,10 +154,12 @@ fn import_split(
     let source: model::Source = std::sync::Arc::new(bytes);
     let bytes: &[u8] = &source;
     let mut builder = Builder::new(&source, &source_map);
+    builder.exact_only = options.exact_only;
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }
     if let Err(e) = std::str::from_utf8(bytes) {
+        builder.utf8_valid = false;
         let at = e.valid_up_to();
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);

@@ -324,7 +324,7 @@ fn parse_options(options: JsValue) -> Result<crate::ParseOptions, JsError> {
             JsError::new(&format!("invalid parse options: {message}"))
         })?
     };
-    Ok(crate::ParseOptions { format: opts.format })
+    Ok(crate::ParseOptions { format: opts.format, ..Default::default() })
 }
 
 /// Reads a trace from bytes. Throws an `Error` only when the input is no

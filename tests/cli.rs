@@ -113,7 +113,7 @@ fn s(p: &Path) -> &str {
 
 /// The text of a run as the library renders it (what the CLI must print).
 fn library_text(bytes: &[u8], format: Option<&str>, style: Style, run: usize) -> Result<String, String> {
-    let options = agent_trace_viewer::ParseOptions { format: format.map(str::to_string) };
+    let options = agent_trace_viewer::ParseOptions { format: format.map(str::to_string), ..Default::default() };
     let trace = agent_trace_viewer::parse_trace(bytes.to_vec(), &options).map_err(|e| e.message)?;
     let o = TextOptions { style, run, ..TextOptions::default() };
     agent_run_text(&trace, &o, None).map(|c| c.concat()).map_err(|e| e.message)

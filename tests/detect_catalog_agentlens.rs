@@ -82,7 +82,7 @@ fn damaged_inputs_never_panic() {
                 damaged.extend_from_slice(&bytes[cut..]);
             }
             for f in [*format, "agent-catalog", "agentlens"] {
-                let options = agent_trace_viewer::ParseOptions { format: Some(f.to_string()) };
+                let options = agent_trace_viewer::ParseOptions { format: Some(f.to_string()), ..Default::default() };
                 if let Ok(t) = agent_trace_viewer::parse_trace(damaged.clone(), &options) {
                     // Whatever was read keeps valid links and ranges.
                     for e in &t.events {

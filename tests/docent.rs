@@ -389,7 +389,7 @@ fn truncated_and_mangled_runs_never_panic() {
     for file in ["lib_current_run.json", "older_run.json", "linking.json", "mixed_generations.jsonl"] {
         let bytes = fixture(&format!("docent/{file}"));
         for cut in (0..bytes.len()).step_by(7) {
-            let _ = parse_trace(bytes[..cut].to_vec(), &ParseOptions { format: Some("docent".into()) });
+            let _ = parse_trace(bytes[..cut].to_vec(), &ParseOptions { format: Some("docent".into()), ..Default::default() });
         }
     }
     for doc in [&b"{\"transcripts\": {\"a\": {\"messages\": {}}}, \"metadata\": 3}"[..], b"{\"transcripts\": [[]]}", b"[[[]]]", b"\"x\"", b"{\"transcripts\": [{\"messages\": [1, [], {\"role\": {}}]}]}"] {

@@ -11,7 +11,7 @@ use agent_trace_viewer::{parse_trace, ParseOptions};
 fn check(file: &str, format: Option<&str>) -> agent_trace_viewer::model::Trace {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions").join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let options = ParseOptions { format: format.map(str::to_string) };
+    let options = ParseOptions { format: format.map(str::to_string), ..Default::default() };
     let trace = parse_trace(bytes, &options).unwrap_or_else(|e| panic!("{file}: {}", e.message));
     let lost = lost_values(&trace);
     assert!(lost.is_empty(), "{file}: values lost: {lost:?}");
@@ -41,7 +41,7 @@ fn docent_invalid_utf8_in_attribute_keys() {
 #[test]
 fn keys_differing_only_in_invalid_bytes_are_duplicates() {
     let bytes = b"{\"messages\": [], \"a\xFF\": \"first\", \"a\xFE\": \"second\"}".to_vec();
-    let t = parse_trace(bytes, &ParseOptions { format: Some("openai".into()) }).expect("parses");
+    let t = parse_trace(bytes, &ParseOptions { format: Some("openai".into()), ..Default::default() }).expect("parses");
     let dup = t.diagnostics.iter().find(|d| d.code == "duplicate-key").expect("a duplicate-key warning");
     assert!(dup.message.contains("first"), "{}", dup.message);
     assert!(lost_values(&t).is_empty(), "{:?}", lost_values(&t));
@@ -56,7 +56,7 @@ fn row_fields_repeated_or_shadowing_metadata_keep_every_value() {
         r#"{"messages": [], "x": "first", "x": "second", "metadata": {"x": "meta", "y": 1}, "y": 2}"#,
         r#"{"metadata": {"x": "meta", "y": 1}, "messages": [], "x": "first", "x": "second", "y": 2}"#,
     ] {
-        let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions { format: Some("openai".into()) }).expect("parses");
+        let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions { format: Some("openai".into()), ..Default::default() }).expect("parses");
         let m = &t.runs[0].metadata;
         assert_eq!(m.get("x"), Some(&serde_json::json!("meta")), "{doc}");
         assert_eq!(m.get("row.x"), Some(&serde_json::json!("second")), "{doc}");
@@ -72,7 +72,7 @@ fn row_fields_repeated_or_shadowing_metadata_keep_every_value() {
 fn agentlens_undeclared_session_fields_are_kept() {
     check("agentlens-lost-field.json", Some("agentlens"));
     let doc = r#"{"session_id": "s", "agent_name": "a", "events": [], "team": "red", "events_tokens_in": "mine"}"#;
-    let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions { format: Some("agentlens".into()) }).expect("parses");
+    let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions { format: Some("agentlens".into()), ..Default::default() }).expect("parses");
     let m = &t.runs[0].metadata;
     assert_eq!(m.get("team"), Some(&serde_json::json!("red")));
     // A session field named like our own sums keeps its value.
@@ -88,7 +88,7 @@ fn agentlens_events_not_a_list_is_kept() {
     check("agentlens-events-null.json", Some("agentlens"));
     for (events, expected) in [("null", serde_json::json!(null)), ("\"later\"", serde_json::json!("later")), ("7", serde_json::json!(7)), ("{\"a\": 1}", serde_json::json!({"a": 1}))] {
         let doc = format!(r#"{{"session_id": "s", "agent_name": "a", "events": {events}}}"#);
-        let t = parse_trace(doc.into_bytes(), &ParseOptions { format: Some("agentlens".into()) }).expect("parses");
+        let t = parse_trace(doc.into_bytes(), &ParseOptions { format: Some("agentlens".into()), ..Default::default() }).expect("parses");
         assert_eq!(t.runs[0].metadata.get("events"), Some(&expected), "events: {events}");
         let d = t.diagnostics.iter().find(|d| d.code == "field-type").expect("a field-type error");
         assert!(d.message.contains("`events` must be a list"), "{}", d.message);

@@ -30,7 +30,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 /// Parses `bytes` (forced to `format` when given) and returns a report of
 /// the lost values, or None when the input is refused as no trace.
 fn lost_report(name: &str, bytes: &[u8], format: Option<&str>) -> Option<Vec<String>> {
-    let options = ParseOptions { format: format.map(str::to_string) };
+    let options = ParseOptions { format: format.map(str::to_string), ..Default::default() };
     let trace = parse_trace(bytes.to_vec(), &options).ok()?;
     Some(lost_values(&trace).iter().map(|l| format!("{name} [{}]: {} at {}: {:?}", trace.format, l.path, l.offset, l.text)).collect())
 }

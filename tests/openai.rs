@@ -205,7 +205,7 @@ fn not_json_at_all_is_an_error_with_a_place() {
     assert!(e.message.contains("only whitespace"), "{}", e.message);
     let e = agent_trace_viewer::parse_trace(Vec::new(), &Default::default()).unwrap_err();
     assert!(e.message.contains("empty"), "{}", e.message);
-    let e = agent_trace_viewer::parse_trace(b"[1]".to_vec(), &agent_trace_viewer::ParseOptions { format: Some("nope".into()) }).unwrap_err();
+    let e = agent_trace_viewer::parse_trace(b"[1]".to_vec(), &agent_trace_viewer::ParseOptions { format: Some("nope".into()), ..Default::default() }).unwrap_err();
     assert!(e.message.contains("unknown format") && e.message.contains("openai"), "{}", e.message);
 }
 

@@ -387,7 +387,7 @@ fn broken_input_gives_diagnostics_not_panics() {
         b"{\"kind\": \"ActionEvent\", \"tool_call\": {\"arguments\": \"{not json\"}, \"thought\": null}",
         b"{\"id\": 1, \"observation\": \"run\", \"cause\": 99, \"content\": \"x\"}",
     ] {
-        let t = parse_trace(bad.to_vec(), &ParseOptions { format: Some("openhands".to_string()) }).unwrap();
+        let t = parse_trace(bad.to_vec(), &ParseOptions { format: Some("openhands".to_string()), ..Default::default() }).unwrap();
         assert!(!t.diagnostics.is_empty(), "{}", String::from_utf8_lossy(bad));
         for run in 0..t.runs.len() {
             let _ = llm_messages(&t, u32::try_from(run).unwrap());

@@ -11,7 +11,7 @@ use agent_trace_viewer::{parse_files, parse_trace, ParseOptions, ParseError};
 pub const MAX_INPUT: usize = 64 * 1024;
 
 pub fn parse_forced(data: &[u8], format: &str) {
-    let options = ParseOptions { format: Some(format.to_string()) };
+    let options = ParseOptions { format: Some(format.to_string()), ..Default::default() };
     check_result(parse_trace(data.to_vec(), &options));
 }
 

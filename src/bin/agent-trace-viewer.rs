@@ -232,7 +232,7 @@ fn main() -> ExitCode {
         eprintln!("agent-trace-viewer: the cl100k_base tokenizer could not be built");
         return ExitCode::from(2);
     }
-    let options = ParseOptions { format: args.format.clone() };
+    let options = ParseOptions { format: args.format.clone(), ..Default::default() };
     let mut status = 0u8;
     let mut json_out = Vec::new();
     let stdout = std::io::stdout();

@@ -186,6 +186,11 @@ pub struct Builder<'a> {
     pub events: Vec<Event>,
     pub diagnostics: Vec<Diagnostic>,
     pub metadata: Metadata,
+    /// The whole input is valid UTF-8 (else readers check each record
+    /// before reading it in place).
+    pub utf8_valid: bool,
+    /// [`crate::ParseOptions::exact_only`]: no fast paths.
+    pub exact_only: bool,
     /// Set once an event past [`crate::limits::MAX_EVENTS`] was offered:
     /// the input is then refused as too large.
     pub too_many_events: bool,
@@ -210,6 +215,8 @@ impl<'a> Builder<'a> {
             events: Vec::new(),
             diagnostics: Vec::new(),
             metadata: Metadata::new(),
+            utf8_valid: true,
+            exact_only: false,
             too_many_events: false,
             dropped_diagnostics: 0,
             failed_records: Vec::new(),

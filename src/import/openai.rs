@@ -23,6 +23,8 @@
 //! holding only `metadata` is the dataset's metadata; JSON Lines of single
 //! events (consecutive event lines form one trace).
 
+mod fast;
+
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -102,7 +104,7 @@ impl Format for OpenAi {
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
         let split = input.split;
-        let mut reader = Reader { out, b, ends: &input.split.ends };
+        let mut reader = Reader { out, b, ends: &input.split.ends, scratch: fast::Scratch::default() };
         match split.layout {
             Layout::Json => {
                 if let Some(doc) = split.values.first() {
@@ -154,6 +156,7 @@ struct Reader<'r, 'a> {
     b: &'a [u8],
     /// The split's container ends: records are jumped over, not rescanned.
     ends: &'r crate::json::ContainerEnds,
+    scratch: fast::Scratch,
 }
 
 /// Linking state within one trace.
@@ -518,6 +521,23 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn event(&mut self, r: Range<usize>, path: &str, links: &mut Links) {
+        if let Some(event) = self.fast_event(&r) {
+            let index = crate::source::clamp_u32(self.out.events.len());
+            let ctx = Ctx { range: r.clone(), path: path.to_string(), index };
+            match event {
+                fast::FastEvent::Message { role, content, calls, timestamp } => {
+                    self.register_calls(&calls, &ctx, &[Seg::key("tool_calls")], links);
+                    let body = Message { role, content, tool_calls: calls };
+                    self.out.push_event(EventBody::Message(body), "Message", r, ctx.path, timestamp);
+                }
+                fast::FastEvent::ToolOutput { content, status, call_id, timestamp } => {
+                    let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
+                    self.link_output(&mut result, call_id, &ctx, links);
+                    self.out.push_event(EventBody::ToolResult(result), "ToolOutput", r, ctx.path, timestamp);
+                }
+            }
+            return;
+        }
         let v = match self.out.parse_record(&r, path) {
             Ok(v) => v,
             Err(msg) => {
@@ -803,16 +823,28 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(_) => ToolStatus::Error,
         };
         let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
-        let target = match o.get("tool_call_id") {
-            Some(Value::String(id)) => {
-                result.call_id = Some(id.clone());
+        match o.get("tool_call_id") {
+            Some(Value::String(id)) => self.link_output(&mut result, Some(id.clone()), ctx, links),
+            None | Some(Value::Null) => self.link_output(&mut result, None, ctx, links),
+            Some(other) => {
+                self.d(ctx, Error, "tool-call-id-type", format!("expected `tool_call_id` to be a string, found {}", json_type(other)), &[Seg::key("tool_call_id")]);
+            }
+        }
+        result
+    }
+
+    /// Links a tool output to its call: by `call_id`, or without one to the
+    /// first unanswered call of the last message with calls (else the last call).
+    fn link_output(&mut self, result: &mut ToolResult, call_id: Option<String>, ctx: &Ctx, links: &Links) {
+        let target = match &call_id {
+            Some(id) => {
                 let found = links.by_id.get(id).copied();
                 if found.is_none() {
                     self.d(ctx, Warning, "unknown-tool-call-id", format!("no tool call before this output has id {id:?}"), &[Seg::key("tool_call_id")]);
                 }
                 found
             }
-            None | Some(Value::Null) => {
+            None => {
                 result.implicit_link = true;
                 let target = self.first_unanswered(&links.group).or(links.last);
                 if target.is_none() {
@@ -820,16 +852,12 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
                 target
             }
-            Some(other) => {
-                self.d(ctx, Error, "tool-call-id-type", format!("expected `tool_call_id` to be a string, found {}", json_type(other)), &[Seg::key("tool_call_id")]);
-                None
-            }
         };
+        result.call_id = call_id;
         if let Some(cref) = target {
             result.call = Some(cref);
             self.set_call_result(cref, ctx.index);
         }
-        result
     }
 
     fn first_unanswered(&self, group: &[CallRef]) -> Option<CallRef> {

@@ -4,6 +4,7 @@
 //! out in a file, so the split into top-level values happens once here.
 
 pub mod python;
+pub mod read;
 pub mod scan;
 
 use std::ops::Range;

@@ -66,7 +66,7 @@ fn huge_integers_keep_their_digits() {
 fn every_format(bytes: &[u8]) -> Vec<(&'static str, agent_trace_viewer::model::Trace)> {
     agent_trace_viewer::format_ids()
         .into_iter()
-        .map(|f| (f, parse_trace(bytes.to_vec(), &ParseOptions { format: Some(f.to_string()) }).unwrap_or_else(|e| panic!("{f}: {e}"))))
+        .map(|f| (f, parse_trace(bytes.to_vec(), &ParseOptions { format: Some(f.to_string()), ..Default::default() }).unwrap_or_else(|e| panic!("{f}: {e}"))))
         .collect()
 }
 

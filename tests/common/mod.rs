@@ -1,6 +1,8 @@
 //! Shared helpers for integration tests.
 #![allow(dead_code)]
 
+pub mod openai_records;
+
 use std::path::PathBuf;
 
 use agent_trace_viewer::diagnostic::Severity;
@@ -45,7 +47,7 @@ pub fn parse(bytes: &[u8]) -> Trace {
 }
 
 pub fn parse_as(bytes: &[u8], format: &str) -> Trace {
-    parse_trace(bytes.to_vec(), &ParseOptions { format: Some(format.to_string()) })
+    parse_trace(bytes.to_vec(), &ParseOptions { format: Some(format.to_string()), ..Default::default() })
         .unwrap_or_else(|e| panic!("parse failed: {e}"))
 }
 

@@ -1,0 +1,312 @@
+//! Reading values the split has already validated, without building them.
+//!
+//! The split's scan checks the grammar of every byte once. After it, a
+//! format reader only needs to know where things are: where a string ends
+//! and whether it holds an escape, where an object's members are. These
+//! functions answer that without checking the grammar again, allocating, or
+//! decoding anything, so that a message's content can be left in the source
+//! as a [`crate::model::Text`]. They never panic; on bytes that are not
+//! valid JSON (which the split would have reported) they return `None`, and
+//! the caller reads the record the slow, exact way.
+
+use std::ops::Range;
+
+use super::scan::{skip_ws, ContainerEnds};
+
+/// A string whose opening quote is at `open`: the offset just past its
+/// closing quote, and whether it holds a backslash escape.
+#[inline]
+pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
+    let mut i = open + 1;
+    let mut escaped = false;
+    loop {
+        let rest = b.get(i..)?;
+        let at = memchr::memchr2(b'"', b'\\', rest)?;
+        i += at;
+        if b.get(i) == Some(&b'"') {
+            return Some((i + 1, escaped));
+        }
+        // A backslash: the escaped byte cannot end the string (`\uXXXX`
+        // continues with hex digits, which cannot either).
+        escaped = true;
+        i += 2;
+    }
+}
+
+/// True when `bytes` (validated JSON) hold a `\\u` escape of a UTF-16
+/// surrogate that is not one half of a high-low pair: serde_json refuses
+/// such a string, so a record holding one must take the exact path.
+pub fn lone_surrogate(bytes: &[u8]) -> bool {
+    let hex = |at: usize| -> Option<u32> {
+        let digits = bytes.get(at..at + 4)?;
+        digits.iter().try_fold(0u32, |v, d| Some(v * 16 + char::from(*d).to_digit(16)?))
+    };
+    let mut i = 0;
+    while let Some(at) = bytes.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        i += at;
+        if bytes.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        match hex(i + 2) {
+            Some(0xD800..=0xDBFF) => {
+                let paired = bytes.get(i + 6) == Some(&b'\\')
+                    && bytes.get(i + 7) == Some(&b'u')
+                    && hex(i + 8).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo));
+                if !paired {
+                    return true;
+                }
+                i += 12;
+            }
+            Some(0xDC00..=0xDFFF) => return true,
+            _ => i += 6,
+        }
+    }
+    false
+}
+
+/// The end of the value starting at `start` (no whitespace before it).
+pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
+    match b.get(start)? {
+        b'"' => string_end(b, start).map(|(end, _)| end),
+        b'{' | b'[' => ends.end_of(start).or_else(|| container_end(b, start)),
+        _ => {
+            // A number or a literal: up to the next delimiter.
+            let rest = b.get(start..)?;
+            let len = rest.iter().position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(rest.len());
+            Some(start + len)
+        }
+    }
+}
+
+/// The end of the object or array whose bracket is at `open`, counting
+/// brackets and skipping strings (the split checked the grammar: the small
+/// containers it kept no end for are not checked again).
+pub fn container_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    loop {
+        match *b.get(i)? {
+            b'"' => {
+                i = string_end(b, i)?.0;
+                continue;
+            }
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// What kind of JSON value starts with byte `c`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    String,
+    Number,
+    Object,
+    Array,
+    Bool,
+    Null,
+}
+
+impl Kind {
+    pub fn of(c: u8) -> Kind {
+        match c {
+            b'"' => Kind::String,
+            b'{' => Kind::Object,
+            b'[' => Kind::Array,
+            b't' | b'f' => Kind::Bool,
+            b'n' => Kind::Null,
+            _ => Kind::Number,
+        }
+    }
+}
+
+/// A member of a validated object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The key's bytes between its quotes, undecoded.
+    pub key: Range<usize>,
+    /// The key holds an escape: its bytes are not its text.
+    pub key_escaped: bool,
+    /// The value, from its first byte to just past its last.
+    pub value: Range<usize>,
+    pub kind: Kind,
+    /// For a string value: it holds an escape.
+    pub escaped: bool,
+}
+
+impl Member {
+    /// The range of a string value's contents, between its quotes.
+    pub fn inner(&self) -> Range<usize> {
+        self.value.start + 1..self.value.end.saturating_sub(1).max(self.value.start + 1)
+    }
+}
+
+/// The members of the object whose `{` is at `open`, appended to `out`
+/// (cleared first). Returns the offset past the object's `}`.
+pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member>) -> Option<usize> {
+    out.clear();
+    if b.get(open) != Some(&b'{') {
+        return None;
+    }
+    let mut i = skip_ws(b, open + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(i + 1);
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (key_end, key_escaped) = string_end(b, i)?;
+        let key = i + 1..key_end - 1;
+        let colon = skip_ws(b, key_end);
+        if b.get(colon) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, colon + 1);
+        let first = *b.get(start)?;
+        let kind = Kind::of(first);
+        let (end, escaped) = match kind {
+            Kind::String => string_end(b, start)?,
+            _ => (value_end(b, start, ends)?, false),
+        };
+        out.push(Member { key, key_escaped, value: start..end, kind, escaped });
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Some(i + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// The items of the array whose `[` is at `open`, appended to `out`
+/// (cleared first). Returns the offset past the array's `]`.
+pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<usize>>) -> Option<usize> {
+    out.clear();
+    if b.get(open) != Some(&b'[') {
+        return None;
+    }
+    let mut i = skip_ws(b, open + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(i + 1);
+    }
+    loop {
+        let end = value_end(b, i, ends)?;
+        out.push(i..end);
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b']') => return Some(i + 1),
+            _ => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::scan::{self, NO_ENDS};
+
+    #[test]
+    fn string_ends_and_escapes() {
+        let s = br#""plain" "a\"b" "\\" "\u0041\\\"" "#;
+        assert_eq!(string_end(s, 0), Some((7, false)));
+        assert_eq!(string_end(s, 8), Some((14, true)));
+        assert_eq!(string_end(s, 15), Some((19, true)));
+        assert_eq!(string_end(s, 20), Some((32, true)));
+        assert_eq!(string_end(b"\"unterminated", 0), None);
+        assert_eq!(string_end(b"\"ends in \\", 0), None);
+    }
+
+    /// The members and items agree with the validating scanner's, with and
+    /// without the split's table of container ends.
+    #[test]
+    fn members_and_items_agree_with_the_scanner() {
+        let pad = "p".repeat(ContainerEnds::MIN_BYTES);
+        let doc = format!(
+            r#"{{ "a" : 1.5e3 , "b\n": "x\"y", "c": [true, false, null, -0, {{"d": []}}], "e": {{"f": "{pad}"}}, "g": "" }}"#
+        );
+        let b = doc.as_bytes();
+        let mut ends = ContainerEnds::default();
+        scan::scan_value_recording(b, 0, &mut ends).unwrap();
+        for table in [&ends, &NO_ENDS] {
+            let mut m = Vec::new();
+            assert_eq!(members(b, 0, table, &mut m), Some(b.len()));
+            let expected = scan::object_members(b, 0).unwrap();
+            assert_eq!(m.len(), expected.len());
+            for (got, (key, value)) in m.iter().zip(&expected) {
+                assert_eq!(scan::decode_key(b, got.key.start - 1..got.key.end + 1), *key);
+                assert_eq!(got.value, *value);
+                assert_eq!(got.kind, Kind::of(b[value.start]));
+            }
+            assert!(m[1].key_escaped && m[1].escaped && m[1].kind == Kind::String);
+            assert_eq!(&b[m[1].inner()], br#"x\"y"#);
+            assert!(m[4].inner().is_empty());
+            let c = m[2].value.start;
+            let mut it = Vec::new();
+            assert_eq!(items(b, c, table, &mut it), Some(m[2].value.end));
+            assert_eq!(it, scan::array_items(b, c).0);
+        }
+    }
+
+    /// Exactly the strings serde_json refuses for their surrogates.
+    #[test]
+    fn lone_surrogates_are_what_serde_json_refuses() {
+        for (json, lone) in [
+            (r#"["\ud83d\ude00", "\u00e9"]"#, false),
+            (r#"["\ud83d"]"#, true),
+            (r#"["\ude00"]"#, true),
+            (r#"["\ud83d\u0041"]"#, true),
+            (r#"["\ud83d\ud83d\ude00"]"#, true),
+            (r#"["\\ud83d"]"#, false),
+            (r#"["\\uD800\uDC00"]"#, true),
+            (r#"{"\uDFFF": 1}"#, true),
+            (r#"["\uD800"#, true),
+        ] {
+            assert_eq!(lone_surrogate(json.as_bytes()), lone, "{json}");
+            if !json.ends_with("D800") {
+                assert_eq!(serde_json::from_str::<serde_json::Value>(json).is_err(), lone, "{json}");
+            }
+        }
+    }
+
+    #[test]
+    fn container_ends_agree_with_the_scanner() {
+        let doc = br#"[{"a": "]}\"", "b": [1, {"c": "{"}], "d": {}}, [], "x", [[["deep"]]]]"#;
+        let mut stack = vec![0usize];
+        while let Some(at) = stack.pop() {
+            assert_eq!(container_end(doc, at), scan::scan_value(doc, at).ok(), "at {at}");
+            let mut inner = Vec::new();
+            if doc[at] == b'[' {
+                items(doc, at, &NO_ENDS, &mut inner).unwrap();
+            } else {
+                let mut m = Vec::new();
+                members(doc, at, &NO_ENDS, &mut m).unwrap();
+                inner = m.into_iter().map(|m| m.value).collect();
+            }
+            stack.extend(inner.iter().map(|r| r.start).filter(|s| matches!(doc[*s], b'[' | b'{')));
+        }
+        assert_eq!(container_end(b"[[1]", 0), None);
+    }
+
+    #[test]
+    fn broken_input_gives_none_not_a_panic() {
+        let mut m = Vec::new();
+        let mut it = Vec::new();
+        for bad in [&b"{"[..], b"{\"a\"", b"{\"a\":", b"{\"a\" 1}", b"{\"a\":1 \"b\":2}", b"{1:2}", b"[1 2]", b"[", b"[\"x"] {
+            if bad[0] == b'{' {
+                assert_eq!(members(bad, 0, &NO_ENDS, &mut m), None, "{:?}", String::from_utf8_lossy(bad));
+            } else {
+                assert_eq!(items(bad, 0, &NO_ENDS, &mut it), None, "{:?}", String::from_utf8_lossy(bad));
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The fast paths give exactly what the exact paths give.
+//!
+//! A format's fast path reads the common shapes of events straight from the
+//! bytes and leaves the rest to the exact path (`ParseOptions::exact_only`
+//! turns it off). Every corpus file, fixture and fuzz regression input, and
+//! generated traces mangled in the ways only a byte-level reader could get
+//! wrong (escaped or repeated keys, `\uXXXX` text, lone surrogates, fields to
+//! validate), must parse to the same runs, events, diagnostics and metadata
+//! both ways. Texts compare by their decoded strings, so a text left in the
+//! source equals the same text copied out of it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use agent_trace_viewer::model::{Content, ContentPart, EventBody, Trace};
+use agent_trace_viewer::{parse_trace, ParseOptions};
+use common::openai_records::trace_source;
+use proptest::prelude::*;
+
+/// Everything a parse gives but the positions' source buffer.
+fn model(t: &Trace) -> String {
+    format!("{:#?}", (t.format, t.layout, &t.detection, &t.runs, &t.events, &t.diagnostics, &t.metadata))
+}
+
+/// Texts of the trace left in the source (what only a fast path makes).
+fn texts_in_source(t: &Trace) -> usize {
+    let in_source = |c: &Content| match c {
+        Content::Text(t) => usize::from(t.source_range().is_some()),
+        Content::Parts(parts) => parts
+            .iter()
+            .filter(|p| match p {
+                ContentPart::Text(t) | ContentPart::Reasoning(t) | ContentPart::Image { url: t } => t.source_range().is_some(),
+                ContentPart::Other(_) => false,
+            })
+            .count(),
+        _ => 0,
+    };
+    t.events
+        .iter()
+        .map(|e| match &e.body {
+            EventBody::Message(m) => in_source(&m.content),
+            EventBody::ToolResult(r) => in_source(&r.content),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Parses `bytes` both ways; returns how many texts the fast way left in the source.
+fn same_both_ways(bytes: &[u8], format: Option<&str>) -> Result<usize, String> {
+    let options = |exact_only| ParseOptions { format: format.map(str::to_string), exact_only };
+    let fast = parse_trace(bytes.to_vec(), &options(false));
+    let exact = parse_trace(bytes.to_vec(), &options(true));
+    match (fast, exact) {
+        (Ok(fast), Ok(exact)) => {
+            let (a, b) = (model(&fast), model(&exact));
+            if a != b {
+                let line = a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(0);
+                let context = |s: &str| s.lines().skip(line.saturating_sub(8)).take(16).collect::<Vec<_>>().join("\n");
+                return Err(format!("models differ at line {line}:\n--- fast\n{}\n--- exact\n{}", context(&a), context(&b)));
+            }
+            assert_eq!(texts_in_source(&exact), 0, "the exact path leaves no text in the source");
+            Ok(texts_in_source(&fast))
+        }
+        (Err(a), Err(b)) if a.message == b.message => Ok(0),
+        (a, b) => Err(format!("one way fails: fast {:?}, exact {:?}", a.err().map(|e| e.message), b.err().map(|e| e.message))),
+    }
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn corpus_fixtures_and_fuzz_inputs_parse_the_same_both_ways() {
+    let mut files = Vec::new();
+    files_under(&common::corpus_dir(), &mut files);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    files_under(&root.join("fixtures"), &mut files);
+    files_under(&root.join("fuzz-regressions"), &mut files);
+    files.sort();
+    let mut left_in_source = 0;
+    let mut failures = Vec::new();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        match same_both_ways(&bytes, None) {
+            Ok(n) => left_in_source += n,
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} files differ:\n{}", failures.len(), files.len(), failures.join("\n\n"));
+    // The fast path was taken: a test of nothing would pass too.
+    assert!(left_in_source > 5_000, "only {left_in_source} texts read by a fast path in {} files", files.len());
+}
+
+/// Rewrites a serialized trace the ways a byte-level reader could misread,
+/// keeping it valid JSON.
+fn mangle(src: &[u8], how: &[bool; 8]) -> Vec<u8> {
+    let mut s = String::from_utf8(src.to_vec()).unwrap();
+    if how[0] {
+        // Python's json.dumps(ensure_ascii=True): every non-ASCII character escaped.
+        s = s.chars().map(|c| if c.is_ascii() { c.to_string() } else { c.encode_utf16(&mut [0; 2]).iter().map(|u| format!("\\u{u:04x}")).collect() }).collect();
+    }
+    let once = |s: &mut String, from: &str, to: &str| {
+        if let Some(i) = s.find(from) {
+            s.replace_range(i..i + from.len(), to);
+        }
+    };
+    if how[1] {
+        once(&mut s, "\"role\":", "\"rol\\u0065\":");
+    }
+    if how[2] {
+        once(&mut s, "{\"role\":", "{\"role\":\"user\",\"role\":");
+    }
+    if how[3] {
+        once(&mut s, "\"content\":\"", "\"content\":\"\\ud800");
+    }
+    if how[4] {
+        once(&mut s, "{\"role\":", "{\"metadata\":{\"server\":1},\"role\":");
+    }
+    if how[5] {
+        once(&mut s, "\"function\":{", "\"function\":{\"name\":\"shadowed\",");
+    }
+    if how[6] {
+        once(&mut s, "\"type\":\"function\"", "\"type\":\"function\",\"server\":null,\"metadata\":null");
+    }
+    if how[7] {
+        once(&mut s, "\"text\":\"", "\"text\":\"\\/\\\\\\\"");
+    }
+    s.into_bytes()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_traces_parse_the_same_both_ways(src in trace_source(), how in any::<[bool; 8]>()) {
+        let bytes = mangle(&src, &how);
+        same_both_ways(&bytes, None).map_err(|e| TestCaseError::fail(format!("{e}\nsource: {}", String::from_utf8_lossy(&bytes))))?;
+        same_both_ways(&bytes, Some("openai")).map_err(|e| TestCaseError::fail(format!("{e}\nsource: {}", String::from_utf8_lossy(&bytes))))?;
+    }
+}
+
+/// The comparison can fail: a different text is a different model.
+#[test]
+fn the_comparison_sees_a_difference() {
+    let a = parse_trace(br#"[{"role": "user", "content": "a"}]"#.to_vec(), &ParseOptions::default()).unwrap();
+    let b = parse_trace(br#"[{"role": "user", "content": "b"}]"#.to_vec(), &ParseOptions::default()).unwrap();
+    assert_ne!(model(&a), model(&b));
+    assert_eq!(texts_in_source(&a), 1);
+}
