@@ -170,7 +170,7 @@ fn call(c: &ToolCall) -> Value {
     // The original text when there was one: it may not be JSON, or not an object.
     match (&c.arguments.text, &c.arguments.value) {
         (Some(t), _) => function.insert("arguments".to_string(), Value::String(t.to_string())),
-        (None, Some(v)) => function.insert("arguments".to_string(), v.clone()),
+        (None, Some(v)) => function.insert("arguments".to_string(), v.get().clone()),
         (None, None) => None,
     };
     o.insert("function".to_string(), Value::Object(function));

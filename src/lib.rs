@@ -20,6 +20,7 @@ pub mod export;
 pub mod import;
 pub mod integrity;
 pub mod json;
+pub mod lazy_value;
 pub mod limits;
 pub mod model;
 pub mod query;

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::json::Layout;
 use crate::source::SourceMap;
+pub use crate::lazy_value::LazyValue;
 pub use crate::text::{Source, Text};
 
 pub type Metadata = Map<String, Value>;
@@ -215,7 +216,7 @@ pub struct ToolCall {
 /// source gave them as a JSON-encoded string.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Arguments {
-    pub value: Option<Value>,
+    pub value: Option<LazyValue>,
     pub text: Option<Text>,
 }
 
@@ -229,10 +230,8 @@ impl Arguments {
 
     /// [`Arguments::display`], appended to `out`.
     pub fn push_display(&self, out: &mut String) {
-        use std::fmt::Write;
         match (&self.value, &self.text) {
-            // Writing to a String cannot fail.
-            (Some(v), _) => drop(write!(out, "{v}")),
+            (Some(v), _) => v.push_display(out),
             (None, Some(t)) => t.push_to(out),
             (None, None) => {}
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::Severity;
-use crate::model::{CallRef, Content, ContentPart, Event, EventBody, Text, ToolCall, ToolStatus, Trace};
+use crate::model::{CallRef, Content, ContentPart, Event, EventBody, LazyValue, Text, ToolCall, ToolStatus, Trace};
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,7 +79,7 @@ pub struct CallView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<&'a str>,
     pub function: &'a str,
-    pub arguments: Option<&'a Value>,
+    pub arguments: Option<&'a LazyValue>,
     /// The original text when the arguments came as a JSON string.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arguments_text: Option<&'a Text>,

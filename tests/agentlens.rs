@@ -129,7 +129,7 @@ fn a_session_maps_every_event_type() {
     // tool_call: the call and its output, linked both ways; the result's raw bytes are the output.
     let EventBody::ToolCall(c) = &t.events[2].body else { panic!() };
     assert_eq!((c.id.as_deref(), c.function.as_str(), c.result), (Some("tc1"), "search_flights", Some(3)));
-    assert_eq!(c.arguments.value, Some(json!({"dest": "FCO"})));
+    assert_eq!(c.arguments.value, Some(json!({"dest": "FCO"}).into()));
     let EventBody::ToolResult(r) = &t.events[3].body else { panic!() };
     assert_eq!((r.call, r.status, r.call_id.as_deref()), (Some(CallRef { event: 2, call: 0 }), ToolStatus::Success, Some("tc1")));
     assert_eq!(t.events[3].path, "$.events[2].tool_call.tool_output");

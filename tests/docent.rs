@@ -161,7 +161,7 @@ fn older_run_maps_onto_the_model() {
     assert_eq!(m.tool_calls.len(), 2);
     assert_eq!(m.tool_calls[0].id.as_deref(), Some("w1"));
     assert_eq!(m.tool_calls[0].function, "weather");
-    assert_eq!(m.tool_calls[0].arguments.value, Some(serde_json::json!({"city": "Paris"})));
+    assert_eq!(m.tool_calls[0].arguments.value, Some(serde_json::json!({"city": "Paris"}).into()));
     assert_eq!(m.tool_calls[0].result, Some(3));
     assert_eq!(m.tool_calls[1].result, Some(4));
     // `type` and `view` stay reachable through the raw JSON.

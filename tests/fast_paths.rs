@@ -148,6 +148,28 @@ proptest! {
     }
 }
 
+/// Records serde_json refuses although they are valid JSON: the exact path
+/// makes them unparsed events with an error, and so must the fast one.
+#[test]
+fn records_serde_json_refuses_parse_the_same_both_ways() {
+    let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let mut inputs = Vec::new();
+    for n in [100, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 200] {
+        inputs.push(format!(r#"[{{"role": "user", "content": "x", "extra": {}}}]"#, deep(n)));
+        inputs.push(format!(r#"[{{"role": "assistant", "content": null, "tool_calls": [{{"id": "a", "type": "function", "function": {{"name": "f", "arguments": {{"k": {}}}}}}}]}}, {{"role": "tool", "tool_call_id": "a", "content": "ok"}}]"#, deep(n)));
+        inputs.push(format!(r#"{{"messages": [{{"role": "tool", "content": {{"k": {}}}}}]}}"#, deep(n)));
+    }
+    for s in [r#""\ud800""#, r#""\udc00x""#, r#""\ud83d\ude00""#] {
+        inputs.push(format!(r#"[{{"role": "user", "content": {s}}}]"#));
+        inputs.push(format!(r#"[{{"role": "user", "content": "x", "extra": {{"k": [{s}]}}}}]"#));
+    }
+    let mut left_in_source = 0;
+    for input in &inputs {
+        left_in_source += same_both_ways(input.as_bytes(), None).unwrap_or_else(|e| panic!("{input}: {e}"));
+    }
+    assert!(left_in_source > 10, "the fast path read the shallow ones ({left_in_source})");
+}
+
 /// The comparison can fail: a different text is a different model.
 #[test]
 fn the_comparison_sees_a_difference() {

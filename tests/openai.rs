@@ -28,7 +28,7 @@ fn clean_trace_has_no_diagnostics_and_links_calls() {
     let EventBody::Message(m) = &t.events[1].body else { panic!() };
     // Both forms of the arguments are kept.
     assert_eq!(m.tool_calls[0].arguments.text, Some(r#"{"city": "Zurich"}"#.into()));
-    assert_eq!(m.tool_calls[0].arguments.value, Some(serde_json::json!({"city": "Zurich"})));
+    assert_eq!(m.tool_calls[0].arguments.value, Some(serde_json::json!({"city": "Zurich"}).into()));
     assert_eq!(m.tool_calls[1].arguments.text, None);
     assert_eq!(m.tool_calls[0].result, Some(3));
     assert_eq!(m.tool_calls[1].result, Some(2));

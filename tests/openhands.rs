@@ -209,7 +209,7 @@ fn sdk_mapping_onto_the_model() {
     assert_eq!(m.tool_calls.len(), 1);
     assert_eq!(m.tool_calls[0].id.as_deref(), Some("call_run_1"));
     assert_eq!(m.tool_calls[0].function, "terminal");
-    assert_eq!(m.tool_calls[0].arguments.value.as_ref().unwrap()["command"], "python -m pytest tests/test_math.py -q");
+    assert_eq!(m.tool_calls[0].arguments.value.as_ref().unwrap().get()["command"], "python -m pytest tests/test_math.py -q");
     let Content::Parts(parts) = &m.content else { panic!() };
     assert!(parts.iter().any(|p| matches!(p, agent_trace_viewer::model::ContentPart::Reasoning(r) if r.decoded().contains("run it"))));
     // Every call is answered, and linked both ways.

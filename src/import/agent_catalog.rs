@@ -665,13 +665,13 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
         }
         match c.get("tool_args") {
-            Some(v @ Value::Object(_)) => call.arguments.value = Some(v.clone()),
+            Some(v @ Value::Object(_)) => call.arguments.value = Some(v.clone().into()),
             None => self.missing(ctx, &content_at("tool_args"), " for a `tool-call` record (an object of named arguments)"),
             Some(other) => {
                 self.type_error(ctx, &content_at("tool_args"), "an object of named arguments", other);
                 match other {
                     Value::String(s) => call.arguments.text = Some(s.as_str().into()),
-                    v => call.arguments.value = Some(v.clone()),
+                    v => call.arguments.value = Some(v.clone().into()),
                 }
             }
         }

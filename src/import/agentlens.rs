@@ -445,7 +445,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 Some(c) => (EventBody::ToolCall(c.clone()), false),
                 None => {
                     self.d(&ctx, Warning, "tool-call-without-details", "a `tool_call` event without a `tool_call` object names no tool".to_string(), &[]);
-                    let arguments = Arguments { value: o.get("input_data").filter(|v| !v.is_null()).cloned(), text: None };
+                    let arguments = Arguments { value: o.get("input_data").filter(|v| !v.is_null()).cloned().map(Into::into), text: None };
                     (EventBody::ToolCall(ToolCall { id: None, function: String::new(), arguments, result: None }), false)
                 }
             },
@@ -632,7 +632,7 @@ fn tool_call(c: &Map<String, Value>) -> ToolCall {
     ToolCall {
         id: c.get("tool_call_id").and_then(Value::as_str).map(str::to_string),
         function,
-        arguments: Arguments { value: Some(c.get("tool_input").cloned().unwrap_or_else(|| Value::Object(Map::new()))), text: None },
+        arguments: Arguments { value: Some(c.get("tool_input").cloned().unwrap_or_else(|| Value::Object(Map::new())).into()), text: None },
         result: None,
     }
 }

@@ -596,7 +596,7 @@ fn calls(v: Option<&Value>) -> Vec<ToolCall> {
         .map(|c| {
             let arguments = match c.get("arguments") {
                 Some(Value::String(s)) => Arguments { value: None, text: Some(s.as_str().into()) },
-                Some(other) => Arguments { value: Some(other.clone()), text: None },
+                Some(other) => Arguments { value: Some(other.clone().into()), text: None },
                 None => Arguments::default(),
             };
             ToolCall {

@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{scan, render_path, Layout, Seg, Split, SyntaxError};
-use crate::model::{AgentRun, Event, EventBody, Metadata, Source, Text, Transcript};
+use crate::model::{AgentRun, Event, EventBody, LazyValue, Metadata, Source, Text, Transcript};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
@@ -228,6 +228,12 @@ impl<'a> Builder<'a> {
     /// left in the source; `escaped` when they hold a `\\` escape.
     pub fn text(&self, inner: Range<usize>, escaped: bool) -> Text {
         Text::in_source(self.source, inner, escaped)
+    }
+
+    /// The validated JSON value at `range`, left in the source and parsed
+    /// when first read.
+    pub fn json(&self, range: Range<usize>) -> LazyValue {
+        LazyValue::in_source(self.source, range)
     }
 
     /// Keeps a diagnostic unless the cap is reached (then only counts it).

@@ -753,14 +753,14 @@ impl<'r, 'a> Reader<'r, 'a> {
         let args_at = seg(&["function", "arguments"]);
         match function.get("arguments") {
             None => self.d(ctx, Error, "tool-call-missing-arguments", "tool call has no `function.arguments`".to_string(), &seg(&["function"])),
-            Some(Value::Object(m)) => call.arguments.value = Some(Value::Object(m.clone())),
+            Some(Value::Object(m)) => call.arguments.value = Some(Value::Object(m.clone()).into()),
             Some(Value::String(s)) if decode_string_args => {
                 call.arguments.text = Some(s.as_str().into());
                 match crate::json::python::loads(s) {
-                    Ok(Value::Object(m)) => call.arguments.value = Some(Value::Object(m)),
+                    Ok(Value::Object(m)) => call.arguments.value = Some(Value::Object(m).into()),
                     Ok(other) => {
                         self.d(ctx, Error, "arguments-not-object", format!("`function.arguments` decodes to {}, but must be an object of named arguments", json_type(&other)), &args_at);
-                        call.arguments.value = Some(other);
+                        call.arguments.value = Some(other.into());
                     }
                     Err(e) => self.d(
                         ctx,
@@ -780,7 +780,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 self.d(ctx, Error, "arguments-not-object", why, &args_at);
                 match other {
                     Value::String(s) => call.arguments.text = Some(s.as_str().into()),
-                    _ => call.arguments.value = Some(other.clone()),
+                    _ => call.arguments.value = Some(other.clone().into()),
                 }
             }
         }

@@ -65,6 +65,31 @@ pub fn lone_surrogate(bytes: &[u8]) -> bool {
     false
 }
 
+/// True when containers in `bytes` (validated JSON, one value) nest more
+/// than `limit` deep; strings are skipped.
+pub fn nests_deeper_than(bytes: &[u8], limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(c) = bytes.get(i) {
+        match c {
+            b'"' => {
+                i = string_end(bytes, i).map_or(bytes.len(), |(end, _)| end);
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The end of the value starting at `start` (no whitespace before it).
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
     match b.get(start)? {

@@ -397,7 +397,7 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
 
 fn model_call(c: &ToolCall) -> DocToolCall {
     let arguments = match &c.arguments {
-        Arguments { value: Some(v), .. } => args_from_value(Some(v)),
+        Arguments { value: Some(v), .. } => args_from_value(Some(v.get())),
         Arguments { value: None, text: Some(t) } => args_from_text(&t.decoded()),
         Arguments { value: None, text: None } => Vec::new(),
     };

@@ -93,10 +93,11 @@ impl Reader<'_, '_> {
     }
 
     /// True when serde_json would read the record as our scanner did: it is
-    /// valid UTF-8 and holds no lone surrogate escape.
+    /// valid UTF-8, holds no lone surrogate escape and nests no deeper than
+    /// serde_json's limit (128; 120 leaves a margin).
     fn fast_allowed(&self, r: &Range<usize>) -> bool {
         let Some(bytes) = self.b.get(r.clone()) else { return false };
-        (self.out.utf8_valid || std::str::from_utf8(bytes).is_ok()) && !read::lone_surrogate(bytes)
+        (self.out.utf8_valid || std::str::from_utf8(bytes).is_ok()) && !read::lone_surrogate(bytes) && !read::nests_deeper_than(bytes, 120)
     }
 
     fn fast_event_in(&mut self, r: &Range<usize>, s: &mut Scratch) -> Option<FastEvent> {
@@ -235,11 +236,11 @@ impl Reader<'_, '_> {
             let name = self.out.text(name.inner(), name.escaped).decoded().into_owned();
             let args = g.get(&s.function, 1)?;
             let arguments = match args.kind {
-                Kind::Object => Arguments { value: Some(serde_json::from_slice(b.get(args.value.clone())?).ok()?), text: None },
+                Kind::Object => Arguments { value: Some(self.out.json(args.value.clone())), text: None },
                 Kind::String => {
                     let text = self.out.text(args.inner(), args.escaped);
                     match crate::json::python::loads(&text.decoded()) {
-                        Ok(v @ Value::Object(_)) => Arguments { value: Some(v), text: Some(text) },
+                        Ok(v @ Value::Object(_)) => Arguments { value: Some(v.into()), text: Some(text) },
                         _ => return None,
                     }
                 }

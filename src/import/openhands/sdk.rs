@@ -10,7 +10,7 @@ use super::{str_field, Reader};
 use crate::diagnostic::Severity::Error;
 use crate::json::Seg;
 use crate::model::{
-    Arguments, CallRef, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall, ToolResult, ToolStatus,
+    Arguments, CallRef, Content, ContentPart, EventBody, KeyValue, LazyValue, Marker, Message, Text, ToolCall, ToolResult, ToolStatus,
 };
 
 /// Linking state of one run.
@@ -148,7 +148,7 @@ impl Run {
                 let call = ToolCall {
                     id: str_field(o, "tool_call_id").map(str::to_string),
                     function: str_field(o, "title").unwrap_or_default().to_string(),
-                    arguments: Arguments { value: o.get("raw_input").cloned(), text: None },
+                    arguments: Arguments { value: o.get("raw_input").cloned().map(LazyValue::from), text: None },
                     result: None,
                 };
                 EventBody::ToolCall(call)
@@ -199,11 +199,11 @@ impl Run {
             a.remove("kind");
             Value::Object(a)
         });
-        let mut arguments = Arguments { value: action_args.clone(), text: None };
+        let mut arguments = Arguments { value: action_args.clone().map(LazyValue::from), text: None };
         if let Some(text) = tc.and_then(|t| str_field(t, "arguments")) {
             arguments.text = Some(text.into());
             match serde_json::from_str::<Value>(text) {
-                Ok(v) => arguments.value = Some(v),
+                Ok(v) => arguments.value = Some(v.into()),
                 Err(e) => rd.warn_at(
                     "arguments-not-json",
                     format!("`tool_call.arguments` is not valid JSON ({}); showing the parsed `action` instead", super::super::describe_serde_error(&e)),
@@ -378,11 +378,11 @@ fn reasoning_parts(o: &Map<String, Value>, parts: &mut Vec<ContentPart>) {
 
 fn message_tool_call(c: &Value) -> ToolCall {
     let text = c.get("arguments").and_then(Value::as_str).map(str::to_string);
-    let value = text.as_deref().and_then(|t| serde_json::from_str(t).ok());
+    let value: Option<Value> = text.as_deref().and_then(|t| serde_json::from_str(t).ok());
     ToolCall {
         id: c.get("id").and_then(Value::as_str).map(str::to_string),
         function: c.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-        arguments: Arguments { value, text: text.map(Text::from) },
+        arguments: Arguments { value: value.map(LazyValue::from), text: text.map(Text::from) },
         result: None,
     }
 }

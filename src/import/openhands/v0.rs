@@ -100,7 +100,7 @@ impl Run {
         let call = ToolCall {
             id: meta.and_then(|m| str_field(m, "tool_call_id")).map(str::to_string),
             function: meta.and_then(|m| str_field(m, "function_name")).unwrap_or(action).to_string(),
-            arguments: Arguments { value: Some(Value::Object(call_args)), text: None },
+            arguments: Arguments { value: Some(Value::Object(call_args).into()), text: None },
             result: None,
         };
         let cref = CallRef { event: index, call: 0 };

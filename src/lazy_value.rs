@@ -1,0 +1,131 @@
+//! [`LazyValue`]: a JSON value of the trace, parsed when first read.
+//!
+//! Tool-call arguments are objects nested a few levels deep, in every
+//! assistant message of a trace. Building a `serde_json::Value` for each
+//! (an ordered map per object, an allocation per key and string) was a fifth
+//! of a parse and several times the arguments' own size in memory, while a
+//! viewer shows the arguments of the few calls on screen. So arguments the
+//! split has validated stay in the source and are parsed on first use.
+
+use std::fmt;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+use crate::text::Source;
+
+/// A JSON value: parsed, or a validated range of the source parsed on first use.
+#[derive(Clone)]
+pub struct LazyValue {
+    /// Where the value is in the source, when it was left there.
+    source: Option<(Source, u32, u32)>,
+    value: OnceLock<Value>,
+}
+
+impl LazyValue {
+    /// The JSON value at `range` of `source`, which the split validated and
+    /// serde_json can read (no hazard in it: see `json::Split`). Should it
+    /// not parse after all, it reads as `null` rather than failing.
+    pub fn in_source(source: &Source, range: Range<usize>) -> LazyValue {
+        match (u32::try_from(range.start), u32::try_from(range.end)) {
+            (Ok(start), Ok(end)) if start <= end && range.end <= source.len() => {
+                LazyValue { source: Some((Arc::clone(source), start, end)), value: OnceLock::new() }
+            }
+            _ => LazyValue::from(parse(source.get(range).unwrap_or(&[]))),
+        }
+    }
+
+    /// The value, parsed now if it was not yet (and kept).
+    pub fn get(&self) -> &Value {
+        self.value.get_or_init(|| match &self.source {
+            Some((source, start, end)) => parse(source.get(*start as usize..*end as usize).unwrap_or(&[])),
+            None => Value::Null,
+        })
+    }
+
+    /// The range of the value in the source, when it is there.
+    pub fn source_range(&self) -> Option<Range<usize>> {
+        self.source.as_ref().map(|(_, start, end)| *start as usize..*end as usize)
+    }
+
+    /// Appends the value as compact JSON (as `Value`'s `Display` writes it)
+    /// without keeping a parse: search writes every call's arguments once.
+    pub fn push_display(&self, out: &mut String) {
+        use std::fmt::Write;
+        // Writing to a String cannot fail.
+        match (self.value.get(), &self.source) {
+            (Some(v), _) => drop(write!(out, "{v}")),
+            (None, Some((source, start, end))) => drop(write!(out, "{}", parse(source.get(*start as usize..*end as usize).unwrap_or(&[])))),
+            (None, None) => out.push_str("null"),
+        }
+    }
+}
+
+fn parse(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap_or(Value::Null)
+}
+
+impl From<Value> for LazyValue {
+    fn from(v: Value) -> LazyValue {
+        LazyValue { source: None, value: OnceLock::from(v) }
+    }
+}
+
+impl PartialEq for LazyValue {
+    fn eq(&self, other: &LazyValue) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl PartialEq<Value> for LazyValue {
+    fn eq(&self, other: &Value) -> bool {
+        self.get() == other
+    }
+}
+
+impl fmt::Debug for LazyValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.get(), f)
+    }
+}
+
+impl serde::Serialize for LazyValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.get().serialize(serializer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_on_first_read_and_equals_the_parsed_value() {
+        let text = r#"{"b": [1, 2.50, {"c": null}], "a": "\u00e9\n", "big": 123456789012345678901234567890}"#;
+        let source: Source = Arc::new(format!("xx{text}yy").into_bytes());
+        let lazy = LazyValue::in_source(&source, 2..2 + text.len());
+        let parsed: Value = serde_json::from_str(text).unwrap();
+        let mut shown = String::new();
+        lazy.push_display(&mut shown);
+        assert_eq!(shown, parsed.to_string());
+        assert!(lazy.value.get().is_none(), "display keeps no parse");
+        assert_eq!(lazy.get(), &parsed);
+        assert!(lazy.value.get().is_some());
+        assert_eq!(lazy, LazyValue::from(parsed.clone()));
+        assert_eq!(lazy.source_range(), Some(2..2 + text.len()));
+        assert_eq!(format!("{lazy:?}"), format!("{parsed:?}"));
+        assert_eq!(serde_json::to_string(&lazy).unwrap(), serde_json::to_string(&parsed).unwrap());
+        // Key order is the source's (preserve_order).
+        assert!(shown.starts_with(r#"{"b":"#));
+        assert_ne!(lazy, LazyValue::from(json!({})));
+    }
+
+    #[test]
+    fn a_range_that_does_not_parse_reads_as_null() {
+        let source: Source = Arc::new(b"{\"a\": \"\\ud800\"}".to_vec());
+        assert_eq!(LazyValue::in_source(&source, 0..source.len()).get(), &Value::Null);
+        assert_eq!(LazyValue::in_source(&source, 0..999).get(), &Value::Null);
+    }
+}
