@@ -5,7 +5,9 @@
 //! (an ordered map per object, an allocation per key and string) was a fifth
 //! of a parse and several times the arguments' own size in memory, while a
 //! viewer shows the arguments of the few calls on screen. So arguments the
-//! split has validated stay in the source and are parsed on first use.
+//! split has validated stay in the source and are parsed on first use; so do
+//! arguments sent as a JSON-encoded string (as the OpenAI API sends them),
+//! which are read as Invariant reads them, with Python's `json.loads`.
 
 use std::fmt;
 use std::ops::Range;
@@ -13,14 +15,23 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::text::Source;
+use crate::text::{Source, Text};
 
-/// A JSON value: parsed, or a validated range of the source parsed on first use.
+/// A JSON value: parsed, or left where it is in the trace and parsed on first use.
 #[derive(Clone)]
 pub struct LazyValue {
-    /// Where the value is in the source, when it was left there.
-    source: Option<(Source, u32, u32)>,
+    origin: Origin,
     value: OnceLock<Value>,
+}
+
+#[derive(Clone)]
+enum Origin {
+    Parsed,
+    /// A validated JSON value at this range of the source.
+    Source(Source, u32, u32),
+    /// A JSON document encoded in a string of the trace, read as Python's
+    /// `json.loads` reads it ([`crate::json::python::loads`]).
+    EncodedIn(Text),
 }
 
 impl LazyValue {
@@ -30,23 +41,30 @@ impl LazyValue {
     pub fn in_source(source: &Source, range: Range<usize>) -> LazyValue {
         match (u32::try_from(range.start), u32::try_from(range.end)) {
             (Ok(start), Ok(end)) if start <= end && range.end <= source.len() => {
-                LazyValue { source: Some((Arc::clone(source), start, end)), value: OnceLock::new() }
+                LazyValue { origin: Origin::Source(Arc::clone(source), start, end), value: OnceLock::new() }
             }
             _ => LazyValue::from(parse(source.get(range).unwrap_or(&[]))),
         }
     }
 
+    /// The JSON document `text` holds, which `python::loads` reads as a
+    /// value; until it is read, only the text is kept. Should it not parse
+    /// after all, it reads as `null`.
+    pub fn encoded_in(text: Text) -> LazyValue {
+        LazyValue { origin: Origin::EncodedIn(text), value: OnceLock::new() }
+    }
+
     /// The value, parsed now if it was not yet (and kept).
     pub fn get(&self) -> &Value {
-        self.value.get_or_init(|| match &self.source {
-            Some((source, start, end)) => parse(source.get(*start as usize..*end as usize).unwrap_or(&[])),
-            None => Value::Null,
-        })
+        self.value.get_or_init(|| self.origin.parse())
     }
 
     /// The range of the value in the source, when it is there.
     pub fn source_range(&self) -> Option<Range<usize>> {
-        self.source.as_ref().map(|(_, start, end)| *start as usize..*end as usize)
+        match &self.origin {
+            Origin::Source(_, start, end) => Some(*start as usize..*end as usize),
+            _ => None,
+        }
     }
 
     /// Appends the value as compact JSON (as `Value`'s `Display` writes it)
@@ -54,10 +72,19 @@ impl LazyValue {
     pub fn push_display(&self, out: &mut String) {
         use std::fmt::Write;
         // Writing to a String cannot fail.
-        match (self.value.get(), &self.source) {
-            (Some(v), _) => drop(write!(out, "{v}")),
-            (None, Some((source, start, end))) => drop(write!(out, "{}", parse(source.get(*start as usize..*end as usize).unwrap_or(&[])))),
-            (None, None) => out.push_str("null"),
+        match self.value.get() {
+            Some(v) => drop(write!(out, "{v}")),
+            None => drop(write!(out, "{}", self.origin.parse())),
+        }
+    }
+}
+
+impl Origin {
+    fn parse(&self) -> Value {
+        match self {
+            Origin::Parsed => Value::Null,
+            Origin::Source(source, start, end) => parse(source.get(*start as usize..*end as usize).unwrap_or(&[])),
+            Origin::EncodedIn(text) => crate::json::python::loads(&text.decoded()).unwrap_or(Value::Null),
         }
     }
 }
@@ -68,7 +95,7 @@ fn parse(bytes: &[u8]) -> Value {
 
 impl From<Value> for LazyValue {
     fn from(v: Value) -> LazyValue {
-        LazyValue { source: None, value: OnceLock::from(v) }
+        LazyValue { origin: Origin::Parsed, value: OnceLock::from(v) }
     }
 }
 
@@ -120,6 +147,22 @@ mod tests {
         // Key order is the source's (preserve_order).
         assert!(shown.starts_with(r#"{"b":"#));
         assert_ne!(lazy, LazyValue::from(json!({})));
+    }
+
+    /// Arguments as the OpenAI API sends them: JSON in a string, with what
+    /// Python's json.loads accepts beyond JSON (NaN reads as null).
+    #[test]
+    fn json_encoded_in_a_string_is_read_as_python_reads_it() {
+        let literal = r#""{\"q\": \"caf\u00e9\", \"n\": NaN}""#;
+        let source: Source = Arc::new(literal.as_bytes().to_vec());
+        let lazy = LazyValue::encoded_in(Text::in_source(&source, 1..literal.len() - 1, true));
+        let mut shown = String::new();
+        lazy.push_display(&mut shown);
+        assert_eq!(shown, r#"{"q":"café","n":null}"#);
+        assert!(lazy.value.get().is_none());
+        assert_eq!(lazy, json!({"q": "café", "n": null}));
+        assert_eq!(lazy.source_range(), None);
+        assert_eq!(LazyValue::encoded_in(Text::from("not json")).get(), &Value::Null);
     }
 
     #[test]

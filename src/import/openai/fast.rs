@@ -19,7 +19,8 @@ use serde_json::Value;
 
 use super::{Reader, KNOWN_ROLES};
 use crate::json::read::{self, Kind, Member};
-use crate::model::{Arguments, Content, ContentPart, ToolCall, ToolStatus};
+use crate::json::scan;
+use crate::model::{Arguments, Content, ContentPart, LazyValue, ToolCall, ToolStatus};
 
 /// An event read by the fast path.
 pub(super) enum FastEvent {
@@ -38,6 +39,21 @@ pub(super) struct Scratch {
     image: Vec<Member>,
     items: Vec<Range<usize>>,
     parts: Vec<Range<usize>>,
+    /// A JSON-string argument, decoded to be checked.
+    decoded: String,
+}
+
+/// True when `python::loads(s)` gives an object: `s` is one JSON object by
+/// the validating scanner, and nothing in it makes serde_json (which loads
+/// tries first) refuse it. Some strings loads reads that this refuses (NaN,
+/// lone surrogates): those take the exact path.
+fn encodes_an_object(s: &str) -> bool {
+    let b = s.as_bytes();
+    let start = scan::skip_ws(b, 0);
+    b.get(start) == Some(&b'{')
+        && scan::scan_value(b, start).is_ok_and(|end| scan::skip_ws(b, end) == b.len())
+        && !read::lone_surrogate(b)
+        && !read::nests_deeper_than(b, 120)
 }
 
 /// The members of one object that a reader looks at, found by key; `None`
@@ -102,7 +118,7 @@ impl Reader<'_, '_> {
 
     fn fast_event_in(&mut self, r: &Range<usize>, s: &mut Scratch) -> Option<FastEvent> {
         let b = self.b;
-        let start = crate::json::scan::skip_ws(b, r.start);
+        let start = scan::skip_ws(b, r.start);
         read::members(b, start, self.ends, &mut s.event)?;
         let members = std::mem::take(&mut s.event);
         let result = (|| {
@@ -239,10 +255,12 @@ impl Reader<'_, '_> {
                 Kind::Object => Arguments { value: Some(self.out.json(args.value.clone())), text: None },
                 Kind::String => {
                     let text = self.out.text(args.inner(), args.escaped);
-                    match crate::json::python::loads(&text.decoded()) {
-                        Ok(v @ Value::Object(_)) => Arguments { value: Some(v.into()), text: Some(text) },
-                        _ => return None,
+                    s.decoded.clear();
+                    text.push_to(&mut s.decoded);
+                    if !encodes_an_object(&s.decoded) {
+                        return None;
                     }
+                    Arguments { value: Some(LazyValue::encoded_in(text.clone())), text: Some(text) }
                 }
                 _ => return None,
             };
