@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS="parse_openai parse_docent parse_openhands parse_agent_catalog parse_agentlens parse_auto parse_files json_split query render_legacy render_current"
+ALL_TARGETS="fast_vs_exact parse_openai parse_docent parse_openhands parse_agent_catalog parse_agentlens parse_auto parse_files json_split query render_legacy render_current"
 targets="${1:-$ALL_TARGETS}"
 seconds="${2:-600}"
 jobs="${FUZZ_JOBS:-1}"
@@ -25,7 +25,7 @@ seed() {
   mkdir -p "$dir"
   local fixtures
   case $target in
-    parse_openai) fixtures=tests/fixtures/openai ;;
+    parse_openai | fast_vs_exact) fixtures=tests/fixtures/openai ;;
     parse_docent) fixtures=tests/fixtures/docent ;;
     parse_openhands | parse_files) fixtures=tests/fixtures/openhands ;;
     parse_agent_catalog) fixtures=tests/fixtures/agent-catalog ;;

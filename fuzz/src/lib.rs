@@ -15,6 +15,29 @@ pub fn parse_forced(data: &[u8], format: &str) {
     check_result(parse_trace(data.to_vec(), &options));
 }
 
+/// Parses `data` with the fast paths and with `exact_only`: both must give
+/// the same runs, events, diagnostics and metadata (or the same error). A
+/// difference is a finding: a fast path read a record differently from the
+/// exact path it stands in for.
+pub fn fast_equals_exact(data: &[u8], format: Option<&str>) {
+    let options = |exact_only| ParseOptions { format: format.map(str::to_string), exact_only };
+    let fast = parse_trace(data.to_vec(), &options(false));
+    let exact = parse_trace(data.to_vec(), &options(true));
+    match (&fast, &exact) {
+        (Ok(a), Ok(b)) => {
+            let model = |t: &Trace| format!("{:#?}", (t.format, t.layout, &t.detection, &t.runs, &t.events, &t.diagnostics, &t.metadata));
+            let (a, b) = (model(a), model(b));
+            if a != b {
+                let line = a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or(0);
+                panic!("fast and exact paths differ at line {line}:\n--- fast\n{}\n--- exact\n{}", a.lines().skip(line.saturating_sub(5)).take(10).collect::<Vec<_>>().join("\n"), b.lines().skip(line.saturating_sub(5)).take(10).collect::<Vec<_>>().join("\n"));
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a.message, b.message, "the two paths fail differently"),
+        _ => panic!("one path fails: fast {:?}, exact {:?}", fast.as_ref().err().map(|e| &e.message), exact.as_ref().err().map(|e| &e.message)),
+    }
+    check_result(fast);
+}
+
 pub fn parse_detected(data: &[u8]) {
     check_result(parse_trace(data.to_vec(), &ParseOptions::default()));
 }
