@@ -24,6 +24,7 @@ pub mod limits;
 pub mod model;
 pub mod query;
 pub mod render;
+pub mod sort;
 pub mod source;
 pub mod stats;
 pub mod spans;
@@ -204,7 +205,7 @@ fn import_split(
             snippet: None,
         });
     }
-    diagnostics.sort_by_key(|d| d.offset);
+    sort::by_key(&mut diagnostics, |d| d.offset);
     observe(Phase::Finish);
     Ok(Trace {
         format: format.id(),
@@ -236,7 +237,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         trace.files = vec![model::SourceFile { name, range: 0..len, first_line: 1 }];
         return Ok(trace);
     }
-    files.sort_by_key(|f| event_file_order(&f.0));
+    sort::by_key(&mut files, |f| event_file_order(&f.0));
     let mut bytes = Vec::new();
     let mut split = json::Split::new(json::Layout::Jsonl);
     let mut sources = Vec::new();
@@ -328,7 +329,7 @@ fn choose_format(
     let sample = Sample::new(bytes, split);
     let mut scored: Vec<(&'static dyn Format, import::Score)> =
         FORMATS.iter().filter_map(|f| f.detect(&sample).map(|s| (*f, s))).collect();
-    scored.sort_by(|a, b| b.1.confidence.total_cmp(&a.1.confidence));
+    sort::by(&mut scored, |a, b| b.1.confidence.total_cmp(&a.1.confidence));
     let mut ranked = scored.into_iter();
     let Some((best, score)) = ranked.next() else {
         return Err(not_a_trace(bytes, split, &sample));
