@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 [ "$ATV_TOOLCHAIN" != none ] || die "run scripts/setup.sh first (no wasm32 toolchain)"
 
-log "cargo build --release --target wasm32-unknown-unknown"
-cargo build --release --target wasm32-unknown-unknown --lib
-wasm=target/wasm32-unknown-unknown/release/agent_trace_viewer.wasm
+# Profile wasm-release: release at opt-level 2 (Cargo.toml says why).
+log "cargo build --profile wasm-release --target wasm32-unknown-unknown"
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib
+wasm=target/wasm32-unknown-unknown/wasm-release/agent_trace_viewer.wasm
 
 rm -rf pkg/web pkg/node
 wasm-bindgen --target web --out-dir pkg/web "$wasm"
