@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 [ "$ATV_TOOLCHAIN" != none ] || die "run scripts/setup.sh first (no wasm32 toolchain)"
 
-log "cargo build --release --target wasm32-unknown-unknown"
-cargo build --release --target wasm32-unknown-unknown --lib
-wasm=target/wasm32-unknown-unknown/release/agent_trace_viewer.wasm
+# Profile wasm-release: release at opt-level 2 (Cargo.toml says why).
+log "cargo build --profile wasm-release --target wasm32-unknown-unknown"
+cargo build --profile wasm-release --target wasm32-unknown-unknown --lib
+wasm=target/wasm32-unknown-unknown/wasm-release/agent_trace_viewer.wasm
 
 rm -rf pkg/web pkg/node
 wasm-bindgen --target web --out-dir pkg/web "$wasm"
@@ -28,10 +29,14 @@ wasm-bindgen --target nodejs --out-dir pkg/tokenizer-node "$tokenizer"
 echo '{ "type": "commonjs" }' > pkg/tokenizer-node/package.json
 
 # Binaryen from npm (Debian's is too old for the features Rust emits).
+# --strip-producers / --strip-target-features: the `producers` and
+# `target_features` custom sections (tool versions, feature list) are read by
+# no engine; ~270 bytes gzipped.
 log "wasm-opt -O3"
 for f in pkg/web/agent_trace_viewer_bg.wasm pkg/node/agent_trace_viewer_bg.wasm pkg/tokenizer-web/atv_tokenizer_bg.wasm; do
   node_modules/.bin/wasm-opt -O3 --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-reference-types --enable-multivalue --enable-mutable-globals \
+    --strip-producers --strip-target-features \
     "$f" -o "$f"
 done
 # wasm-bindgen writes the same tokenizer .wasm for both targets; optimizing it

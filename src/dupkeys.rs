@@ -79,7 +79,7 @@ pub fn find(b: &[u8], range: Range<usize>, limit: usize) -> (Vec<Duplicate>, usi
         }
         i += 1;
     }
-    found.sort_by_key(|d| d.offset);
+    crate::sort::by_key(&mut found, |d| d.offset);
     (found, total)
 }
 
@@ -118,7 +118,7 @@ fn check_object(keys: &[(&[u8], usize)], object: usize, found: &mut Vec<Duplicat
             (k, *at)
         })
         .collect();
-    sorted.sort();
+    crate::sort::short_by(&mut sorted, Ord::cmp);
     let mut i = 0;
     while i < sorted.len() {
         let mut j = i + 1;

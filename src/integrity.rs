@@ -46,12 +46,12 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
     // Outer ranges first, so that a failed record inside a kept one is not
     // kept twice; then kept ranges never nest, and the last one kept is the
     // only one that can hold the next.
-    pending.sort_by_key(|(r, _, _)| (r.start, std::cmp::Reverse(r.end)));
+    crate::sort::by_key(&mut pending, |(r, _, _)| (r.start, std::cmp::Reverse(r.end)));
     let covered = CoveredRanges::new(&out.events);
     // Diagnostics with no event, by offset, to give them the new events.
     let mut loose: Vec<(usize, usize)> =
         out.diagnostics.iter().enumerate().filter(|(_, d)| d.event.is_none()).map(|(i, d)| (d.offset, i)).collect();
-    loose.sort_unstable();
+    crate::sort::by(&mut loose, Ord::cmp);
     let mut last_kept_end = 0;
     let mut run_started = false;
     for (r, why, path) in pending {
@@ -93,7 +93,7 @@ fn broken_tails(out: &Builder, split: &Split) -> Vec<Range<usize>> {
     }
     let covered = CoveredRanges::new(&out.events);
     let mut ends: Vec<usize> = out.events.iter().map(|e| e.raw.end).collect();
-    ends.sort_unstable();
+    crate::sort::by(&mut ends, Ord::cmp);
     let mut tails = Vec::new();
     for e in &split.errors {
         if covered.touches(e.offset) {
@@ -140,7 +140,7 @@ pub fn relink_diagnostics(diagnostics: &mut [Diagnostic], events: &[Event]) {
             .filter(|(_, e)| filter(e))
             .map(|(i, e)| (e.raw.start, e.raw.end, crate::source::clamp_u32(i)))
             .collect();
-        v.sort_unstable();
+        crate::sort::by(&mut v, Ord::cmp);
         v
     };
     let unparsed = by_start(&|e| matches!(e.body, EventBody::Unparsed(_)));
@@ -176,7 +176,7 @@ struct CoveredRanges {
 impl CoveredRanges {
     fn new(events: &[Event]) -> CoveredRanges {
         let mut ranges: Vec<Range<usize>> = events.iter().map(|e| e.raw.clone()).filter(|r| r.start < r.end).collect();
-        ranges.sort_by_key(|r| r.start);
+        crate::sort::by_key(&mut ranges, |r| r.start);
         let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
         for r in ranges {
             match merged.last_mut() {

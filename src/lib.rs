@@ -25,6 +25,7 @@ pub mod limits;
 pub mod model;
 pub mod query;
 pub mod render;
+pub mod sort;
 pub mod source;
 pub mod stats;
 pub mod spans;
@@ -215,7 +216,7 @@ fn import_split(
             snippet: None,
         });
     }
-    diagnostics.sort_by_key(|d| d.offset);
+    sort::by_key(&mut diagnostics, |d| d.offset);
     observe(Phase::Finish);
     Ok(Trace {
         format: format.id(),
@@ -229,6 +230,19 @@ fn import_split(
         source_map,
         files: Vec::new(),
     })
+}
+
+/// `format!("{:.0}", confidence * 100.0)` for an f32 confidence, without
+/// `f32`'s `Display` (its exact-precision float formatting, ~1 KB of the .wasm,
+/// used nowhere else): the product is widened to f64 exactly, so rounding it
+/// half to even is what `{:.0}` does with its exact decimal value.
+fn whole_percent(confidence: f32) -> String {
+    let x = f64::from(confidence * 100.0);
+    if x.is_finite() {
+        format!("{}", x.round_ties_even() as i64)
+    } else {
+        format!("{x}")
+    }
 }
 
 /// Reads several files as one trace: a conversation folder with one event
@@ -247,7 +261,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         trace.files = vec![model::SourceFile { name, range: 0..len, first_line: 1 }];
         return Ok(trace);
     }
-    files.sort_by_key(|f| event_file_order(&f.0));
+    sort::by_key(&mut files, |f| event_file_order(&f.0));
     let mut bytes = Vec::new();
     let mut split = json::Split::new(json::Layout::Jsonl);
     let mut sources = Vec::new();
@@ -339,7 +353,7 @@ fn choose_format(
     let sample = Sample::new(bytes, split);
     let mut scored: Vec<(&'static dyn Format, import::Score)> =
         FORMATS.iter().filter_map(|f| f.detect(&sample).map(|s| (*f, s))).collect();
-    scored.sort_by(|a, b| b.1.confidence.total_cmp(&a.1.confidence));
+    sort::by(&mut scored, |a, b| b.1.confidence.total_cmp(&a.1.confidence));
     let mut ranked = scored.into_iter();
     let Some((best, score)) = ranked.next() else {
         return Err(not_a_trace(bytes, split, &sample));
@@ -347,7 +361,7 @@ fn choose_format(
     let runner_up = ranked
         .next()
         .filter(|(_, s)| s.confidence >= score.confidence * 0.5)
-        .map(|(f, s)| format!("{} ({:.0}%)", f.id(), s.confidence * 100.0));
+        .map(|(f, s)| format!("{} ({}%)", f.id(), whole_percent(s.confidence)));
     Ok((
         best,
         Detection { format: best.id(), forced: false, confidence: score.confidence, evidence: score.evidence, runner_up },
@@ -420,4 +434,26 @@ fn keys(o: &serde_json::Map<String, serde_json::Value>) -> String {
         k.push("…".to_string());
     }
     k.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_percent_is_f32_display_with_no_decimals() {
+        for c in [0.0f32, 0.004, 0.005, 0.015, 0.025, 0.125, 0.3333, 0.5, 0.625, 0.995, 1.0, 0.0049999, 1.0 / 3.0, 2.0 / 3.0, f32::NAN, f32::INFINITY] {
+            assert_eq!(whole_percent(c), format!("{:.0}", c * 100.0), "{c}");
+        }
+        for i in 0..=100_000u32 {
+            let c = i as f32 / 100_000.0;
+            assert_eq!(whole_percent(c), format!("{:.0}", c * 100.0), "{c}");
+        }
+        for i in 0..=1000u32 {
+            for n in 1..=200u32 {
+                let c = i as f32 / n as f32;
+                assert_eq!(whole_percent(c), format!("{:.0}", c * 100.0), "{i}/{n}");
+            }
+        }
+    }
 }

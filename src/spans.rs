@@ -234,7 +234,7 @@ impl TreeBuilder {
                 }
             }
         }
-        self.tree.issues.sort_by_key(|i| i.event);
+        crate::sort::by_key(&mut self.tree.issues, |i| i.event);
         for (event, run, source, dest) in std::mem::take(&mut self.handoffs) {
             let source_node = self.find(run, &source);
             let dest_node = self.find(run, &dest);

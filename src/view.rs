@@ -362,7 +362,7 @@ pub fn tool_stats(trace: &Trace, counts: &[(u32, u32)]) -> Vec<ToolStat> {
         }
     }
     let mut out: Vec<ToolStat> = by_tool.into_values().collect();
-    out.sort_by(|a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
+    crate::sort::by(&mut out, |a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
     out
 }
 

@@ -53,9 +53,50 @@ export interface Cl100kTokenizer {
 #[serde(rename_all = "camelCase")]
 struct JsTextOptions {
     style: Option<String>,
+    #[serde(default, deserialize_with = "js_number")]
     token_limit: Option<f64>,
     context: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "js_number")]
     run: Option<f64>,
+}
+
+/// An optional number, as `Option<f64>` reads it, but without serde_json's
+/// own float parser (`float_roundtrip`'s, ~10 KB of the gzipped .wasm, which
+/// nothing else reaches): integers arrive as u64/i64, other numbers as their
+/// digits (`arbitrary_precision`), which std's correctly rounded parser reads.
+/// The text comes from `JSON.stringify`, so numbers are finite doubles in
+/// their shortest form and both parsers give the same value; anything else is
+/// the same "invalid type: …, expected f64" error as before (for a list or an
+/// object, at the value's end rather than its start: a column later).
+fn js_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    use serde::de::{Error, MapAccess, Visitor};
+    struct Number;
+    impl<'de> Visitor<'de> for Number {
+        type Value = Option<f64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("f64")
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v as f64))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v as f64))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Some(v))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            // A number that is no u64/i64 (or an object, which is an error).
+            match serde::Deserialize::deserialize(serde::de::value::MapAccessDeserializer::new(map))? {
+                serde_json::Value::Number(n) => n.as_f64().map(Some).ok_or_else(|| A::Error::custom("number out of range")),
+                _ => Err(A::Error::invalid_type(serde::de::Unexpected::Map, &self)),
+            }
+        }
+    }
+    d.deserialize_any(Number)
 }
 
 /// A tokenizer implemented in JavaScript (usually the tokenizer wasm module).

@@ -131,7 +131,7 @@ fn build_tree(transcripts: &ById<DocTranscript>, groups: &ById<super::run::DocGr
                 "docent 0.1.88 raises TypeError (can't compare offset-naive and offset-aware datetimes): siblings mix `created_at` with and without a time zone, or a time zone with a missing `created_at`",
             ));
         }
-        keyed.sort_by_key(|k| k.0.micros);
+        crate::sort::by_key(&mut keyed, |k| k.0.micros);
         node.children = keyed.into_iter().map(|(_, c)| c).collect();
     }
     let mut tree = Tree { nodes, t_index: HashMap::new() };

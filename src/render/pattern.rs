@@ -116,7 +116,7 @@ impl P {
                     for &c in &cur {
                         p.ends_from(text, c, &mut next);
                     }
-                    next.sort_unstable();
+                    crate::sort::by(&mut next, Ord::cmp);
                     next.dedup();
                     cur = next;
                 }

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::py_printable::NOT_PRINTABLE;
+use super::py_printable::{NOT_PRINTABLE_LEB128, NOT_PRINTABLE_RANGES};
 
 /// A JSON value as Python's `json.loads` builds it: integers stay exact
 /// (`int`), any number with `.`, `e` or `E` is a `float` (`1e999` is `inf`).
@@ -144,7 +144,36 @@ fn write_repr(v: &Py, out: &mut String) {
 /// True when Python's `str.isprintable()` is true for `c` (repr leaves it as is).
 pub fn is_printable(c: char) -> bool {
     let cp = c as u32;
-    NOT_PRINTABLE.binary_search_by(|&(lo, hi)| if hi < cp { std::cmp::Ordering::Less } else if lo > cp { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_err()
+    not_printable().binary_search_by(|&(lo, hi)| if hi < cp { std::cmp::Ordering::Less } else if lo > cp { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_err()
+}
+
+/// The ranges of code points repr() escapes, decoded once from their
+/// compact form in `py_printable.rs`.
+fn not_printable() -> &'static [(u32, u32)] {
+    static TABLE: std::sync::OnceLock<Vec<(u32, u32)>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut bytes = NOT_PRINTABLE_LEB128.iter();
+        let mut next = || {
+            let mut n = 0u32;
+            for shift in (0..32).step_by(7) {
+                let Some(&b) = bytes.next() else { break };
+                n |= u32::from(b & 0x7F) << shift;
+                if b & 0x80 == 0 {
+                    break;
+                }
+            }
+            n
+        };
+        let mut ranges = Vec::with_capacity(NOT_PRINTABLE_RANGES);
+        let mut end: Option<u32> = None;
+        for _ in 0..NOT_PRINTABLE_RANGES {
+            let start = end.map_or(0, |e| e + 1) + next();
+            let last = start + next();
+            ranges.push((start, last));
+            end = Some(last);
+        }
+        ranges
+    })
 }
 
 /// `repr(s)` of a str: single quotes unless the text has `'` and no `"`.
@@ -207,6 +236,19 @@ pub fn float_repr(f: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_table_decodes() {
+        let t = not_printable();
+        assert_eq!(t.len(), NOT_PRINTABLE_RANGES);
+        assert_eq!(t.first(), Some(&(0x0, 0x1F)));
+        assert_eq!(t.get(1..3), Some(&[(0x7F, 0xA0), (0xAD, 0xAD)][..]));
+        assert_eq!(t.last(), Some(&(0xE01F0, 0x10FFFF)));
+        assert!(t.windows(2).all(|w| w[0].1 + 1 < w[1].0) && t.iter().all(|(a, b)| a <= b));
+        for (c, printable) in [('a', true), (' ', true), ('\u{a0}', false), ('é', true), ('\u{200b}', false), ('\u{378}', false), ('😀', true), ('\u{e0001}', false)] {
+            assert_eq!(is_printable(c), printable, "{c:?}");
+        }
+    }
 
     #[test]
     fn floats_as_python() {

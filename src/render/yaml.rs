@@ -128,7 +128,7 @@ impl Emitter {
         self.increase_indent(false, false);
         // Representer: sorted(mapping.items()); keys are str, compared by code point.
         let mut sorted: Vec<&(String, Py)> = items.iter().collect();
-        sorted.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::sort::by(&mut sorted, |a, b| a.0.cmp(&b.0));
         for (key, value) in sorted {
             self.write_indent();
             let k = Scalar { implicit_plain: !resolves_to_non_str(key), text: key.clone() };
