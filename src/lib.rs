@@ -149,8 +149,7 @@ fn import_split(
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }
-    if let Err(e) = std::str::from_utf8(&bytes) {
-        let at = e.valid_up_to();
+    if let Some(at) = source::invalid_utf8_at(&bytes) {
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
     }

@@ -121,6 +121,12 @@ impl SourceMap {
     }
 }
 
+/// The offset of the first byte that is not valid UTF-8, if any (what
+/// `Utf8Error::valid_up_to` says): the input's `invalid-utf8` diagnostic.
+pub fn invalid_utf8_at(bytes: &[u8]) -> Option<usize> {
+    std::str::from_utf8(bytes).err().map(|e| e.valid_up_to())
+}
+
 pub fn clamp_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
