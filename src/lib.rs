@@ -256,6 +256,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         split.leftovers.extend(part.leftovers);
         // Files are appended in order: the tables stay sorted by offset.
         split.ends.extend(part.ends);
+        split.hazards.extend(part.hazards);
         sources.push(model::SourceFile { name, range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {

@@ -1,0 +1,100 @@
+//! The crate's only `unsafe` code: 128-bit SIMD classification of input
+//! bytes for the byte-level passes (the split's string scan), with SSE2 on
+//! x86_64 (part of its baseline, so no runtime detection) and simd128 on
+//! wasm32 (enabled at compile time by `.cargo/config.toml`).
+//!
+//! Every load reads a `&[u8; 64]` (the type is the bounds check: callers get
+//! one from a slice with `try_from`, which fails rather than reads past the
+//! end), at offsets 0, 16, 32 and 48. Nothing here writes memory.
+//!
+//! On other targets (or wasm32 without simd128) [`ENABLED`] is false and the
+//! callers use their word-at-a-time fallbacks; this module is then empty but
+//! for that constant.
+
+/// True when this build has the SIMD paths below.
+pub const ENABLED: bool = cfg!(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+));
+
+/// Bit `j` is set when byte `at + j` of `b` can stop a JSON string: `"`,
+/// `\\` or a byte below 0x20 — or lies past the end of `b` (the end stops a
+/// string as well), for `j` in `0..64`.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline]
+pub fn string_stops(b: &[u8], at: usize) -> u64 {
+    match b.get(at..).and_then(|rest| rest.first_chunk::<64>()) {
+        Some(chunk) => string_stops64(chunk),
+        None => string_stops_tail(b.get(at..).unwrap_or(&[])),
+    }
+}
+
+/// [`string_stops`] for the last bytes (fewer than 64): copied into a block
+/// padded with `"`, a stop.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(never)]
+fn string_stops_tail(rest: &[u8]) -> u64 {
+    let mut block = [b'"'; 64];
+    if let Some(head) = block.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    string_stops64(&block)
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn string_stops64(chunk: &[u8; 64]) -> u64 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_xor_si128,
+    };
+    let p = chunk.as_ptr().cast::<__m128i>();
+    // SAFETY: `chunk` is 64 readable bytes, and the four unaligned loads
+    // (`loadu`: no alignment needed) read bytes 0..16, 16..32, 32..48 and
+    // 48..64 of it. SSE2 is enabled for every x86_64 target (the cfg above).
+    unsafe {
+        // `x ^ 2 <= 0x20` holds exactly for the bytes below 0x20 (xor 2
+        // keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20): one unsigned
+        // max and one compare for both classes; `\\` is one more compare.
+        let two = _mm_set1_epi8(2);
+        let space = _mm_set1_epi8(0x20);
+        let backslash = _mm_set1_epi8(b'\\' as i8);
+        let stops = |v: __m128i| {
+            let low = _mm_xor_si128(v, two);
+            let quote_or_control = _mm_cmpeq_epi8(_mm_max_epu8(low, space), space);
+            _mm_movemask_epi8(_mm_or_si128(quote_or_control, _mm_cmpeq_epi8(v, backslash))) as u32 as u64
+        };
+        let a = stops(_mm_loadu_si128(p));
+        let b = stops(_mm_loadu_si128(p.add(1)));
+        let c = stops(_mm_loadu_si128(p.add(2)));
+        let d = stops(_mm_loadu_si128(p.add(3)));
+        a | (b << 16) | (c << 32) | (d << 48)
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn string_stops64(chunk: &[u8; 64]) -> u64 {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_any_true, v128_load, v128_or, v128_xor};
+    let p = chunk.as_ptr().cast::<v128>();
+    // SAFETY: `chunk` is 64 readable bytes, and the four loads read bytes
+    // 0..16, 16..32, 32..48 and 48..64 of it (wasm loads need no alignment).
+    // simd128 is enabled at compile time (the cfg above).
+    unsafe {
+        // As on x86_64: `x ^ 2 <= 0x20` is a control byte or `"`.
+        let stops = |v: v128| {
+            let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
+            v128_or(quote_or_control, i8x16_eq(v, u8x16_splat(b'\\')))
+        };
+        let a = stops(v128_load(p));
+        let b = stops(v128_load(p.add(1)));
+        let c = stops(v128_load(p.add(2)));
+        let d = stops(v128_load(p.add(3)));
+        // Most 64-byte blocks of a long string hold no stop: one test for them.
+        if !v128_any_true(v128_or(v128_or(a, b), v128_or(c, d))) {
+            return 0;
+        }
+        let m = |v: v128| u64::from(i8x16_bitmask(v));
+        m(a) | (m(b) << 16) | (m(c) << 32) | (m(d) << 48)
+    }
+}
