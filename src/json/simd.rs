@@ -1,7 +1,8 @@
 //! The crate's only `unsafe` code: 128-bit SIMD classification of input
-//! bytes for the byte-level passes (the split's string scan), with SSE2 on
-//! x86_64 (part of its baseline, so no runtime detection) and simd128 on
-//! wasm32 (enabled at compile time by `.cargo/config.toml`).
+//! bytes for the byte-level passes (the split's string scan and the source
+//! map's counts), with SSE2 on x86_64 (part of its baseline, so no runtime
+//! detection) and simd128 on wasm32 (enabled at compile time by
+//! `.cargo/config.toml`).
 //!
 //! Every load reads a `&[u8; 64]` (the type is the bounds check: callers get
 //! one from a slice with `try_from`, which fails rather than reads past the
@@ -96,5 +97,89 @@ fn string_stops64(chunk: &[u8; 64]) -> u64 {
         }
         let m = |v: v128| u64::from(i8x16_bitmask(v));
         m(a) | (m(b) << 16) | (m(c) << 32) | (m(d) << 48)
+    }
+}
+
+/// The counts of `block`'s whole 64-byte chunks for the source map (the
+/// last `block.len() % 64` bytes are the caller's): how many UTF-8
+/// continuation bytes (`0b10xx_xxxx`) they hold, and for each chunk with a
+/// `\n`, `newlines(offset of the chunk in block, mask of its \n bytes)`.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+pub fn source_chunks(block: &[u8], mut newlines: impl FnMut(usize, u64)) -> usize {
+    // The per-lane counters are bytes, at most 4 per chunk: flush every 63 chunks.
+    const GROUP: usize = 63 * 64;
+    let mut continuation = 0usize;
+    for (group_index, group) in block.chunks(GROUP).enumerate() {
+        let chunks = group.chunks_exact(64).filter_map(|c| <&[u8; 64]>::try_from(c).ok());
+        continuation += source_group(chunks, |i, mask| newlines(group_index * GROUP + i * 64, mask));
+    }
+    continuation
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: impl FnMut(usize, u64)) -> usize {
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi64, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_sad_epu8, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128, _mm_sub_epi8,
+    };
+    // SAFETY: every load reads 16 of the 64 bytes of one `chunk: &[u8; 64]`
+    // (offsets 0, 16, 32, 48; `loadu`: no alignment needed). SSE2 is
+    // enabled for every x86_64 target (the cfg above).
+    unsafe {
+        // A continuation byte is -128..=-65 as i8: below -64.
+        let below = _mm_set1_epi8(-64);
+        let newline = _mm_set1_epi8(b'\n' as i8);
+        let mut counts = _mm_setzero_si128();
+        for (index, chunk) in chunks.enumerate() {
+            let p = chunk.as_ptr().cast::<__m128i>();
+            let v = [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))];
+            // Subtracting the all-ones compare adds one per continuation byte.
+            for x in v {
+                counts = _mm_sub_epi8(counts, _mm_cmplt_epi8(x, below));
+            }
+            let n = v.map(|x| _mm_cmpeq_epi8(x, newline));
+            let any = _mm_or_si128(_mm_or_si128(n[0], n[1]), _mm_or_si128(n[2], n[3]));
+            if _mm_movemask_epi8(any) != 0 {
+                let m = n.map(|x| _mm_movemask_epi8(x) as u32 as u64);
+                newlines(index, m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48));
+            }
+        }
+        // Sum of the 16 byte counters: two 64-bit partial sums.
+        let sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+        let total = _mm_add_epi64(sums, _mm_srli_si128::<8>(sums));
+        _mm_cvtsi128_si64(total) as usize
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: impl FnMut(usize, u64)) -> usize {
+    use core::arch::wasm32::{
+        i8x16_bitmask, i8x16_eq, i8x16_lt, i8x16_splat, i8x16_sub, u16x8_extadd_pairwise_u8x16, u32x4_extadd_pairwise_u16x8,
+        u32x4_extract_lane, u8x16_splat, v128, v128_any_true, v128_load, v128_or,
+    };
+    // SAFETY: every load reads 16 of the 64 bytes of one `chunk: &[u8; 64]`
+    // (offsets 0, 16, 32, 48; wasm loads need no alignment). simd128 is
+    // enabled at compile time (the cfg above).
+    unsafe {
+        let below = i8x16_splat(-64);
+        let newline = u8x16_splat(b'\n');
+        let mut counts = u8x16_splat(0);
+        for (index, chunk) in chunks.enumerate() {
+            let p = chunk.as_ptr().cast::<v128>();
+            let v = [v128_load(p), v128_load(p.add(1)), v128_load(p.add(2)), v128_load(p.add(3))];
+            for x in v {
+                counts = i8x16_sub(counts, i8x16_lt(x, below));
+            }
+            let n = v.map(|x| i8x16_eq(x, newline));
+            if v128_any_true(v128_or(v128_or(n[0], n[1]), v128_or(n[2], n[3]))) {
+                let m = n.map(|x| u64::from(i8x16_bitmask(x)));
+                newlines(index, m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48));
+            }
+        }
+        let sums = u32x4_extadd_pairwise_u16x8(u16x8_extadd_pairwise_u8x16(counts));
+        (u32x4_extract_lane::<0>(sums) + u32x4_extract_lane::<1>(sums) + u32x4_extract_lane::<2>(sums) + u32x4_extract_lane::<3>(sums))
+            as usize
     }
 }
