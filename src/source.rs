@@ -146,7 +146,14 @@ impl SourceMap {
 
 /// The offset of the first byte that is not valid UTF-8, if any (what
 /// `Utf8Error::valid_up_to` says): the input's `invalid-utf8` diagnostic.
+///
+/// `simdutf8`'s SIMD check says whether there is one (the common answer,
+/// "no", several times faster than `std::str::from_utf8`); std then finds
+/// where, so the offset is std's whatever simdutf8's error type says.
 pub fn invalid_utf8_at(bytes: &[u8]) -> Option<usize> {
+    if simdutf8::basic::from_utf8(bytes).is_ok() {
+        return None;
+    }
     std::str::from_utf8(bytes).err().map(|e| e.valid_up_to())
 }
 
