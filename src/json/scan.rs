@@ -118,7 +118,7 @@ pub fn scan_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
 #[inline]
 fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
     if b.get(start) != Some(&b'"') {
-        return err(start, format!("expected a string in double quotes, found {}", describe(b, start)));
+        return Err(not_a_string(b, start));
     }
     if super::simd::ENABLED {
         string_end_simd(b, start, hazards)
@@ -129,31 +129,37 @@ fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize,
 
 /// The string scan with SIMD (the split's hot loop: trace files are mostly
 /// long strings with a `\n` escape every few dozen bytes). `mask` holds the
-/// bytes of the 64 from `base` that can stop the string (`"`, `\\`, below
-/// 0x20) and lie at or after `i`; an escape clears the bits it covers, so
-/// escape-dense text classifies each 64 bytes once, not once per escape.
+/// bytes of the `width` from `base` that can stop the string (`"`, `\\`,
+/// below 0x20) and lie at or after the scan; an escape clears the bits it
+/// covers, so escape-dense text classifies each 64 bytes once, not once per
+/// escape. The first look is 16 bytes wide (most strings are short: keys,
+/// roles, ids), the next ones 64.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+    use super::simd::{string_stops, string_stops16};
     let mut base = start + 1;
-    let mut mask = super::simd::string_stops(b, base);
+    let mut width = 16;
+    let mut mask = string_stops16(b, base);
     loop {
         while mask == 0 {
-            base += 64;
-            mask = super::simd::string_stops(b, base);
+            base += width;
+            width = 64;
+            mask = string_stops(b, base);
         }
         let i = base + mask.trailing_zeros() as usize;
         match b.get(i) {
             // (Past the end, the mask is all stops.)
-            None => return err(start, "unterminated string: the input ends before its closing `\"`"),
+            None => return Err(unterminated_string(start)),
             Some(b'"') => return Ok(i + 1),
             Some(b'\\') => {
                 let next = escape_end(b, start, i, hazards)?;
                 let passed = next - base;
-                if passed < 64 {
+                if passed < width {
                     mask &= u64::MAX << passed;
                 } else {
                     base = next;
-                    mask = super::simd::string_stops(b, base);
+                    width = 64;
+                    mask = string_stops(b, base);
                 }
             }
             Some(c) => return Err(control_in_string(i, *c)),
@@ -185,7 +191,7 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
             i += 1;
         }
         match b.get(i) {
-            None => return err(start, "unterminated string: the input ends before its closing `\"`"),
+            None => return Err(unterminated_string(start)),
             Some(b'"') => return Ok(i + 1),
             Some(b'\\') => i = escape_end(b, start, i, hazards)?,
             Some(c) => return Err(control_in_string(i, *c)),
@@ -194,6 +200,7 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
 }
 
 #[cold]
+#[inline(never)]
 fn control_in_string(i: usize, c: u8) -> SyntaxError {
     SyntaxError {
         offset: i,
@@ -229,6 +236,22 @@ fn hex4(b: &[u8], at: usize) -> Option<u16> {
     Some(n)
 }
 
+/// What follows a backslash: 2 for the two-byte escapes, 6 for `u`, 0 for
+/// a byte no escape starts with. (A table, not a `match`: one load and one
+/// compare for the escape every few dozen bytes of a trace's text, not an
+/// indirect jump.)
+static ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let simple = *b"\"\\/bfnrt";
+    let mut k = 0;
+    while k < simple.len() {
+        t[simple[k] as usize] = 2;
+        k += 1;
+    }
+    t[b'u' as usize] = 6;
+    t
+};
+
 /// Validates the escape whose backslash is at `i`, in the string opened at
 /// `start`; returns the offset after it. A `\u` escape serde_json refuses
 /// although the grammar allows it is a hazard, at `i`: a low surrogate
@@ -238,22 +261,54 @@ fn hex4(b: &[u8], at: usize) -> Option<u16> {
 /// take `\u0041` as a character after a lone surrogate, it fails).
 #[inline]
 fn escape_end(b: &[u8], start: usize, i: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
-    match b.get(i + 1) {
-        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
-        Some(b'u') => match hex4(b, i + 2) {
-            None => err(i, "invalid \\u escape: expected four hexadecimal digits"),
+    let Some(&c) = b.get(i + 1) else {
+        return Err(unterminated_escape(start));
+    };
+    match ESCAPES.get(usize::from(c)) {
+        Some(2) => Ok(i + 2),
+        Some(6) => match hex4(b, i + 2) {
+            None => Err(invalid_hex_escape(i)),
             Some(0xD800..=0xDFFF) => Ok(surrogate_end(b, i, hazards)),
             Some(_) => Ok(i + 6),
         },
-        None => err(start, "unterminated string: the input ends inside an escape"),
-        Some(_) => err(
-            i,
-            format!(
-                "invalid escape `\\{}` in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
-                String::from_utf8_lossy(b.get(i + 1..i + 2).unwrap_or(&[]))
-            ),
+        _ => Err(invalid_escape(b, i)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unterminated_escape(start: usize) -> SyntaxError {
+    SyntaxError { offset: start, message: "unterminated string: the input ends inside an escape".to_string() }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid_hex_escape(i: usize) -> SyntaxError {
+    SyntaxError { offset: i, message: "invalid \\u escape: expected four hexadecimal digits".to_string() }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid_escape(b: &[u8], i: usize) -> SyntaxError {
+    SyntaxError {
+        offset: i,
+        message: format!(
+            "invalid escape `\\{}` in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+            String::from_utf8_lossy(b.get(i + 1..i + 2).unwrap_or(&[]))
         ),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn unterminated_string(start: usize) -> SyntaxError {
+    SyntaxError { offset: start, message: "unterminated string: the input ends before its closing `\"`".to_string() }
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_string(b: &[u8], start: usize) -> SyntaxError {
+    SyntaxError { offset: start, message: format!("expected a string in double quotes, found {}", describe(b, start)) }
 }
 
 /// The end of the surrogate escape at `i` (its four digits already checked):

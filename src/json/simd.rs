@@ -42,6 +42,58 @@ fn string_stops_tail(rest: &[u8]) -> u64 {
     string_stops64(&block)
 }
 
+/// [`string_stops`] for 16 bytes only (bits `0..16`): the first look at a
+/// string, as most are short (keys, roles, ids).
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline]
+pub fn string_stops16(b: &[u8], at: usize) -> u64 {
+    match b.get(at..).and_then(|rest| rest.first_chunk::<16>()) {
+        Some(chunk) => string_stops16_of(chunk),
+        None => {
+            let mut block = [b'"'; 16];
+            let rest = b.get(at..).unwrap_or(&[]);
+            if let Some(head) = block.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
+            string_stops16_of(&block)
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn string_stops16_of(chunk: &[u8; 16]) -> u64 {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_xor_si128,
+    };
+    // SAFETY: `chunk` is 16 readable bytes, all that the one unaligned load
+    // (`loadu`: no alignment needed) reads. SSE2 is enabled for every x86_64
+    // target (the cfg above).
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+        let space = _mm_set1_epi8(0x20);
+        // As in string_stops64: `x ^ 2 <= 0x20` is a control byte or `"`.
+        let quote_or_control = _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(v, _mm_set1_epi8(2)), space), space);
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        _mm_movemask_epi8(_mm_or_si128(quote_or_control, backslash)) as u32 as u64
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn string_stops16_of(chunk: &[u8; 16]) -> u64 {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
+    // SAFETY: `chunk` is 16 readable bytes, all that the one load reads (wasm
+    // loads need no alignment). simd128 is enabled at compile time (the cfg
+    // above).
+    unsafe {
+        let v = v128_load(chunk.as_ptr().cast::<v128>());
+        let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
+        u64::from(i8x16_bitmask(v128_or(quote_or_control, i8x16_eq(v, u8x16_splat(b'\\')))))
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]
 fn string_stops64(chunk: &[u8; 64]) -> u64 {
