@@ -268,6 +268,28 @@ mod tests {
         }
     }
 
+    /// The SIMD UTF-8 check gives std's answer: valid, or std's offset of
+    /// the first bad byte, for bad bytes at every position of inputs long
+    /// enough for simdutf8's SIMD path, and short ones.
+    #[test]
+    fn invalid_utf8_offsets_are_std_offsets() {
+        let text = "ascii, caf\u{e9}, \u{4e2d}\u{6587}, \u{1F600} ".repeat(20);
+        let bad: [&[u8]; 7] = [b"\xFF", b"\x80", b"\xC3", b"\xE4\xB8", b"\xF0\x9F\x98", b"\xED\xA0\x80", b"\xC0\xAF"];
+        for len in [0, 1, 15, 63, 64, 65, 200, text.len()] {
+            let base = &text.as_bytes()[..len];
+            assert_eq!(invalid_utf8_at(base), std::str::from_utf8(base).err().map(|e| e.valid_up_to()));
+            for pos in 0..=len {
+                for b in bad {
+                    let mut v = base.to_vec();
+                    v.splice(pos..pos, b.iter().copied());
+                    // (Mostly invalid; a byte completing a cut character is not.)
+                    let want = std::str::from_utf8(&v).err().map(|e| e.valid_up_to());
+                    assert_eq!(invalid_utf8_at(&v), want, "len {len} pos {pos} {b:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn positions_are_one_based_and_count_characters() {
         let src = "ab\n\u{e9}x\ny".as_bytes();

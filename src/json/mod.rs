@@ -50,9 +50,10 @@ pub struct Split {
     /// features) would refuse a value the scanner accepts, so that a reader
     /// taking records straight from the bytes can leave exactly those to
     /// serde_json: the backslash of a `\u` escape of a lone UTF-16 surrogate;
-    /// the `[` or `{` of a container nested past serde_json's recursion
-    /// limit ([`scan::SERDE_DEPTH_LIMIT`], counted from the top-level value,
-    /// once per crossing); the `{` of an object whose first key is
+    /// the `[` or `{` of each container at the first nesting level serde_json
+    /// refuses ([`scan::SERDE_DEPTH_LIMIT`], counting the top-level value's
+    /// own container as level 1; the containers inside one are not listed
+    /// again); the `{` of an object whose first key is
     /// [`scan::SERDE_NUMBER_KEY`] (which serde_json refuses, or reads as a
     /// number). A value holds none of these if and only if serde_json reads
     /// it as the text says (invalid UTF-8 aside: the whole-input check

@@ -239,7 +239,9 @@ fn hex4(b: &[u8], at: usize) -> Option<u16> {
 /// What follows a backslash: 2 for the two-byte escapes, 6 for `u`, 0 for
 /// a byte no escape starts with. (A table, not a `match`: one load and one
 /// compare for the escape every few dozen bytes of a trace's text, not an
-/// indirect jump.)
+/// indirect jump.) Indexing in a constant initializer cannot panic at run
+/// time: out of range, it would not compile.
+#[allow(clippy::indexing_slicing)]
 static ESCAPES: [u8; 256] = {
     let mut t = [0u8; 256];
     let simple = *b"\"\\/bfnrt";
