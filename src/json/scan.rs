@@ -128,43 +128,79 @@ fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize,
 }
 
 /// The string scan with SIMD (the split's hot loop: trace files are mostly
-/// long strings with a `\n` escape every few dozen bytes). `mask` holds the
-/// bytes of the `width` from `base` that can stop the string (`"`, `\\`,
-/// below 0x20) and lie at or after the scan; an escape clears the bits it
-/// covers, so escape-dense text classifies each 64 bytes once, not once per
-/// escape. The first look is 16 bytes wide (most strings are short: keys,
-/// roles, ids), the next ones 64.
+/// long strings with an escape every few dozen bytes, most of them `\"` and
+/// `\n`). Each window of bytes (16 for the first look, as most strings are
+/// short; then 64) is classified into masks ([`super::simd::StringBlock`]);
+/// which bytes are escaped follows from the backslashes alone
+/// ([`escaped_bytes`]). The scan then stops only at `events`: an unescaped
+/// `"` or control byte, and an escaped byte other than `"`, `\\` or `n`
+/// (`\u`, the other escapes, invalid ones), whose escape the scalar
+/// [`escape_end`] checks, clearing the bits it covers. So the common escapes
+/// cost no branch of their own, and the first event is where the byte-by-byte
+/// scan would first do anything but pass: same results, offsets, messages.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
-    use super::simd::{string_stops, string_stops16};
+    use super::simd::{string_block16, string_block64};
     let mut base = start + 1;
+    let first = string_block16(b, base);
+    // Sixteen bytes: bit 16 of `escaped` says whether the next window's first byte is.
+    let (mut escaped, _) = escaped_bytes(first.backslash, 0);
+    let mut carry = (escaped >> 16) & 1;
+    escaped &= 0xFFFF;
+    let mut events = (first.quote_or_control & !escaped) | (escaped & !first.plain_escapes & 0xFFFF);
     let mut width = 16;
-    let mut mask = string_stops16(b, base);
     loop {
-        while mask == 0 {
+        while events == 0 {
             base += width;
             width = 64;
-            mask = string_stops(b, base);
+            let block = string_block64(b, base, carry != 0);
+            (escaped, carry) = escaped_bytes(block.backslash, carry);
+            events = (block.quote_or_control & !escaped) | (escaped & !block.plain_escapes);
         }
-        let i = base + mask.trailing_zeros() as usize;
-        match b.get(i) {
-            // (Past the end, the mask is all stops.)
-            None => return Err(unterminated_string(start)),
-            Some(b'"') => return Ok(i + 1),
-            Some(b'\\') => {
-                let next = escape_end(b, start, i, hazards)?;
-                let passed = next - base;
-                if passed < width {
-                    mask &= u64::MAX << passed;
-                } else {
-                    base = next;
-                    width = 64;
-                    mask = string_stops(b, base);
-                }
-            }
-            Some(c) => return Err(control_in_string(i, *c)),
+        let k = events.trailing_zeros();
+        let p = base + k as usize;
+        if (escaped >> k) & 1 == 0 {
+            // (Past the end of the input, every byte is an event.)
+            return match b.get(p) {
+                Some(b'"') => Ok(p + 1),
+                Some(c) => Err(control_in_string(p, *c)),
+                None => Err(unterminated_string(start)),
+            };
+        }
+        // The escape whose backslash is just before `p`.
+        let next = escape_end(b, start, p - 1, hazards)?;
+        let passed = next - base;
+        if passed < width {
+            events &= u64::MAX << passed;
+        } else {
+            // Past this window: the next starts right after the escape.
+            base = next;
+            width = 0;
+            carry = 0;
+            events = 0;
         }
     }
+}
+
+/// Which bytes of a 64-byte window are escaped, given its backslashes and
+/// whether its first byte is (`carry`, 0 or 1); and whether the next
+/// window's first byte is. Runs of backslashes pair up left to right; the
+/// byte after a run of odd length is escaped. simdjson's branch-free form:
+/// adding each run that starts on an odd bit to the backslashes carries it
+/// past its end, which flips the even/odd pattern for those runs.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline]
+fn escaped_bytes(backslash: u64, carry: u64) -> (u64, u64) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    if backslash == 0 && carry == 0 {
+        return (0, 0);
+    }
+    let backslash = backslash & !carry;
+    let follows_escape = (backslash << 1) | carry;
+    let odd_starts = backslash & !EVEN & !follows_escape;
+    let (even_starts, overflow) = odd_starts.overflowing_add(backslash);
+    let flipped = even_starts << 1;
+    ((EVEN ^ flipped) & follows_escape, u64::from(overflow))
 }
 
 #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]

@@ -156,6 +156,27 @@ fn escapes_at_every_position_and_density() {
     }
 }
 
+/// Runs of 1 to 9 backslashes (odd runs escape the next byte, even runs do
+/// not) ending at every position of the first windows, before each kind of
+/// byte that can follow, and before the end of the input.
+#[test]
+fn backslash_runs_at_every_position() {
+    let after: [&[u8]; 8] = [b"\"", b"n", b"u0041", b"uD800", b"x", b"\n", b"t", b""];
+    for run in 1..10 {
+        for end in run..150 {
+            for tail in after {
+                let mut s = b"\"".to_vec();
+                s.extend(std::iter::repeat_n(b'a', end - run));
+                s.extend(std::iter::repeat_n(b'\\', run));
+                s.extend_from_slice(tail);
+                s.extend_from_slice(b"zz\"");
+                let _ = check_string(&s, 0);
+                let _ = check_string(&s[..1 + end + tail.len()], 0);
+            }
+        }
+    }
+}
+
 /// Pseudo-random bytes from an alphabet rich in stops, escapes and
 /// multi-byte characters: every `"` in the buffer starts a string.
 #[test]

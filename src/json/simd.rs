@@ -4,9 +4,11 @@
 //! detection) and simd128 on wasm32 (enabled at compile time by
 //! `.cargo/config.toml`).
 //!
-//! Every load reads a `&[u8; 64]` (the type is the bounds check: callers get
-//! one from a slice with `try_from`, which fails rather than reads past the
-//! end), at offsets 0, 16, 32 and 48. Nothing here writes memory.
+//! Every load reads 16 bytes of a `&[u8; 16]` or `&[u8; 64]` (the type is
+//! the bounds check: callers get one from a slice with `first_chunk` or
+//! `try_from`, which fail rather than read past the end; the last bytes of an
+//! input are copied into a padded array), at offsets 0, 16, 32 and 48 of the
+//! 64. Nothing here writes memory.
 //!
 //! On other targets (or wasm32 without simd128) [`ENABLED`] is false and the
 //! callers use their word-at-a-time fallbacks; this module is then empty but
@@ -18,51 +20,73 @@ pub const ENABLED: bool = cfg!(any(
     all(target_arch = "wasm32", target_feature = "simd128")
 ));
 
-/// Bit `j` is set when byte `at + j` of `b` can stop a JSON string: `"`,
-/// `\\` or a byte below 0x20 — or lies past the end of `b` (the end stops a
-/// string as well), for `j` in `0..64`.
+/// What matters to the string scan in a window of 16 or 64 bytes, as bit
+/// masks (bit `j` for byte `at + j`).
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[derive(Debug, Clone, Copy)]
+pub struct StringBlock {
+    /// `"` or a byte below 0x20; past the end of the input, every position
+    /// (the window is padded with 0x00 there).
+    pub quote_or_control: u64,
+    /// `\`.
+    pub backslash: u64,
+    /// `"`, `\` or `n`: escaped, the scan passes them without a look (the
+    /// commonest escapes in traces). Only set when `backslash` is not 0 or
+    /// the window's first byte is escaped; 0 otherwise.
+    pub plain_escapes: u64,
+}
+
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+const PAD: u8 = 0;
+
+/// The [`StringBlock`] of the 64 bytes of `b` from `at` (padded past its
+/// end); `first_escaped`: whether byte `at` is escaped.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
-pub fn string_stops(b: &[u8], at: usize) -> u64 {
+pub fn string_block64(b: &[u8], at: usize, first_escaped: bool) -> StringBlock {
     match b.get(at..).and_then(|rest| rest.first_chunk::<64>()) {
-        Some(chunk) => string_stops64(chunk),
-        None => string_stops_tail(b.get(at..).unwrap_or(&[])),
+        Some(chunk) => block64(chunk, first_escaped),
+        None => block64_tail(b.get(at..).unwrap_or(&[]), first_escaped),
     }
 }
 
-/// [`string_stops`] for the last bytes (fewer than 64): copied into a block
-/// padded with `"`, a stop.
+/// [`string_block64`] for the last bytes (fewer than 64), copied into a
+/// padded block.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(never)]
-fn string_stops_tail(rest: &[u8]) -> u64 {
-    let mut block = [b'"'; 64];
+fn block64_tail(rest: &[u8], first_escaped: bool) -> StringBlock {
+    let mut block = [PAD; 64];
     if let Some(head) = block.get_mut(..rest.len()) {
         head.copy_from_slice(rest);
     }
-    string_stops64(&block)
+    block64(&block, first_escaped)
 }
 
-/// [`string_stops`] for 16 bytes only (bits `0..16`): the first look at a
-/// string, as most are short (keys, roles, ids).
+/// The [`StringBlock`] of the 16 bytes of `b` from `at` (padded past its
+/// end): the first look at a string, as most are short (keys, roles, ids).
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline]
-pub fn string_stops16(b: &[u8], at: usize) -> u64 {
+pub fn string_block16(b: &[u8], at: usize) -> StringBlock {
     match b.get(at..).and_then(|rest| rest.first_chunk::<16>()) {
-        Some(chunk) => string_stops16_of(chunk),
+        Some(chunk) => block16(chunk),
         None => {
-            let mut block = [b'"'; 16];
+            let mut block = [PAD; 16];
             let rest = b.get(at..).unwrap_or(&[]);
             if let Some(head) = block.get_mut(..rest.len()) {
                 head.copy_from_slice(rest);
             }
-            string_stops16_of(&block)
+            block16(&block)
         }
     }
 }
 
+// Per 16 bytes, on both targets: `x ^ 2 <= 0x20` holds exactly for the bytes
+// below 0x20 (xor 2 keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20):
+// one unsigned max (or min) and one compare for both classes.
+
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]
-fn string_stops16_of(chunk: &[u8; 16]) -> u64 {
+fn block16(chunk: &[u8; 16]) -> StringBlock {
     use core::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
         _mm_xor_si128,
@@ -73,30 +97,23 @@ fn string_stops16_of(chunk: &[u8; 16]) -> u64 {
     unsafe {
         let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
         let space = _mm_set1_epi8(0x20);
-        // As in string_stops64: `x ^ 2 <= 0x20` is a control byte or `"`.
         let quote_or_control = _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(v, _mm_set1_epi8(2)), space), space);
         let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
-        _mm_movemask_epi8(_mm_or_si128(quote_or_control, backslash)) as u32 as u64
-    }
-}
-
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline]
-fn string_stops16_of(chunk: &[u8; 16]) -> u64 {
-    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
-    // SAFETY: `chunk` is 16 readable bytes, all that the one load reads (wasm
-    // loads need no alignment). simd128 is enabled at compile time (the cfg
-    // above).
-    unsafe {
-        let v = v128_load(chunk.as_ptr().cast::<v128>());
-        let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
-        u64::from(i8x16_bitmask(v128_or(quote_or_control, i8x16_eq(v, u8x16_splat(b'\\')))))
+        let m = |x: __m128i| _mm_movemask_epi8(x) as u32 as u64;
+        let backslashes = m(backslash);
+        let plain_escapes = if backslashes == 0 {
+            0
+        } else {
+            let quote_or_n = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)), _mm_cmpeq_epi8(v, _mm_set1_epi8(b'n' as i8)));
+            m(_mm_or_si128(quote_or_n, backslash))
+        };
+        StringBlock { quote_or_control: m(quote_or_control), backslash: backslashes, plain_escapes }
     }
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline]
-fn string_stops64(chunk: &[u8; 64]) -> u64 {
+fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
     use core::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
         _mm_xor_si128,
@@ -106,49 +123,89 @@ fn string_stops64(chunk: &[u8; 64]) -> u64 {
     // (`loadu`: no alignment needed) read bytes 0..16, 16..32, 32..48 and
     // 48..64 of it. SSE2 is enabled for every x86_64 target (the cfg above).
     unsafe {
-        // `x ^ 2 <= 0x20` holds exactly for the bytes below 0x20 (xor 2
-        // keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20): one unsigned
-        // max and one compare for both classes; `\\` is one more compare.
+        let v = [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))];
         let two = _mm_set1_epi8(2);
         let space = _mm_set1_epi8(0x20);
-        let backslash = _mm_set1_epi8(b'\\' as i8);
-        let stops = |v: __m128i| {
-            let low = _mm_xor_si128(v, two);
-            let quote_or_control = _mm_cmpeq_epi8(_mm_max_epu8(low, space), space);
-            _mm_movemask_epi8(_mm_or_si128(quote_or_control, _mm_cmpeq_epi8(v, backslash))) as u32 as u64
+        let bs = _mm_set1_epi8(b'\\' as i8);
+        let join = |x: [__m128i; 4]| {
+            let m = x.map(|x| _mm_movemask_epi8(x) as u32 as u64);
+            m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48)
         };
-        let a = stops(_mm_loadu_si128(p));
-        let b = stops(_mm_loadu_si128(p.add(1)));
-        let c = stops(_mm_loadu_si128(p.add(2)));
-        let d = stops(_mm_loadu_si128(p.add(3)));
-        a | (b << 16) | (c << 32) | (d << 48)
+        let backslash = v.map(|x| _mm_cmpeq_epi8(x, bs));
+        let backslashes = join(backslash);
+        let quote_or_control = join(v.map(|x| _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(x, two), space), space)));
+        let plain_escapes = if backslashes == 0 && !first_escaped {
+            0
+        } else {
+            let quote = _mm_set1_epi8(b'"' as i8);
+            let n = _mm_set1_epi8(b'n' as i8);
+            let plain = |x: __m128i, backslash: __m128i| {
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, n)), backslash)
+            };
+            join([
+                plain(v[0], backslash[0]),
+                plain(v[1], backslash[1]),
+                plain(v[2], backslash[2]),
+                plain(v[3], backslash[3]),
+            ])
+        };
+        StringBlock { quote_or_control, backslash: backslashes, plain_escapes }
     }
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline]
-fn string_stops64(chunk: &[u8; 64]) -> u64 {
-    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_any_true, v128_load, v128_or, v128_xor};
+fn block16(chunk: &[u8; 16]) -> StringBlock {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
+    // SAFETY: `chunk` is 16 readable bytes, all that the one load reads (wasm
+    // loads need no alignment). simd128 is enabled at compile time (the cfg
+    // above).
+    unsafe {
+        let v = v128_load(chunk.as_ptr().cast::<v128>());
+        let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
+        let backslash = i8x16_eq(v, u8x16_splat(b'\\'));
+        let m = |x: v128| u64::from(i8x16_bitmask(x));
+        let backslashes = m(backslash);
+        let plain_escapes = if backslashes == 0 {
+            0
+        } else {
+            m(v128_or(v128_or(i8x16_eq(v, u8x16_splat(b'"')), i8x16_eq(v, u8x16_splat(b'n'))), backslash))
+        };
+        StringBlock { quote_or_control: m(quote_or_control), backslash: backslashes, plain_escapes }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
     let p = chunk.as_ptr().cast::<v128>();
     // SAFETY: `chunk` is 64 readable bytes, and the four loads read bytes
     // 0..16, 16..32, 32..48 and 48..64 of it (wasm loads need no alignment).
     // simd128 is enabled at compile time (the cfg above).
     unsafe {
-        // As on x86_64: `x ^ 2 <= 0x20` is a control byte or `"`.
-        let stops = |v: v128| {
-            let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
-            v128_or(quote_or_control, i8x16_eq(v, u8x16_splat(b'\\')))
+        let v = [v128_load(p), v128_load(p.add(1)), v128_load(p.add(2)), v128_load(p.add(3))];
+        let join = |x: [v128; 4]| {
+            let m = x.map(|x| u64::from(i8x16_bitmask(x)));
+            m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48)
         };
-        let a = stops(v128_load(p));
-        let b = stops(v128_load(p.add(1)));
-        let c = stops(v128_load(p.add(2)));
-        let d = stops(v128_load(p.add(3)));
-        // Most 64-byte blocks of a long string hold no stop: one test for them.
-        if !v128_any_true(v128_or(v128_or(a, b), v128_or(c, d))) {
-            return 0;
-        }
-        let m = |v: v128| u64::from(i8x16_bitmask(v));
-        m(a) | (m(b) << 16) | (m(c) << 32) | (m(d) << 48)
+        let backslash = v.map(|x| i8x16_eq(x, u8x16_splat(b'\\')));
+        let backslashes = join(backslash);
+        let quote_or_control = join(v.map(|x| u8x16_le(v128_xor(x, u8x16_splat(2)), u8x16_splat(0x20))));
+        let plain_escapes = if backslashes == 0 && !first_escaped {
+            0
+        } else {
+            let plain = |x: v128, backslash: v128| {
+                v128_or(v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'n'))), backslash)
+            };
+            join([
+                plain(v[0], backslash[0]),
+                plain(v[1], backslash[1]),
+                plain(v[2], backslash[2]),
+                plain(v[3], backslash[3]),
+            ])
+        };
+        StringBlock { quote_or_control, backslash: backslashes, plain_escapes }
     }
 }
 
