@@ -160,9 +160,8 @@ fn import_split(
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }
-    if let Err(e) = std::str::from_utf8(bytes) {
+    if let Some(at) = source::invalid_utf8_at(bytes) {
         builder.utf8_valid = false;
-        let at = e.valid_up_to();
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
     }
@@ -282,6 +281,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         split.leftovers.extend(part.leftovers);
         // Files are appended in order: the tables stay sorted by offset.
         split.ends.extend(part.ends);
+        split.hazards.extend(part.hazards);
         sources.push(model::SourceFile { name, range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {

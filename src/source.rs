@@ -19,8 +19,9 @@ const CHECKPOINT: usize = 1024;
 
 /// Counts UTF-8 characters (bytes that are not continuation bytes).
 fn count_chars(b: &[u8]) -> usize {
-    // Eight bytes at a time (wasm has no SIMD here): a continuation byte is
-    // 0b10xx_xxxx, bit 7 set and bit 6 clear.
+    // Eight bytes at a time (the fallback without SIMD, and the last bytes
+    // of a block with it): a continuation byte is 0b10xx_xxxx, bit 7 set and
+    // bit 6 clear.
     let words = b.chunks_exact(8);
     let tail = words.remainder();
     let mut continuation = 0usize;
@@ -48,6 +49,29 @@ fn push_line_starts(block: &[u8], base: usize, out: &mut Vec<usize>) {
     out.extend(tail.iter().enumerate().filter(|(_, c)| **c == b'\n').map(|(i, _)| base + at + i + 1));
 }
 
+/// [`count_chars`] of `block` (which starts at `base`), and
+/// [`push_line_starts`] of it, in one pass: 64 bytes at a time with SIMD
+/// (the SIMD module's `source_chunks`), the last `len % 64` bytes as without.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+fn block_chars_and_lines(block: &[u8], base: usize, out: &mut Vec<usize>) -> usize {
+    let continuation = crate::json::simd::source_chunks(block, |at, mut newlines| {
+        while newlines != 0 {
+            out.push(base + at + newlines.trailing_zeros() as usize + 1);
+            newlines &= newlines - 1;
+        }
+    });
+    let whole = block.len() - block.len() % 64;
+    let tail = block.get(whole..).unwrap_or(&[]);
+    push_line_starts(tail, base + whole, out);
+    whole - continuation + count_chars(tail)
+}
+
+#[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
+fn block_chars_and_lines(block: &[u8], base: usize, out: &mut Vec<usize>) -> usize {
+    push_line_starts(block, base, out);
+    count_chars(block)
+}
+
 /// A 1-based line and column. Columns count Unicode scalar values, as editors do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Position {
@@ -63,8 +87,7 @@ impl SourceMap {
         let mut chars = 0usize;
         for (block_index, block) in bytes.chunks(CHECKPOINT).enumerate() {
             char_checkpoints.push(chars);
-            chars += count_chars(block);
-            push_line_starts(block, block_index * CHECKPOINT, &mut line_starts);
+            chars += block_chars_and_lines(block, block_index * CHECKPOINT, &mut line_starts);
         }
         SourceMap { line_starts, char_checkpoints, len: bytes.len() }
     }
@@ -121,6 +144,19 @@ impl SourceMap {
     }
 }
 
+/// The offset of the first byte that is not valid UTF-8, if any (what
+/// `Utf8Error::valid_up_to` says): the input's `invalid-utf8` diagnostic.
+///
+/// `simdutf8`'s SIMD check says whether there is one (the common answer,
+/// "no", several times faster than `std::str::from_utf8`); std then finds
+/// where, so the offset is std's whatever simdutf8's error type says.
+pub fn invalid_utf8_at(bytes: &[u8]) -> Option<usize> {
+    if simdutf8::basic::from_utf8(bytes).is_ok() {
+        return None;
+    }
+    std::str::from_utf8(bytes).err().map(|e| e.valid_up_to())
+}
+
 pub fn clamp_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
@@ -155,6 +191,101 @@ mod tests {
                 push_line_starts(b, 10, &mut got);
                 let want: Vec<usize> = b.iter().enumerate().filter(|(_, c)| **c == b'\n').map(|(i, _)| 10 + i + 1).collect();
                 assert_eq!(got, want, "start {start} len {len}");
+            }
+        }
+    }
+
+    /// The map as it was before SIMD: line starts and character
+    /// checkpoints by their byte-by-byte definitions.
+    fn oracle_map(b: &[u8]) -> (Vec<usize>, Vec<usize>) {
+        let mut lines = vec![0];
+        lines.extend(b.iter().enumerate().filter(|(_, c)| **c == b'\n').map(|(i, _)| i + 1));
+        let checkpoints = (0..b.len().div_ceil(CHECKPOINT))
+            .map(|k| b[..k * CHECKPOINT].iter().filter(|c| (**c & 0xC0) != 0x80).count())
+            .collect();
+        (lines, checkpoints)
+    }
+
+    /// The word-at-a-time map (the fallback without SIMD, and the tail of
+    /// every block with it) over the whole input.
+    fn word_map(b: &[u8]) -> (Vec<usize>, Vec<usize>) {
+        let mut lines = vec![0];
+        let mut checkpoints = Vec::new();
+        let mut chars = 0;
+        for (k, block) in b.chunks(CHECKPOINT).enumerate() {
+            checkpoints.push(chars);
+            chars += count_chars(block);
+            push_line_starts(block, k * CHECKPOINT, &mut lines);
+        }
+        (lines, checkpoints)
+    }
+
+    fn check_map(b: &[u8]) {
+        let map = SourceMap::new(b);
+        let want = oracle_map(b);
+        assert_eq!((&map.line_starts, &map.char_checkpoints), (&want.0, &want.1), "{} bytes", b.len());
+        assert_eq!(word_map(b), want);
+        assert_eq!(map.len, b.len());
+    }
+
+    /// Every byte value at every position of the first 64-byte chunks, and
+    /// around the end of the first 1 KiB block, in ASCII and in multi-byte text.
+    #[test]
+    fn every_byte_at_every_position() {
+        for fill in ["a", "\u{e9}", "\u{1F600}\n"] {
+            let base: Vec<u8> = fill.bytes().cycle().take(1100).collect();
+            for pos in (0..140).chain(950..1100) {
+                for c in 0..=255u8 {
+                    let mut b = base.clone();
+                    b[pos] = c;
+                    check_map(&b);
+                    check_map(&b[..pos + 1]);
+                }
+            }
+        }
+    }
+
+    /// Pseudo-random inputs rich in newlines and multi-byte characters, of
+    /// every length up to a few blocks; and the shared corpus.
+    #[test]
+    fn random_inputs_and_the_corpus() {
+        let pieces: [&[u8]; 8] = [b"a", b"bc ", b"\n", b"\r\n", "\u{e9}".as_bytes(), "\u{4e2d}".as_bytes(), "\u{1F600}".as_bytes(), b"\xBF\xFF"];
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        for len in 0..3000 {
+            let mut b = Vec::new();
+            while b.len() < len {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b.extend_from_slice(pieces[(x % 8) as usize]);
+            }
+            check_map(&b);
+        }
+        let files = crate::json::scan::simd_tests::corpus_files();
+        assert!(files.len() > 20);
+        for path in files {
+            check_map(&std::fs::read(&path).unwrap());
+        }
+    }
+
+    /// The SIMD UTF-8 check gives std's answer: valid, or std's offset of
+    /// the first bad byte, for bad bytes at every position of inputs long
+    /// enough for simdutf8's SIMD path, and short ones.
+    #[test]
+    fn invalid_utf8_offsets_are_std_offsets() {
+        let text = "ascii, caf\u{e9}, \u{4e2d}\u{6587}, \u{1F600} ".repeat(20);
+        let bad: [&[u8]; 7] = [b"\xFF", b"\x80", b"\xC3", b"\xE4\xB8", b"\xF0\x9F\x98", b"\xED\xA0\x80", b"\xC0\xAF"];
+        for len in [0, 1, 15, 63, 64, 65, 200, text.len()] {
+            let base = &text.as_bytes()[..len];
+            assert_eq!(invalid_utf8_at(base), std::str::from_utf8(base).err().map(|e| e.valid_up_to()));
+            for pos in 0..=len {
+                for b in bad {
+                    let mut v = base.to_vec();
+                    v.splice(pos..pos, b.iter().copied());
+                    // (Mostly invalid; a byte completing a cut character is not.)
+                    let want = std::str::from_utf8(&v).err().map(|e| e.valid_up_to());
+                    assert_eq!(invalid_utf8_at(&v), want, "len {len} pos {pos} {b:?}");
+                }
             }
         }
     }

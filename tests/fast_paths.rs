@@ -163,6 +163,14 @@ fn records_serde_json_refuses_parse_the_same_both_ways() {
         inputs.push(format!(r#"[{{"role": "user", "content": {s}}}]"#));
         inputs.push(format!(r#"[{{"role": "user", "content": "x", "extra": {{"k": [{s}]}}}}]"#));
     }
+    // serde_json's private key for arbitrary-precision numbers: an object
+    // starting with it is a number to serde_json, or an error.
+    for v in [r#"{"$serde_json::private::Number": "1"}"#, r#"{"$serde_json::private::Number": "1", "b": 2}"#, r#"{"$serde_json::private::Number": 1}"#] {
+        inputs.push(format!(r#"[{{"role": "user", "content": "x", "extra": {v}}}]"#));
+        inputs.push(format!(r#"[{{"role": "tool", "content": {v}}}]"#));
+        let encoded = serde_json::to_string(v).unwrap();
+        inputs.push(format!(r#"[{{"role": "assistant", "content": null, "tool_calls": [{{"id": "a", "type": "function", "function": {{"name": "f", "arguments": {encoded}}}}}]}}]"#));
+    }
     let mut left_in_source = 0;
     for input in &inputs {
         left_in_source += same_both_ways(input.as_bytes(), None).unwrap_or_else(|e| panic!("{input}: {e}"));

@@ -2,6 +2,10 @@
 //! scanner, checked against serde_json. Whatever serde_json accepts the
 //! scanner must accept with the same end; what only the scanner accepts must
 //! be one of the documented decode-time refusals (nesting, UTF-8, surrogates).
+//! The split's hazards: for every value it accepts (valid UTF-8), serde_json
+//! refuses the value if and only if a hazard lies in it (an object keyed by
+//! serde_json's private number token is one either way: serde_json refuses
+//! it or reads it as a number).
 #![no_main]
 use agent_trace_viewer::json::{self, scan, Seg};
 use libfuzzer_sys::fuzz_target;
@@ -40,6 +44,7 @@ fn check_split(data: &[u8]) {
             walk_with_ends(data, v.range.start, &split.ends);
         }
     }
+    check_hazards(data, &split);
     for l in &split.leftovers {
         assert!(l.start <= l.end && l.end <= data.len(), "leftover {l:?} outside {}", data.len());
     }
@@ -47,6 +52,36 @@ fn check_split(data: &[u8]) {
         assert!(e.offset <= data.len(), "error offset {} past {}", e.offset, data.len());
         assert!(!e.message.is_empty());
     }
+}
+
+/// The hazards are sorted, in the input, and say exactly which accepted
+/// values serde_json refuses.
+fn check_hazards(data: &[u8], split: &json::Split) {
+    assert!(split.hazards.windows(2).all(|w| w[0] < w[1]), "hazards not strictly increasing: {:?}", split.hazards);
+    assert!(split.hazards.iter().all(|h| *h < data.len()), "a hazard past the input");
+    if split.layout == json::Layout::Json && !split.errors.is_empty() {
+        return;
+    }
+    for v in &split.values {
+        let text = &data[v.range.clone()];
+        if std::str::from_utf8(text).is_err() {
+            continue; // the whole-input UTF-8 check reports it, not the hazards
+        }
+        let inside: Vec<usize> = split.hazards.iter().copied().filter(|h| v.range.contains(h)).collect();
+        match serde_json::from_slice::<serde_json::Value>(text) {
+            Err(e) => assert!(!inside.is_empty(), "serde_json refuses a value with no hazard in it: {e}"),
+            Ok(_) => assert!(
+                inside.iter().all(|h| number_key_object(data, *h)),
+                "hazards {inside:?} in a value serde_json reads as it is"
+            ),
+        }
+    }
+}
+
+/// An object whose first key is serde_json's private number token.
+fn number_key_object(b: &[u8], at: usize) -> bool {
+    b.get(at) == Some(&b'{')
+        && scan::object_members(b, at).is_ok_and(|m| m.first().is_some_and(|(k, _)| k == scan::SERDE_NUMBER_KEY))
 }
 
 /// The readers' helpers give the same answers with the split's table of

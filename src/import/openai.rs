@@ -104,7 +104,7 @@ impl Format for OpenAi {
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes;
         let split = input.split;
-        let mut reader = Reader { out, b, ends: &input.split.ends, scratch: fast::Scratch::default() };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, scratch: fast::Scratch::default() };
         match split.layout {
             Layout::Json => {
                 if let Some(doc) = split.values.first() {
@@ -156,6 +156,8 @@ struct Reader<'r, 'a> {
     b: &'a [u8],
     /// The split's container ends: records are jumped over, not rescanned.
     ends: &'r crate::json::ContainerEnds,
+    /// The split's hazards: records holding one take the exact path.
+    hazards: &'r [usize],
     scratch: fast::Scratch,
 }
 

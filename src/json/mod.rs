@@ -6,6 +6,7 @@
 pub mod python;
 pub mod read;
 pub mod scan;
+pub(crate) mod simd;
 
 use std::ops::Range;
 
@@ -45,11 +46,32 @@ pub struct Split {
     /// format readers pass it to `scan::array_items_in` / `object_members_in`
     /// rather than scanning each record again.
     pub ends: ContainerEnds,
+    /// Sorted offsets, found by this split's scan, of every place where
+    /// `serde_json::from_slice::<serde_json::Value>` (with this crate's
+    /// features) would refuse a value the scanner accepts, so that a reader
+    /// taking records straight from the bytes can leave exactly those to
+    /// serde_json: the backslash of a `\u` escape of a lone UTF-16 surrogate;
+    /// the `[` or `{` of each container at the first nesting level serde_json
+    /// refuses ([`scan::SERDE_DEPTH_LIMIT`], counting the top-level value's
+    /// own container as level 1; the containers inside one are not listed
+    /// again); the `{` of an object whose first key is
+    /// [`scan::SERDE_NUMBER_KEY`] (which serde_json refuses, or reads as a
+    /// number). A value holds none of these if and only if serde_json reads
+    /// it as the text says (invalid UTF-8 aside: the whole-input check
+    /// reports it). Offsets may also lie in values with a syntax error.
+    pub hazards: Vec<usize>,
 }
 
 impl Split {
     pub fn new(layout: Layout) -> Split {
-        Split { layout, values: Vec::new(), errors: Vec::new(), leftovers: Vec::new(), ends: ContainerEnds::default() }
+        Split {
+            layout,
+            values: Vec::new(),
+            errors: Vec::new(),
+            leftovers: Vec::new(),
+            ends: ContainerEnds::default(),
+            hazards: Vec::new(),
+        }
     }
 }
 
@@ -80,7 +102,7 @@ pub fn split(b: &[u8], start: usize) -> Split {
         return out;
     }
     // (When this turns out to be JSON Lines, `split_lines` starts a new table.)
-    match scan::scan_value_recording(b, first, &mut out.ends) {
+    match scan::scan_value_recording(b, first, &mut out.ends, &mut out.hazards) {
         Ok(end) => {
             let rest = scan::skip_ws(b, end);
             if rest >= b.len() {
@@ -144,7 +166,7 @@ fn split_lines(b: &[u8], start: usize) -> Split {
         let line = b.get(..end).unwrap_or(&[]);
         let s = scan::skip_ws(line, i);
         if s < end {
-            match scan::scan_value_recording(line, s, &mut out.ends) {
+            match scan::scan_value_recording(line, s, &mut out.ends, &mut out.hazards) {
                 Ok(v_end) => {
                     let after = scan::skip_ws(line, v_end);
                     if after >= end {

@@ -110,14 +110,110 @@ fn expected_value(b: &[u8], i: usize) -> SyntaxError {
 
 /// Scans a string starting at the opening quote; returns the offset after the closing quote.
 pub fn scan_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
+    string_end(b, start, &mut Vec::new())
+}
+
+/// [`scan_string`], adding to `hazards` the escapes serde_json refuses (see
+/// [`escape_end`]).
+#[inline]
+fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
     if b.get(start) != Some(&b'"') {
-        return err(start, format!("expected a string in double quotes, found {}", describe(b, start)));
+        return Err(not_a_string(b, start));
     }
+    if super::simd::ENABLED {
+        string_end_simd(b, start, hazards)
+    } else {
+        string_end_words(b, start, hazards)
+    }
+}
+
+/// The string scan with SIMD (the split's hot loop: trace files are mostly
+/// long strings with an escape every few dozen bytes, most of them `\"` and
+/// `\n`). Each window of bytes (16 for the first look, as most strings are
+/// short; then 64) is classified into masks ([`super::simd::StringBlock`]);
+/// which bytes are escaped follows from the backslashes alone
+/// ([`escaped_bytes`]). The scan then stops only at `events`: an unescaped
+/// `"` or control byte, and an escaped byte other than `"`, `\\` or `n`
+/// (`\u`, the other escapes, invalid ones), whose escape the scalar
+/// [`escape_end`] checks, clearing the bits it covers. So the common escapes
+/// cost no branch of their own, and the first event is where the byte-by-byte
+/// scan would first do anything but pass: same results, offsets, messages.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+    use super::simd::{string_block16, string_block64};
+    let mut base = start + 1;
+    let first = string_block16(b, base);
+    // Sixteen bytes: bit 16 of `escaped` says whether the next window's first byte is.
+    let (mut escaped, _) = escaped_bytes(first.backslash, 0);
+    let mut carry = (escaped >> 16) & 1;
+    escaped &= 0xFFFF;
+    let mut events = (first.quote_or_control & !escaped) | (escaped & !first.plain_escapes & 0xFFFF);
+    let mut width = 16;
+    loop {
+        while events == 0 {
+            base += width;
+            width = 64;
+            let block = string_block64(b, base, carry != 0);
+            (escaped, carry) = escaped_bytes(block.backslash, carry);
+            events = (block.quote_or_control & !escaped) | (escaped & !block.plain_escapes);
+        }
+        let k = events.trailing_zeros();
+        let p = base + k as usize;
+        if (escaped >> k) & 1 == 0 {
+            // (Past the end of the input, every byte is an event.)
+            return match b.get(p) {
+                Some(b'"') => Ok(p + 1),
+                Some(c) => Err(control_in_string(p, *c)),
+                None => Err(unterminated_string(start)),
+            };
+        }
+        // The escape whose backslash is just before `p`.
+        let next = escape_end(b, start, p - 1, hazards)?;
+        let passed = next - base;
+        if passed < width {
+            events &= u64::MAX << passed;
+        } else {
+            // Past this window: the next starts right after the escape.
+            base = next;
+            width = 0;
+            carry = 0;
+            events = 0;
+        }
+    }
+}
+
+/// Which bytes of a 64-byte window are escaped, given its backslashes and
+/// whether its first byte is (`carry`, 0 or 1); and whether the next
+/// window's first byte is. Runs of backslashes pair up left to right; the
+/// byte after a run of odd length is escaped. simdjson's branch-free form:
+/// adding each run that starts on an odd bit to the backslashes carries it
+/// past its end, which flips the even/odd pattern for those runs.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline]
+fn escaped_bytes(backslash: u64, carry: u64) -> (u64, u64) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    if backslash == 0 && carry == 0 {
+        return (0, 0);
+    }
+    let backslash = backslash & !carry;
+    let follows_escape = (backslash << 1) | carry;
+    let odd_starts = backslash & !EVEN & !follows_escape;
+    let (even_starts, overflow) = odd_starts.overflowing_add(backslash);
+    let flipped = even_starts << 1;
+    ((EVEN ^ flipped) & follows_escape, u64::from(overflow))
+}
+
+#[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
+fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+    string_end_words(b, start, hazards)
+}
+
+/// The string scan without SIMD: eight bytes at a time while none of them
+/// can end the string or be an error (the profile had this loop at 40% of a
+/// parse when it went byte by byte), then byte by byte.
+fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
     let mut i = start + 1;
     loop {
-        // Fast path over ordinary bytes: eight at a time while none of them
-        // can end the string or be an error (the profile had this loop at
-        // 40% of a parse when it went byte by byte), then byte by byte.
         while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
             if word_may_stop_string(u64::from_le_bytes(word)) {
                 break;
@@ -131,45 +227,139 @@ pub fn scan_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
             i += 1;
         }
         match b.get(i) {
-            None => return err(start, "unterminated string: the input ends before its closing `\"`"),
+            None => return Err(unterminated_string(start)),
             Some(b'"') => return Ok(i + 1),
-            Some(b'\\') => {
-                match b.get(i + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
-                    Some(b'u') => {
-                        for k in 0..4 {
-                            match b.get(i + 2 + k) {
-                                Some(h) if h.is_ascii_hexdigit() => {}
-                                _ => {
-                                    return err(
-                                        i,
-                                        "invalid \\u escape: expected four hexadecimal digits",
-                                    )
-                                }
-                            }
-                        }
-                        i += 6;
-                    }
-                    None => return err(start, "unterminated string: the input ends inside an escape"),
-                    Some(_) => {
-                        return err(
-                            i,
-                            format!(
-                                "invalid escape `\\{}` in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
-                                String::from_utf8_lossy(b.get(i + 1..i + 2).unwrap_or(&[]))
-                            ),
-                        )
-                    }
-                }
-            }
-            Some(c) => {
-                return err(
-                    i,
-                    format!("control character 0x{c:02X} inside a string must be escaped (a string left unclosed?)"),
-                )
-            }
+            Some(b'\\') => i = escape_end(b, start, i, hazards)?,
+            Some(c) => return Err(control_in_string(i, *c)),
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn control_in_string(i: usize, c: u8) -> SyntaxError {
+    SyntaxError {
+        offset: i,
+        message: format!("control character 0x{c:02X} inside a string must be escaped (a string left unclosed?)"),
+    }
+}
+
+/// serde_json's recursion limit: it refuses the 128th container nested in a
+/// value (counting the value's own as the first), even an empty one.
+pub const SERDE_DEPTH_LIMIT: usize = 128;
+
+/// The key by which serde_json's `Value` (with `arbitrary_precision`) reads
+/// an object as a number: `{"$serde_json::private::Number": "1.5"}` becomes
+/// the number 1.5, and with any other value, or any other member after it,
+/// the whole value fails. (With the `raw_value` feature, which this crate
+/// does not enable, `$serde_json::private::RawValue` would be another.)
+pub const SERDE_NUMBER_KEY: &str = "$serde_json::private::Number";
+
+/// The value of the four hex digits at `at`, if they are four hex digits.
+#[inline]
+fn hex4(b: &[u8], at: usize) -> Option<u16> {
+    let digits = b.get(at..at + 4)?;
+    let mut n = 0u16;
+    for d in digits {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        n = (n << 4) | u16::from(v);
+    }
+    Some(n)
+}
+
+/// What follows a backslash: 2 for the two-byte escapes, 6 for `u`, 0 for
+/// a byte no escape starts with. (A table, not a `match`: one load and one
+/// compare for the escape every few dozen bytes of a trace's text, not an
+/// indirect jump.) Indexing in a constant initializer cannot panic at run
+/// time: out of range, it would not compile.
+#[allow(clippy::indexing_slicing)]
+static ESCAPES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let simple = *b"\"\\/bfnrt";
+    let mut k = 0;
+    while k < simple.len() {
+        t[simple[k] as usize] = 2;
+        k += 1;
+    }
+    t[b'u' as usize] = 6;
+    t
+};
+
+/// Validates the escape whose backslash is at `i`, in the string opened at
+/// `start`; returns the offset after it. A `\u` escape serde_json refuses
+/// although the grammar allows it is a hazard, at `i`: a low surrogate
+/// (`\uDC00`–`\uDFFF`) that does not follow a high one, and a high
+/// surrogate (`\uD800`–`\uDBFF`) not immediately followed by the `\u`
+/// escape of a low one (so `\uD800\u0041` is one: serde_json does not
+/// take `\u0041` as a character after a lone surrogate, it fails).
+#[inline]
+fn escape_end(b: &[u8], start: usize, i: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+    let Some(&c) = b.get(i + 1) else {
+        return Err(unterminated_escape(start));
+    };
+    match ESCAPES.get(usize::from(c)) {
+        Some(2) => Ok(i + 2),
+        Some(6) => match hex4(b, i + 2) {
+            None => Err(invalid_hex_escape(i)),
+            Some(0xD800..=0xDFFF) => Ok(surrogate_end(b, i, hazards)),
+            Some(_) => Ok(i + 6),
+        },
+        _ => Err(invalid_escape(b, i)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unterminated_escape(start: usize) -> SyntaxError {
+    SyntaxError { offset: start, message: "unterminated string: the input ends inside an escape".to_string() }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid_hex_escape(i: usize) -> SyntaxError {
+    SyntaxError { offset: i, message: "invalid \\u escape: expected four hexadecimal digits".to_string() }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid_escape(b: &[u8], i: usize) -> SyntaxError {
+    SyntaxError {
+        offset: i,
+        message: format!(
+            "invalid escape `\\{}` in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+            String::from_utf8_lossy(b.get(i + 1..i + 2).unwrap_or(&[]))
+        ),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn unterminated_string(start: usize) -> SyntaxError {
+    SyntaxError { offset: start, message: "unterminated string: the input ends before its closing `\"`".to_string() }
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_string(b: &[u8], start: usize) -> SyntaxError {
+    SyntaxError { offset: start, message: format!("expected a string in double quotes, found {}", describe(b, start)) }
+}
+
+/// The end of the surrogate escape at `i` (its four digits already checked):
+/// after the pair when a high surrogate is followed by the `\u` escape of a
+/// low one, else after this escape alone, recorded as a hazard.
+#[cold]
+fn surrogate_end(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> usize {
+    let high = matches!(hex4(b, i + 2), Some(0xD800..=0xDBFF));
+    if high && b.get(i + 6..i + 8) == Some(b"\\u") && matches!(hex4(b, i + 8), Some(0xDC00..=0xDFFF)) {
+        return i + 12;
+    }
+    hazards.push(i);
+    i + 6
 }
 
 /// True when one of the eight bytes of `v` is `"`, `\\` or below 0x20:
@@ -293,15 +483,31 @@ impl ContainerEnds {
 /// Scans one value starting at `start` (after optional whitespace); returns
 /// the offset just past it.
 pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    scan(b, start, None)
+    scan(b, start, None, &mut Vec::new())
+}
+
+/// [`scan_value`], appending to `hazards` the offsets where serde_json would
+/// refuse (or misread) what the scanner accepts (see [`super::Split`]'s
+/// `hazards`): for JSON found somewhere other than the split's values, such
+/// as a document encoded in a string.
+pub fn scan_value_hazards(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+    scan(b, start, None, hazards)
 }
 
 /// [`scan_value`], recording in `ends` where its containers end (see
-/// [`ContainerEnds`] for which). On an error, the containers completed before
-/// it stay recorded. `ends` must hold only entries before `start`.
-pub fn scan_value_recording(b: &[u8], start: usize, ends: &mut ContainerEnds) -> Result<usize, SyntaxError> {
+/// [`ContainerEnds`] for which) and appending to `hazards` the offsets where
+/// serde_json would refuse what the scanner accepts (see [`super::Split`]'s
+/// `hazards`). On an error, the containers completed before it stay
+/// recorded, and so do the hazards before it. `ends` and `hazards` must hold
+/// only entries before `start`; `hazards` stays sorted.
+pub fn scan_value_recording(
+    b: &[u8],
+    start: usize,
+    ends: &mut ContainerEnds,
+    hazards: &mut Vec<usize>,
+) -> Result<usize, SyntaxError> {
     let from = ends.entries.len();
-    let result = scan(b, start, Some(&mut *ends));
+    let result = scan(b, start, Some(&mut *ends), hazards);
     // Recorded as they close (inner before outer): put them in start order.
     if let Some(added) = ends.entries.get_mut(from..) {
         added.sort_unstable_by_key(|e| e.0);
@@ -311,7 +517,13 @@ pub fn scan_value_recording(b: &[u8], start: usize, ends: &mut ContainerEnds) ->
 
 /// The scanner. The stack holds each open container's kind and where it
 /// opened; recording costs a comparison per container, nothing per byte.
-fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>) -> Result<usize, SyntaxError> {
+///
+/// Hazards, in the order met (so sorted): the escapes [`escape_end`]
+/// describes; each container that crosses [`SERDE_DEPTH_LIMIT`] (only the
+/// first level past it: the containers inside one are past it too); and
+/// each object whose first key is [`SERDE_NUMBER_KEY`] (serde_json fails on
+/// it, or reads it as a number, not the object the text says).
+fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
     let mut stack: Vec<(Frame, usize)> = Vec::new();
     let mut i = skip_ws(b, start);
     loop {
@@ -319,17 +531,33 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>) -> Result<
         match b.get(i) {
             Some(b'{') => {
                 let open = i;
+                // The open containers around this one (empty ones are never
+                // pushed, and never hold another).
+                if stack.len() + 1 == SERDE_DEPTH_LIMIT {
+                    hazards.push(open);
+                }
                 i = skip_ws(b, i + 1);
                 if b.get(i) == Some(&b'}') {
                     i += 1;
                 } else {
-                    i = member_key(b, i)?;
+                    let key = i;
+                    let key_end;
+                    (key_end, i) = member_key(b, i, hazards)?;
+                    if is_number_key(b, key..key_end) {
+                        // After the depth hazard at the same offset, if any: stays sorted.
+                        if hazards.last() != Some(&open) {
+                            hazards.push(open);
+                        }
+                    }
                     stack.push((Frame::Object, open));
                     continue;
                 }
             }
             Some(b'[') => {
                 let open = i;
+                if stack.len() + 1 == SERDE_DEPTH_LIMIT {
+                    hazards.push(open);
+                }
                 i = skip_ws(b, i + 1);
                 if b.get(i) == Some(&b']') {
                     i += 1;
@@ -338,7 +566,7 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>) -> Result<
                     continue;
                 }
             }
-            Some(b'"') => i = scan_string(b, i)?,
+            Some(b'"') => i = string_end(b, i, hazards)?,
             Some(b't') => i = scan_literal(b, i, b"true")?,
             Some(b'f') => i = scan_literal(b, i, b"false")?,
             Some(b'n') => i = scan_literal(b, i, b"null")?,
@@ -355,7 +583,7 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>) -> Result<
                 (_, Some(b',')) => {
                     i = skip_ws(b, i + 1);
                     if top == Frame::Object {
-                        i = member_key(b, i)?;
+                        i = member_key(b, i, hazards)?.1;
                     }
                     break;
                 }
@@ -385,6 +613,22 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>) -> Result<
     }
 }
 
+/// True when the key whose quoted text is `key` decodes to
+/// [`SERDE_NUMBER_KEY`]: the bytes themselves, or with escapes (which only
+/// lengthen a key) decoded.
+#[inline]
+fn is_number_key(b: &[u8], key: Range<usize>) -> bool {
+    const QUOTED: usize = SERDE_NUMBER_KEY.len() + 2;
+    match key.len() {
+        QUOTED => b.get(key.start + 1..key.end - 1) == Some(SERDE_NUMBER_KEY.as_bytes()),
+        n if n > QUOTED => {
+            b.get(key.clone()).is_some_and(|raw| raw.contains(&b'\\'))
+                && decode_string(b, key).is_some_and(|k| k == SERDE_NUMBER_KEY)
+        }
+        _ => false,
+    }
+}
+
 /// The end of the value at `start`: from `ends` for a recorded container,
 /// else scanned.
 fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, SyntaxError> {
@@ -397,8 +641,9 @@ fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, Synt
     }
 }
 
-/// Scans `"key" :` and the whitespace after; returns where the member's value starts.
-fn member_key(b: &[u8], i: usize) -> Result<usize, SyntaxError> {
+/// Scans `"key" :` and the whitespace after; returns where the key ends and
+/// where the member's value starts.
+fn member_key(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, usize), SyntaxError> {
     if b.get(i) != Some(&b'"') {
         let hint = if b.get(i) == Some(&b'}') { " (a trailing comma?)" } else { "" };
         return err(
@@ -406,12 +651,12 @@ fn member_key(b: &[u8], i: usize) -> Result<usize, SyntaxError> {
             format!("expected an object key in double quotes, found {}{hint}", describe(b, i)),
         );
     }
-    let end = scan_string(b, i)?;
+    let end = string_end(b, i, hazards)?;
     let colon = skip_ws(b, end);
     if b.get(colon) != Some(&b':') {
         return err(colon, format!("expected `:` after an object key, found {}", describe(b, colon)));
     }
-    Ok(skip_ws(b, colon + 1))
+    Ok((end, skip_ws(b, colon + 1)))
 }
 
 /// Decodes a key given the range of its quoted text.
@@ -490,7 +735,7 @@ pub fn object_members_in(b: &[u8], open: usize, ends: &ContainerEnds) -> Result<
     }
     loop {
         let key_start = i;
-        let value_start = member_key(b, key_start)?;
+        let value_start = member_key(b, key_start, &mut Vec::new())?.1;
         let key_end = scan_string(b, key_start)?;
         let key = decode_key(b, key_start..key_end);
         let value_end = value_end(b, value_start, ends)?;
@@ -528,6 +773,10 @@ pub fn find_path(b: &[u8], start: usize, path: &[Seg]) -> usize {
     }
     at
 }
+
+#[cfg(test)]
+#[path = "scan_tests.rs"]
+pub(crate) mod simd_tests;
 
 #[cfg(test)]
 mod tests {
@@ -630,7 +879,7 @@ mod tests {
         );
         let doc = doc.as_bytes();
         let mut ends = ContainerEnds::default();
-        assert_eq!(scan_value_recording(doc, 0, &mut ends), scan_value(doc, 0));
+        assert_eq!(scan_value_recording(doc, 0, &mut ends, &mut Vec::new()), scan_value(doc, 0));
         let entries: Vec<_> = ends.iter().collect();
         assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "sorted by start: {entries:?}");
         for (start, end) in &entries {
@@ -666,7 +915,7 @@ mod tests {
         let doc = format!(r#"[{{"a": [1, "{p}"]}}, {{"b": [3, "{p}", oops]}}, ["{p}"]]"#);
         let doc = doc.as_bytes();
         let mut ends = ContainerEnds::default();
-        let e = scan_value_recording(doc, 0, &mut ends).unwrap_err();
+        let e = scan_value_recording(doc, 0, &mut ends, &mut Vec::new()).unwrap_err();
         assert_eq!(e, scan_value(doc, 0).unwrap_err());
         let kept: Vec<String> = ends.iter().map(|(s, e)| String::from_utf8_lossy(&doc[s..e]).chars().take(7).collect()).collect();
         assert_eq!(kept, vec![r#"{"a": ["#, r#"[1, "pp"#]);

@@ -43,17 +43,18 @@ pub(super) struct Scratch {
     decoded: String,
 }
 
-/// True when `python::loads(s)` gives an object: `s` is one JSON object by
-/// the validating scanner, and nothing in it makes serde_json (which loads
-/// tries first) refuse it. Some strings loads reads that this refuses (NaN,
-/// lone surrogates): those take the exact path.
+/// True when `python::loads(s)` gives the object `s` says: `s` is one JSON
+/// object by the validating scanner, with none of the hazards that make
+/// serde_json (which loads tries first) refuse or misread it. Some strings
+/// loads reads that this refuses (NaN, lone surrogates): those take the
+/// exact path.
 fn encodes_an_object(s: &str) -> bool {
     let b = s.as_bytes();
     let start = scan::skip_ws(b, 0);
+    let mut hazards = Vec::new();
     b.get(start) == Some(&b'{')
-        && scan::scan_value(b, start).is_ok_and(|end| scan::skip_ws(b, end) == b.len())
-        && !read::lone_surrogate(b)
-        && !read::nests_deeper_than(b, 120)
+        && scan::scan_value_hazards(b, start, &mut hazards).is_ok_and(|end| scan::skip_ws(b, end) == b.len())
+        && hazards.is_empty()
 }
 
 /// The members of one object that a reader looks at, found by key; `None`
@@ -108,12 +109,14 @@ impl Reader<'_, '_> {
         event
     }
 
-    /// True when serde_json would read the record as our scanner did: it is
-    /// valid UTF-8, holds no lone surrogate escape and nests no deeper than
-    /// serde_json's limit (128; 120 leaves a margin).
+    /// True when serde_json would read the record as the scanner did: it is
+    /// valid UTF-8 and holds none of the split's hazards (a lone surrogate
+    /// escape, nesting past serde_json's limit, its private number key).
     fn fast_allowed(&self, r: &Range<usize>) -> bool {
         let Some(bytes) = self.b.get(r.clone()) else { return false };
-        (self.out.utf8_valid || std::str::from_utf8(bytes).is_ok()) && !read::lone_surrogate(bytes) && !read::nests_deeper_than(bytes, 120)
+        let first_hazard = self.hazards.partition_point(|h| *h < r.start);
+        let hazard_inside = self.hazards.get(first_hazard).is_some_and(|h| *h < r.end);
+        !hazard_inside && (self.out.utf8_valid || std::str::from_utf8(bytes).is_ok())
     }
 
     fn fast_event_in(&mut self, r: &Range<usize>, s: &mut Scratch) -> Option<FastEvent> {

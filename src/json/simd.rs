@@ -1,0 +1,294 @@
+//! The crate's only `unsafe` code: 128-bit SIMD classification of input
+//! bytes for the byte-level passes (the split's string scan and the source
+//! map's counts), with SSE2 on x86_64 (part of its baseline, so no runtime
+//! detection) and simd128 on wasm32 (enabled at compile time by
+//! `.cargo/config.toml`).
+//!
+//! Every load reads 16 bytes of a `&[u8; 16]` or `&[u8; 64]` (the type is
+//! the bounds check: callers get one from a slice with `first_chunk` or
+//! `try_from`, which fail rather than read past the end; the last bytes of an
+//! input are copied into a padded array), at offsets 0, 16, 32 and 48 of the
+//! 64. Nothing here writes memory.
+//!
+//! On other targets (or wasm32 without simd128) [`ENABLED`] is false and the
+//! callers use their word-at-a-time fallbacks; this module is then empty but
+//! for that constant.
+
+/// True when this build has the SIMD paths below.
+pub const ENABLED: bool = cfg!(any(
+    all(target_arch = "x86_64", target_feature = "sse2"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+));
+
+/// What matters to the string scan in a window of 16 or 64 bytes, as bit
+/// masks (bit `j` for byte `at + j`).
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[derive(Debug, Clone, Copy)]
+pub struct StringBlock {
+    /// `"` or a byte below 0x20; past the end of the input, every position
+    /// (the window is padded with 0x00 there).
+    pub quote_or_control: u64,
+    /// `\`.
+    pub backslash: u64,
+    /// `"`, `\` or `n`: escaped, the scan passes them without a look (the
+    /// commonest escapes in traces). Only set when `backslash` is not 0 or
+    /// the window's first byte is escaped; 0 otherwise.
+    pub plain_escapes: u64,
+}
+
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+const PAD: u8 = 0;
+
+/// The [`StringBlock`] of the 64 bytes of `b` from `at` (padded past its
+/// end); `first_escaped`: whether byte `at` is escaped.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline]
+pub fn string_block64(b: &[u8], at: usize, first_escaped: bool) -> StringBlock {
+    match b.get(at..).and_then(|rest| rest.first_chunk::<64>()) {
+        Some(chunk) => block64(chunk, first_escaped),
+        None => block64_tail(b.get(at..).unwrap_or(&[]), first_escaped),
+    }
+}
+
+/// [`string_block64`] for the last bytes (fewer than 64), copied into a
+/// padded block.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(never)]
+fn block64_tail(rest: &[u8], first_escaped: bool) -> StringBlock {
+    let mut block = [PAD; 64];
+    if let Some(head) = block.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    block64(&block, first_escaped)
+}
+
+/// The [`StringBlock`] of the 16 bytes of `b` from `at` (padded past its
+/// end): the first look at a string, as most are short (keys, roles, ids).
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline]
+pub fn string_block16(b: &[u8], at: usize) -> StringBlock {
+    match b.get(at..).and_then(|rest| rest.first_chunk::<16>()) {
+        Some(chunk) => block16(chunk),
+        None => {
+            let mut block = [PAD; 16];
+            let rest = b.get(at..).unwrap_or(&[]);
+            if let Some(head) = block.get_mut(..rest.len()) {
+                head.copy_from_slice(rest);
+            }
+            block16(&block)
+        }
+    }
+}
+
+// Per 16 bytes, on both targets: `x ^ 2 <= 0x20` holds exactly for the bytes
+// below 0x20 (xor 2 keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20):
+// one unsigned max (or min) and one compare for both classes.
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn block16(chunk: &[u8; 16]) -> StringBlock {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_xor_si128,
+    };
+    // SAFETY: `chunk` is 16 readable bytes, all that the one unaligned load
+    // (`loadu`: no alignment needed) reads. SSE2 is enabled for every x86_64
+    // target (the cfg above).
+    unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+        let space = _mm_set1_epi8(0x20);
+        let quote_or_control = _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(v, _mm_set1_epi8(2)), space), space);
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        let m = |x: __m128i| _mm_movemask_epi8(x) as u32 as u64;
+        let backslashes = m(backslash);
+        let plain_escapes = if backslashes == 0 {
+            0
+        } else {
+            let quote_or_n = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8)), _mm_cmpeq_epi8(v, _mm_set1_epi8(b'n' as i8)));
+            m(_mm_or_si128(quote_or_n, backslash))
+        };
+        StringBlock { quote_or_control: m(quote_or_control), backslash: backslashes, plain_escapes }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
+    use core::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_xor_si128,
+    };
+    let p = chunk.as_ptr().cast::<__m128i>();
+    // SAFETY: `chunk` is 64 readable bytes, and the four unaligned loads
+    // (`loadu`: no alignment needed) read bytes 0..16, 16..32, 32..48 and
+    // 48..64 of it. SSE2 is enabled for every x86_64 target (the cfg above).
+    unsafe {
+        let v = [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))];
+        let two = _mm_set1_epi8(2);
+        let space = _mm_set1_epi8(0x20);
+        let bs = _mm_set1_epi8(b'\\' as i8);
+        let join = |x: [__m128i; 4]| {
+            let m = x.map(|x| _mm_movemask_epi8(x) as u32 as u64);
+            m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48)
+        };
+        let backslash = v.map(|x| _mm_cmpeq_epi8(x, bs));
+        let backslashes = join(backslash);
+        let quote_or_control = join(v.map(|x| _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(x, two), space), space)));
+        let plain_escapes = if backslashes == 0 && !first_escaped {
+            0
+        } else {
+            let quote = _mm_set1_epi8(b'"' as i8);
+            let n = _mm_set1_epi8(b'n' as i8);
+            let plain = |x: __m128i, backslash: __m128i| {
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, n)), backslash)
+            };
+            join([
+                plain(v[0], backslash[0]),
+                plain(v[1], backslash[1]),
+                plain(v[2], backslash[2]),
+                plain(v[3], backslash[3]),
+            ])
+        };
+        StringBlock { quote_or_control, backslash: backslashes, plain_escapes }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn block16(chunk: &[u8; 16]) -> StringBlock {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
+    // SAFETY: `chunk` is 16 readable bytes, all that the one load reads (wasm
+    // loads need no alignment). simd128 is enabled at compile time (the cfg
+    // above).
+    unsafe {
+        let v = v128_load(chunk.as_ptr().cast::<v128>());
+        let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
+        let backslash = i8x16_eq(v, u8x16_splat(b'\\'));
+        let m = |x: v128| u64::from(i8x16_bitmask(x));
+        let backslashes = m(backslash);
+        let plain_escapes = if backslashes == 0 {
+            0
+        } else {
+            m(v128_or(v128_or(i8x16_eq(v, u8x16_splat(b'"')), i8x16_eq(v, u8x16_splat(b'n'))), backslash))
+        };
+        StringBlock { quote_or_control: m(quote_or_control), backslash: backslashes, plain_escapes }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
+    let p = chunk.as_ptr().cast::<v128>();
+    // SAFETY: `chunk` is 64 readable bytes, and the four loads read bytes
+    // 0..16, 16..32, 32..48 and 48..64 of it (wasm loads need no alignment).
+    // simd128 is enabled at compile time (the cfg above).
+    unsafe {
+        let v = [v128_load(p), v128_load(p.add(1)), v128_load(p.add(2)), v128_load(p.add(3))];
+        let join = |x: [v128; 4]| {
+            let m = x.map(|x| u64::from(i8x16_bitmask(x)));
+            m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48)
+        };
+        let backslash = v.map(|x| i8x16_eq(x, u8x16_splat(b'\\')));
+        let backslashes = join(backslash);
+        let quote_or_control = join(v.map(|x| u8x16_le(v128_xor(x, u8x16_splat(2)), u8x16_splat(0x20))));
+        let plain_escapes = if backslashes == 0 && !first_escaped {
+            0
+        } else {
+            let plain = |x: v128, backslash: v128| {
+                v128_or(v128_or(i8x16_eq(x, u8x16_splat(b'"')), i8x16_eq(x, u8x16_splat(b'n'))), backslash)
+            };
+            join([
+                plain(v[0], backslash[0]),
+                plain(v[1], backslash[1]),
+                plain(v[2], backslash[2]),
+                plain(v[3], backslash[3]),
+            ])
+        };
+        StringBlock { quote_or_control, backslash: backslashes, plain_escapes }
+    }
+}
+
+/// The counts of `block`'s whole 64-byte chunks for the source map (the
+/// last `block.len() % 64` bytes are the caller's): how many UTF-8
+/// continuation bytes (`0b10xx_xxxx`) they hold, and for each chunk with a
+/// `\n`, `newlines(offset of the chunk in block, mask of its \n bytes)`.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+pub fn source_chunks(block: &[u8], mut newlines: impl FnMut(usize, u64)) -> usize {
+    // The per-lane counters are bytes, at most 4 per chunk: flush every 63 chunks.
+    const GROUP: usize = 63 * 64;
+    let mut continuation = 0usize;
+    for (group_index, group) in block.chunks(GROUP).enumerate() {
+        let chunks = group.chunks_exact(64).filter_map(|c| <&[u8; 64]>::try_from(c).ok());
+        continuation += source_group(chunks, |i, mask| newlines(group_index * GROUP + i * 64, mask));
+    }
+    continuation
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline]
+fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: impl FnMut(usize, u64)) -> usize {
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi64, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_sad_epu8, _mm_set1_epi8, _mm_setzero_si128, _mm_srli_si128, _mm_sub_epi8,
+    };
+    // SAFETY: every load reads 16 of the 64 bytes of one `chunk: &[u8; 64]`
+    // (offsets 0, 16, 32, 48; `loadu`: no alignment needed). SSE2 is
+    // enabled for every x86_64 target (the cfg above).
+    unsafe {
+        // A continuation byte is -128..=-65 as i8: below -64.
+        let below = _mm_set1_epi8(-64);
+        let newline = _mm_set1_epi8(b'\n' as i8);
+        let mut counts = _mm_setzero_si128();
+        for (index, chunk) in chunks.enumerate() {
+            let p = chunk.as_ptr().cast::<__m128i>();
+            let v = [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))];
+            // Subtracting the all-ones compare adds one per continuation byte.
+            for x in v {
+                counts = _mm_sub_epi8(counts, _mm_cmplt_epi8(x, below));
+            }
+            let n = v.map(|x| _mm_cmpeq_epi8(x, newline));
+            let any = _mm_or_si128(_mm_or_si128(n[0], n[1]), _mm_or_si128(n[2], n[3]));
+            if _mm_movemask_epi8(any) != 0 {
+                let m = n.map(|x| _mm_movemask_epi8(x) as u32 as u64);
+                newlines(index, m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48));
+            }
+        }
+        // Sum of the 16 byte counters: two 64-bit partial sums.
+        let sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+        let total = _mm_add_epi64(sums, _mm_srli_si128::<8>(sums));
+        _mm_cvtsi128_si64(total) as usize
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: impl FnMut(usize, u64)) -> usize {
+    use core::arch::wasm32::{
+        i8x16_bitmask, i8x16_eq, i8x16_lt, i8x16_splat, i8x16_sub, u16x8_extadd_pairwise_u8x16, u32x4_extadd_pairwise_u16x8,
+        u32x4_extract_lane, u8x16_splat, v128, v128_any_true, v128_load, v128_or,
+    };
+    // SAFETY: every load reads 16 of the 64 bytes of one `chunk: &[u8; 64]`
+    // (offsets 0, 16, 32, 48; wasm loads need no alignment). simd128 is
+    // enabled at compile time (the cfg above).
+    unsafe {
+        let below = i8x16_splat(-64);
+        let newline = u8x16_splat(b'\n');
+        let mut counts = u8x16_splat(0);
+        for (index, chunk) in chunks.enumerate() {
+            let p = chunk.as_ptr().cast::<v128>();
+            let v = [v128_load(p), v128_load(p.add(1)), v128_load(p.add(2)), v128_load(p.add(3))];
+            for x in v {
+                counts = i8x16_sub(counts, i8x16_lt(x, below));
+            }
+            let n = v.map(|x| i8x16_eq(x, newline));
+            if v128_any_true(v128_or(v128_or(n[0], n[1]), v128_or(n[2], n[3]))) {
+                let m = n.map(|x| u64::from(i8x16_bitmask(x)));
+                newlines(index, m[0] | (m[1] << 16) | (m[2] << 32) | (m[3] << 48));
+            }
+        }
+        let sums = u32x4_extadd_pairwise_u16x8(u16x8_extadd_pairwise_u8x16(counts));
+        (u32x4_extract_lane::<0>(sums) + u32x4_extract_lane::<1>(sums) + u32x4_extract_lane::<2>(sums) + u32x4_extract_lane::<3>(sums))
+            as usize
+    }
+}
