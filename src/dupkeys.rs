@@ -4,9 +4,12 @@
 //! text and another in the viewer. Each duplicate becomes a warning; the raw
 //! JSON keeps both values.
 //!
-//! One pass over already-scanned values: strings are skipped a run of plain
-//! bytes at a time and the keys of open objects share one buffer, so the
-//! happy path allocates nothing per object.
+//! The split's scan already compares the keys of every object as it closes
+//! and lists the objects that may repeat one (`Split::repeats`): only those
+//! are checked here, key by key. For inputs where that list is not complete
+//! (a syntax error stopped the scan) or not enough (keys holding invalid
+//! UTF-8 compare decoded), one pass walks every value instead: strings are
+//! skipped whole and the keys of open objects share one buffer.
 
 use std::ops::Range;
 
@@ -144,15 +147,43 @@ fn check_object(keys: &[(&[u8], usize)], object: usize, found: &mut Vec<Duplicat
     }
 }
 
+/// [`find`] for a value whose objects that may repeat a key are `objects`
+/// (their `{`, in the order they close, as the split lists them): the same
+/// answer without walking the value.
+pub fn find_in(b: &[u8], objects: &[usize], limit: usize) -> (Vec<Duplicate>, usize) {
+    let mut found = Vec::new();
+    let mut total = 0;
+    let mut members = Vec::new();
+    for &object in objects {
+        if crate::json::read::members(b, object, &crate::json::scan::NO_ENDS, &mut members).is_none() {
+            continue;
+        }
+        let keys: Vec<(&[u8], usize)> = members.iter().map(|m| (b.get(m.key.clone()).unwrap_or(&[]), m.key.start - 1)).collect();
+        check_object(&keys, object, &mut found, &mut total, limit);
+    }
+    found.sort_by_key(|d| d.offset);
+    (found, total)
+}
+
 /// Reports every duplicate key of the input as a `duplicate-key` warning
 /// (at most [`MAX_REPORTED`], then one more that counts the rest). The
 /// diagnostics name no event yet: `integrity::relink_diagnostics` gives them
 /// the event holding them.
 pub fn report(out: &mut Builder, split: &Split) {
     let mut total = 0;
+    // The split's list is complete when its scan reached every value's end.
+    let listed = split.errors.is_empty() && out.utf8_valid;
+    let mut next_listed = 0;
     for v in &split.values {
         let room = MAX_REPORTED.saturating_sub(total.min(MAX_REPORTED));
-        let (found, count) = find(out.bytes, v.range.clone(), room);
+        let (found, count) = if listed {
+            let objects = split.repeats.get(next_listed..).unwrap_or(&[]);
+            let inside = objects.iter().take_while(|o| v.range.contains(o)).count();
+            next_listed += inside;
+            find_in(out.bytes, objects.get(..inside).unwrap_or(&[]), room)
+        } else {
+            find(out.bytes, v.range.clone(), room)
+        };
         total += count;
         for d in found {
             let path = crate::json::render_path("$", &path_to(out.bytes, v.range.start, d.object));
@@ -241,6 +272,99 @@ mod tests {
         assert!(dups(r#"{"a": "a", "b": "\"a\""}"#).is_empty());
         // Three times: one finding, at the last.
         assert_eq!(dups(r#"{"a":1,"a":2,"a":3}"#), vec![("a".to_string(), 13, 3)]);
+    }
+
+    /// What the split lists gives exactly what walking every value gives,
+    /// at every reporting limit: handwritten objects, generated ones (keys
+    /// from a tiny alphabet, escaped spellings of the same key, objects of
+    /// more than 16 keys, nesting), as documents and as JSON Lines, and the
+    /// shared corpus.
+    #[test]
+    fn the_splits_list_finds_what_the_walk_finds() {
+        let check = |text: &[u8]| {
+            let split = crate::json::split(text, crate::json::bom_len(text));
+            if !split.errors.is_empty() || std::str::from_utf8(text).is_err() {
+                return 0;
+            }
+            let mut next = 0;
+            let mut checked = 0;
+            for v in &split.values {
+                let inside = split.repeats[next..].iter().take_while(|o| v.range.contains(o)).count();
+                let listed = &split.repeats[next..next + inside];
+                next += inside;
+                for limit in [0, 1, 2, 100] {
+                    assert_eq!(find_in(text, listed, limit), find(text, v.range.clone(), limit), "limit {limit}: {}", String::from_utf8_lossy(text));
+                }
+                checked += find(text, v.range.clone(), 100).1;
+            }
+            assert_eq!(next, split.repeats.len(), "every listed object lies in a value");
+            checked
+        };
+        for text in [
+            r#"{"a": 1, "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}"#,
+            r#"{"a": 1, "a": 2, "b": {"x": {"y": 1, "y": 2}}, "b": 3}"#,
+            r#"{"role": "x", "r\u006fle": "y", "\u0072ole": "z"}"#,
+            "{\"a\":1}\n{\"a\":1,\"a\":2}\n[{\"k\":{\"k\":1,\"k\":2}}]\n",
+        ] {
+            check(text.as_bytes());
+        }
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n) as usize
+        };
+        const KEYS: [&str; 6] = ["a", "b", "\\u0061", "c\\n", "c\\u000a", "d"];
+        fn value(rand: &mut dyn FnMut(u64) -> usize, depth: usize, out: &mut String) {
+            match rand(if depth > 3 { 3 } else { 5 }) {
+                0 => out.push('1'),
+                1 => out.push_str("\"s\""),
+                2 => out.push_str("null"),
+                3 => {
+                    out.push('[');
+                    for i in 0..rand(3) {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        value(rand, depth + 1, out);
+                    }
+                    out.push(']');
+                }
+                _ => {
+                    out.push('{');
+                    let n = if rand(8) == 0 { 17 + rand(4) } else { rand(5) };
+                    for i in 0..n {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        let key = if n > 16 { format!("k{}", rand(40)) } else { KEYS[rand(KEYS.len() as u64)].to_string() };
+                        out.push_str(&format!("\"{key}\":"));
+                        value(rand, depth + 1, out);
+                    }
+                    out.push('}');
+                }
+            }
+        }
+        let mut duplicates = 0;
+        for round in 0..400 {
+            let mut text = String::new();
+            for line in 0..1 + rand(3) {
+                if line > 0 {
+                    text.push('\n');
+                }
+                value(&mut rand, 0, &mut text);
+            }
+            if round % 2 == 0 {
+                text = text.replace('\n', ",").replace("},{", "}, {");
+                text = format!("[{text}]");
+            }
+            duplicates += check(text.as_bytes());
+        }
+        assert!(duplicates > 200, "the generator makes duplicates ({duplicates})");
+        for f in crate::json::scan::simd_tests::corpus_files() {
+            check(&std::fs::read(&f).unwrap());
+        }
     }
 
     #[test]

@@ -282,6 +282,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         // Files are appended in order: the tables stay sorted by offset.
         split.ends.extend(part.ends);
         split.hazards.extend(part.hazards);
+        split.repeats.extend(part.repeats);
         sources.push(model::SourceFile { name, range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {

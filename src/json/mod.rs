@@ -60,6 +60,11 @@ pub struct Split {
     /// it as the text says (invalid UTF-8 aside: the whole-input check
     /// reports it). Offsets may also lie in values with a syntax error.
     pub hazards: Vec<usize>,
+    /// The objects, by their `{`, that may hold a key twice (two keys of the
+    /// same bytes, an escaped key, or more than 16 keys), in the order they
+    /// close: `dupkeys` checks these instead of walking the whole input
+    /// again. Complete only for a split without syntax errors.
+    pub repeats: Vec<usize>,
 }
 
 impl Split {
@@ -71,6 +76,7 @@ impl Split {
             leftovers: Vec::new(),
             ends: ContainerEnds::default(),
             hazards: Vec::new(),
+            repeats: Vec::new(),
         }
     }
 }
@@ -102,7 +108,7 @@ pub fn split(b: &[u8], start: usize) -> Split {
         return out;
     }
     // (When this turns out to be JSON Lines, `split_lines` starts a new table.)
-    match scan::scan_value_recording(b, first, &mut out.ends, &mut out.hazards) {
+    match scan::scan_value_recording(b, first, &mut out.ends, &mut out.hazards, &mut out.repeats) {
         Ok(end) => {
             let rest = scan::skip_ws(b, end);
             if rest >= b.len() {
@@ -166,7 +172,7 @@ fn split_lines(b: &[u8], start: usize) -> Split {
         let line = b.get(..end).unwrap_or(&[]);
         let s = scan::skip_ws(line, i);
         if s < end {
-            match scan::scan_value_recording(line, s, &mut out.ends, &mut out.hazards) {
+            match scan::scan_value_recording(line, s, &mut out.ends, &mut out.hazards, &mut out.repeats) {
                 Ok(v_end) => {
                     let after = scan::skip_ws(line, v_end);
                     if after >= end {

@@ -11,26 +11,13 @@
 
 use std::ops::Range;
 
-use super::scan::{skip_ws, ContainerEnds};
+use super::scan::{self, skip_ws, ContainerEnds};
 
 /// A string whose opening quote is at `open`: the offset just past its
 /// closing quote, and whether it holds a backslash escape.
 #[inline]
 pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
-    let mut i = open + 1;
-    let mut escaped = false;
-    loop {
-        let rest = b.get(i..)?;
-        let at = memchr::memchr2(b'"', b'\\', rest)?;
-        i += at;
-        if b.get(i) == Some(&b'"') {
-            return Some((i + 1, escaped));
-        }
-        // A backslash: the escaped byte cannot end the string (`\uXXXX`
-        // continues with hex digits, which cannot either).
-        escaped = true;
-        i += 2;
-    }
+    scan::validated_string_end(b, open)
 }
 
 /// The end of the value starting at `start` (no whitespace before it).
@@ -181,7 +168,7 @@ pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::scan::{self, NO_ENDS};
+    use crate::json::scan::NO_ENDS;
 
     #[test]
     fn string_ends_and_escapes() {
@@ -204,7 +191,7 @@ mod tests {
         );
         let b = doc.as_bytes();
         let mut ends = ContainerEnds::default();
-        scan::scan_value_recording(b, 0, &mut ends, &mut Vec::new()).unwrap();
+        scan::scan_value_recording(b, 0, &mut ends, &mut Vec::new(), &mut Vec::new()).unwrap();
         for table in [&ends, &NO_ENDS] {
             let mut m = Vec::new();
             assert_eq!(members(b, 0, table, &mut m), Some(b.len()));

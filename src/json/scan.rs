@@ -235,6 +235,75 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
     }
 }
 
+/// The end of a string the split has already validated, whose `"` is at
+/// `start`: the offset just past its closing quote, and whether it holds a
+/// backslash escape; `None` when it does not end. Nothing is checked again:
+/// the end is the first unescaped `"`, found a window at a time (16 bytes,
+/// then 64) with no stop at escapes. The format readers' second look at a
+/// string (`json::read`), which walked every escape with memchr2 before.
+#[inline]
+pub fn validated_string_end(b: &[u8], start: usize) -> Option<(usize, bool)> {
+    if super::simd::ENABLED {
+        validated_string_end_simd(b, start)
+    } else {
+        validated_string_end_words(b, start)
+    }
+}
+
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+fn validated_string_end_simd(b: &[u8], start: usize) -> Option<(usize, bool)> {
+    use super::simd::{string_block16, string_block64};
+    let below = |k: u32| (1u64 << k) - 1;
+    let close = |p: usize, escaped: bool| match b.get(p) {
+        Some(b'"') => Some((p + 1, escaped)),
+        _ => None,
+    };
+    let mut base = start + 1;
+    let first = string_block16(b, base);
+    let (escaped, _) = escaped_bytes(first.backslash, 0);
+    let mut carry = (escaped >> 16) & 1;
+    let ends = first.quote_or_control & !escaped & 0xFFFF;
+    if ends != 0 {
+        let k = ends.trailing_zeros();
+        return close(base + k as usize, first.backslash & below(k) != 0);
+    }
+    let mut seen_backslash = first.backslash != 0;
+    base += 16;
+    loop {
+        let block = string_block64(b, base, carry != 0);
+        let (escaped, next_carry) = escaped_bytes(block.backslash, carry);
+        let ends = block.quote_or_control & !escaped;
+        if ends != 0 {
+            let k = ends.trailing_zeros();
+            return close(base + k as usize, seen_backslash || block.backslash & below(k) != 0);
+        }
+        seen_backslash |= block.backslash != 0;
+        carry = next_carry;
+        base += 64;
+    }
+}
+
+#[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
+fn validated_string_end_simd(b: &[u8], start: usize) -> Option<(usize, bool)> {
+    validated_string_end_words(b, start)
+}
+
+/// [`validated_string_end`] without SIMD: the next `"` or `\` by memchr2,
+/// stepping over each escape.
+fn validated_string_end_words(b: &[u8], start: usize) -> Option<(usize, bool)> {
+    let mut i = start + 1;
+    let mut escaped = false;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        if b.get(i) == Some(&b'"') {
+            return Some((i + 1, escaped));
+        }
+        // The escaped byte cannot end the string (`\uXXXX` goes on with hex digits).
+        escaped = true;
+        i += 2;
+    }
+}
+
 #[cold]
 #[inline(never)]
 fn control_in_string(i: usize, c: u8) -> SyntaxError {
@@ -483,7 +552,7 @@ impl ContainerEnds {
 /// Scans one value starting at `start` (after optional whitespace); returns
 /// the offset just past it.
 pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    scan(b, start, None, &mut Vec::new())
+    scan(b, start, None, &mut Vec::new(), None)
 }
 
 /// [`scan_value`], appending to `hazards` the offsets where serde_json would
@@ -491,23 +560,25 @@ pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
 /// `hazards`): for JSON found somewhere other than the split's values, such
 /// as a document encoded in a string.
 pub fn scan_value_hazards(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
-    scan(b, start, None, hazards)
+    scan(b, start, None, hazards, None)
 }
 
 /// [`scan_value`], recording in `ends` where its containers end (see
-/// [`ContainerEnds`] for which) and appending to `hazards` the offsets where
+/// [`ContainerEnds`] for which), appending to `hazards` the offsets where
 /// serde_json would refuse what the scanner accepts (see [`super::Split`]'s
-/// `hazards`). On an error, the containers completed before it stay
-/// recorded, and so do the hazards before it. `ends` and `hazards` must hold
-/// only entries before `start`; `hazards` stays sorted.
+/// `hazards`), and to `repeats` the objects that may hold a key twice (see
+/// [`super::Split`]'s `repeats`). On an error, what was completed before it
+/// stays recorded. `ends` and `hazards` must hold only entries before
+/// `start`; `hazards` stays sorted.
 pub fn scan_value_recording(
     b: &[u8],
     start: usize,
     ends: &mut ContainerEnds,
     hazards: &mut Vec<usize>,
+    repeats: &mut Vec<usize>,
 ) -> Result<usize, SyntaxError> {
     let from = ends.entries.len();
-    let result = scan(b, start, Some(&mut *ends), hazards);
+    let result = scan(b, start, Some(&mut *ends), hazards, Some(repeats));
     // Recorded as they close (inner before outer): put them in start order.
     if let Some(added) = ends.entries.get_mut(from..) {
         added.sort_unstable_by_key(|e| e.0);
@@ -523,8 +594,19 @@ pub fn scan_value_recording(
 /// first level past it: the containers inside one are past it too); and
 /// each object whose first key is [`SERDE_NUMBER_KEY`] (serde_json fails on
 /// it, or reads it as a number, not the object the text says).
-fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
-    let mut stack: Vec<(Frame, usize)> = Vec::new();
+///
+/// With `repeats`, the keys of the open objects are kept (as quoted ranges;
+/// each frame knows where its own start) and checked as each object closes.
+fn scan(
+    b: &[u8],
+    start: usize,
+    mut ends: Option<&mut ContainerEnds>,
+    hazards: &mut Vec<usize>,
+    mut repeats: Option<&mut Vec<usize>>,
+) -> Result<usize, SyntaxError> {
+    let mut stack: Vec<(Frame, usize, usize)> = Vec::new();
+    let mut keys: Vec<(usize, usize)> = Vec::new();
+    let track_keys = repeats.is_some();
     let mut i = skip_ws(b, start);
     loop {
         // A value is expected at `i`.
@@ -549,7 +631,10 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &
                             hazards.push(open);
                         }
                     }
-                    stack.push((Frame::Object, open));
+                    stack.push((Frame::Object, open, keys.len()));
+                    if track_keys {
+                        keys.push((key, key_end));
+                    }
                     continue;
                 }
             }
@@ -562,7 +647,7 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &
                 if b.get(i) == Some(&b']') {
                     i += 1;
                 } else {
-                    stack.push((Frame::Array, open));
+                    stack.push((Frame::Array, open, keys.len()));
                     continue;
                 }
             }
@@ -575,7 +660,7 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &
         }
         // After a complete value: close containers or move to the next element.
         loop {
-            let Some((top, open)) = stack.last().copied() else {
+            let Some((top, open, own_keys)) = stack.last().copied() else {
                 return Ok(i);
             };
             i = skip_ws(b, i);
@@ -583,13 +668,26 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &
                 (_, Some(b',')) => {
                     i = skip_ws(b, i + 1);
                     if top == Frame::Object {
-                        i = member_key(b, i, hazards)?.1;
+                        let key = i;
+                        let key_end;
+                        (key_end, i) = member_key(b, i, hazards)?;
+                        if track_keys {
+                            keys.push((key, key_end));
+                        }
                     }
                     break;
                 }
                 (Frame::Array, Some(b']')) | (Frame::Object, Some(b'}')) => {
                     i += 1;
                     stack.pop();
+                    if top == Frame::Object && track_keys {
+                        if keys.len() >= own_keys + 2 && may_repeat_a_key(b, keys.get(own_keys..).unwrap_or(&[])) {
+                            if let Some(r) = repeats.as_deref_mut() {
+                                r.push(open);
+                            }
+                        }
+                        keys.truncate(own_keys);
+                    }
                     if let Some(t) = ends.as_deref_mut() {
                         if stack.len() <= ContainerEnds::DEPTH && i - open >= ContainerEnds::MIN_BYTES {
                             t.entries.push((open, i));
@@ -611,6 +709,26 @@ fn scan(b: &[u8], start: usize, mut ends: Option<&mut ContainerEnds>, hazards: &
             }
         }
     }
+}
+
+/// True when the keys of one object (quoted ranges) may hold one key twice:
+/// two are the same bytes, or one holds an escape (two different spellings
+/// can decode alike), or there are too many to compare pairwise (more than
+/// 16; `dupkeys` then sorts them). Keys holding invalid UTF-8 also compare
+/// decoded, but the split's list is not used for such inputs.
+#[inline]
+fn may_repeat_a_key(b: &[u8], keys: &[(usize, usize)]) -> bool {
+    if keys.len() > 16 {
+        return true;
+    }
+    let raw = |k: &(usize, usize)| b.get(k.0 + 1..k.1.saturating_sub(1)).unwrap_or(&[]);
+    for (n, key) in keys.iter().enumerate() {
+        let text = raw(key);
+        if text.contains(&b'\\') || keys.get(..n).unwrap_or(&[]).iter().any(|k| raw(k) == text) {
+            return true;
+        }
+    }
+    false
 }
 
 /// True when the key whose quoted text is `key` decodes to
@@ -879,7 +997,7 @@ mod tests {
         );
         let doc = doc.as_bytes();
         let mut ends = ContainerEnds::default();
-        assert_eq!(scan_value_recording(doc, 0, &mut ends, &mut Vec::new()), scan_value(doc, 0));
+        assert_eq!(scan_value_recording(doc, 0, &mut ends, &mut Vec::new(), &mut Vec::new()), scan_value(doc, 0));
         let entries: Vec<_> = ends.iter().collect();
         assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "sorted by start: {entries:?}");
         for (start, end) in &entries {
@@ -915,7 +1033,7 @@ mod tests {
         let doc = format!(r#"[{{"a": [1, "{p}"]}}, {{"b": [3, "{p}", oops]}}, ["{p}"]]"#);
         let doc = doc.as_bytes();
         let mut ends = ContainerEnds::default();
-        let e = scan_value_recording(doc, 0, &mut ends, &mut Vec::new()).unwrap_err();
+        let e = scan_value_recording(doc, 0, &mut ends, &mut Vec::new(), &mut Vec::new()).unwrap_err();
         assert_eq!(e, scan_value(doc, 0).unwrap_err());
         let kept: Vec<String> = ends.iter().map(|(s, e)| String::from_utf8_lossy(&doc[s..e]).chars().take(7).collect()).collect();
         assert_eq!(kept, vec![r#"{"a": ["#, r#"[1, "pp"#]);

@@ -70,6 +70,14 @@ fn check_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
         assert_eq!(string_end_words(b, start, &mut word_hazards), want, "word scan, string at {start}: {:?}", around());
     }
     assert_eq!(simd_hazards, word_hazards, "hazards, string at {start}: {:?}", around());
+    // The second look at a validated string: the same end, and whether a
+    // backslash lies between the quotes. On invalid strings it only must not
+    // panic.
+    let second = (validated_string_end(b, start), validated_string_end_words(b, start));
+    if let Ok(end) = want {
+        let escaped = b[start + 1..end - 1].contains(&b'\\');
+        assert_eq!(second, (Some((end, escaped)), Some((end, escaped))), "second look, string at {start}: {:?}", around());
+    }
     if let Ok(end) = want {
         let text = &b[start..end];
         if std::str::from_utf8(text).is_ok() {
