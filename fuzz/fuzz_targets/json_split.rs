@@ -45,12 +45,47 @@ fn check_split(data: &[u8]) {
         }
     }
     check_hazards(data, &split);
+    check_strings(data, &split);
     for l in &split.leftovers {
         assert!(l.start <= l.end && l.end <= data.len(), "leftover {l:?} outside {}", data.len());
     }
     for e in &split.errors {
         assert!(e.offset <= data.len(), "error offset {} past {}", e.offset, data.len());
         assert!(!e.message.is_empty());
+    }
+}
+
+/// Every string end the split recorded is where the scanner ends that
+/// string, with whether a backslash lies in it; in a split without errors,
+/// every string value of `MIN_STRING_BYTES` or more is recorded and no key.
+fn check_strings(data: &[u8], split: &json::Split) {
+    let complete = split.errors.is_empty() && split.leftovers.is_empty();
+    let mut i = 0;
+    while i < data.len() {
+        if data[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let recorded = split.ends.string_at(i);
+        match scan::scan_string(data, i) {
+            Ok(end) => {
+                let escaped = data[i + 1..end - 1].contains(&b'\\');
+                if let Some(r) = recorded {
+                    assert_eq!(r, (end, escaped), "a recorded string end the scanner disagrees with, at {i}");
+                }
+                let is_key = data.get(scan::skip_ws(data, end)) == Some(&b':');
+                let inside_a_value = split.values.iter().any(|v| v.range.contains(&i));
+                if complete && inside_a_value && !is_key && end - i >= scan::ContainerEnds::MIN_STRING_BYTES {
+                    assert!(recorded.is_some(), "a long string value at {i} is not recorded");
+                }
+                // Strings only start where the previous one ended (or outside any).
+                i = end;
+            }
+            Err(_) => {
+                assert!(recorded.is_none(), "a recorded string the scanner refuses, at {i}");
+                i += 1;
+            }
+        }
     }
 }
 

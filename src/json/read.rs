@@ -23,7 +23,7 @@ pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
 /// The end of the value starting at `start` (no whitespace before it).
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
     match b.get(start)? {
-        b'"' => string_end(b, start).map(|(end, _)| end),
+        b'"' => ends.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
         b'{' | b'[' => ends.end_of(start).or_else(|| container_end(b, start)),
         _ => {
             // A number or a literal: up to the next delimiter.
@@ -129,7 +129,8 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
         let first = *b.get(start)?;
         let kind = Kind::of(first);
         let (end, escaped) = match kind {
-            Kind::String => string_end(b, start)?,
+            // A long string the split recorded is jumped over.
+            Kind::String => ends.string_at(start).or_else(|| string_end(b, start))?,
             _ => (value_end(b, start, ends)?, false),
         };
         out.push(Member { key, key_escaped, value: start..end, kind, escaped });
@@ -210,6 +211,36 @@ mod tests {
             assert_eq!(items(b, c, table, &mut it), Some(m[2].value.end));
             assert_eq!(it, scan::array_items(b, c).0);
         }
+    }
+
+    /// Every string value the split recorded ends where the scanner ends
+    /// it, with the right escape flag; every string value of 64 bytes or
+    /// more is recorded, and no key.
+    #[test]
+    fn recorded_string_ends_are_the_scanners() {
+        let long = "x".repeat(70);
+        let doc = format!(
+            r#"[{{"{long}": "{long}", "b": "{long}\n", "c": ["short", "{long}\"{long}"]}}, "{long}", {{"k": "\u00e9{long}"}}]"#
+        );
+        let b = doc.as_bytes();
+        let split = crate::json::split(b, 0);
+        assert!(split.errors.is_empty());
+        let mut strings = 0;
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'"' {
+                let end = scan::scan_string(b, i).unwrap();
+                let is_key = b[scan::skip_ws(b, end)] == b':';
+                let want = (!is_key && end - i >= ContainerEnds::MIN_STRING_BYTES).then(|| (end, b[i + 1..end - 1].contains(&b'\\')));
+                assert_eq!(split.ends.string_at(i), want, "string at {i}");
+                strings += usize::from(want.is_some());
+                i = end;
+            } else {
+                i += 1;
+            }
+        }
+        assert_eq!(strings, 5);
+        assert!(split.ends.string_at(1).is_none());
     }
 
     #[test]

@@ -110,13 +110,13 @@ fn expected_value(b: &[u8], i: usize) -> SyntaxError {
 
 /// Scans a string starting at the opening quote; returns the offset after the closing quote.
 pub fn scan_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    string_end(b, start, &mut Vec::new())
+    string_end(b, start, &mut Vec::new()).map(|(end, _)| end)
 }
 
 /// [`scan_string`], adding to `hazards` the escapes serde_json refuses (see
-/// [`escape_end`]).
+/// [`escape_end`]), and saying whether the string holds an escape.
 #[inline]
-fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
     if b.get(start) != Some(&b'"') {
         return Err(not_a_string(b, start));
     }
@@ -139,8 +139,11 @@ fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize,
 /// cost no branch of their own, and the first event is where the byte-by-byte
 /// scan would first do anything but pass: same results, offsets, messages.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
-fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
     use super::simd::{string_block16, string_block64};
+    // Whether a window before the current one held an escaped byte (so the
+    // string holds an escape); the current window's count below the end.
+    let mut had_escape = false;
     let mut base = start + 1;
     let first = string_block16(b, base);
     // Sixteen bytes: bit 16 of `escaped` says whether the next window's first byte is.
@@ -151,6 +154,7 @@ fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<u
     let mut width = 16;
     loop {
         while events == 0 {
+            had_escape |= escaped != 0;
             base += width;
             width = 64;
             let block = string_block64(b, base, carry != 0);
@@ -162,12 +166,13 @@ fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<u
         if (escaped >> k) & 1 == 0 {
             // (Past the end of the input, every byte is an event.)
             return match b.get(p) {
-                Some(b'"') => Ok(p + 1),
+                Some(b'"') => Ok((p + 1, had_escape || escaped & ((1u64 << k) - 1) != 0)),
                 Some(c) => Err(control_in_string(p, *c)),
                 None => Err(unterminated_string(start)),
             };
         }
         // The escape whose backslash is just before `p`.
+        had_escape = true;
         let next = escape_end(b, start, p - 1, hazards)?;
         let passed = next - base;
         if passed < width {
@@ -204,15 +209,16 @@ fn escaped_bytes(backslash: u64, carry: u64) -> (u64, u64) {
 }
 
 #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
-fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
     string_end_words(b, start, hazards)
 }
 
 /// The string scan without SIMD: eight bytes at a time while none of them
 /// can end the string or be an error (the profile had this loop at 40% of a
 /// parse when it went byte by byte), then byte by byte.
-fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
+fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
     let mut i = start + 1;
+    let mut escaped = false;
     loop {
         while let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
             if word_may_stop_string(u64::from_le_bytes(word)) {
@@ -228,8 +234,11 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
         }
         match b.get(i) {
             None => return Err(unterminated_string(start)),
-            Some(b'"') => return Ok(i + 1),
-            Some(b'\\') => i = escape_end(b, start, i, hazards)?,
+            Some(b'"') => return Ok((i + 1, escaped)),
+            Some(b'\\') => {
+                escaped = true;
+                i = escape_end(b, start, i, hazards)?;
+            }
             Some(c) => return Err(control_in_string(i, *c)),
         }
     }
@@ -514,22 +523,60 @@ enum Frame {
 /// Only containers at depth `0..=DEPTH` of a top-level value and at least
 /// `MIN_BYTES` long are kept (a short one costs little to scan again), so the
 /// table stays small whatever the input: at most `DEPTH + 1` entries per
-/// `MIN_BYTES` of input, and in practice one per event and a few around it.
+/// `MIN_BYTES` of input, and in practice a few per event.
 /// Entries are sorted by start.
+///
+/// The table also holds where the long string values end (at least
+/// `MIN_STRING_BYTES`, quotes included), and whether each holds an escape:
+/// a message's content is most of a trace's bytes, and a reader that leaves
+/// it in the source only needs its end to go on.
 #[derive(Debug, Clone, Default)]
 pub struct ContainerEnds {
     entries: Vec<(usize, usize)>,
+    /// `(start, end)` of long strings, by start; bit 31 of `end` says the
+    /// string holds an escape (strings past 2 GiB are not recorded).
+    strings: Vec<(u32, u32)>,
 }
 
-/// The empty table: every container is scanned.
-pub static NO_ENDS: ContainerEnds = ContainerEnds { entries: Vec::new() };
+/// The empty table: every container and string is scanned.
+pub static NO_ENDS: ContainerEnds = ContainerEnds { entries: Vec::new(), strings: Vec::new() };
+
+const ESCAPED_BIT: u32 = 1 << 31;
 
 impl ContainerEnds {
     /// The deepest level recorded: the document (0), its traces (1), their
-    /// events (2), and the events' members (3).
-    pub const DEPTH: usize = 3;
+    /// events (2), the events' members (3), down to a tool call's function
+    /// and its arguments (6). Readers that leave content in place read these
+    /// small containers too; recording them (not only records) took 7% off a
+    /// parse (callgrind, 10 MB openai).
+    pub const DEPTH: usize = 6;
     /// The shortest container recorded, in bytes.
-    pub const MIN_BYTES: usize = 256;
+    pub const MIN_BYTES: usize = 128;
+
+    /// The shortest string value recorded, quotes included.
+    pub const MIN_STRING_BYTES: usize = 64;
+
+    /// Records the string value from `start` (its quote) to `end`.
+    #[inline]
+    fn record_string(&mut self, start: usize, end: usize, escaped: bool) {
+        if end - start >= Self::MIN_STRING_BYTES {
+            if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
+                if end < ESCAPED_BIT {
+                    self.strings.push((start, if escaped { end | ESCAPED_BIT } else { end }));
+                }
+            }
+        }
+    }
+
+    /// The end of the string whose quote is at `start` and whether it holds
+    /// an escape, if recorded.
+    #[inline]
+    pub fn string_at(&self, start: usize) -> Option<(usize, bool)> {
+        let start = u32::try_from(start).ok()?;
+        let i = self.strings.partition_point(|e| e.0 < start);
+        let (s, end) = *self.strings.get(i)?;
+        (s == start).then_some(((end & !ESCAPED_BIT) as usize, end & ESCAPED_BIT != 0))
+    }
 
     /// The end of the container whose `[` or `{` is at `start`, if recorded.
     pub fn end_of(&self, start: usize) -> Option<usize> {
@@ -541,6 +588,7 @@ impl ContainerEnds {
     /// next file of a multi-file input).
     pub fn extend(&mut self, other: ContainerEnds) {
         self.entries.extend(other.entries);
+        self.strings.extend(other.strings);
     }
 
     /// `(start, end)` of every recorded container, by start.
@@ -651,7 +699,13 @@ fn scan(
                     continue;
                 }
             }
-            Some(b'"') => i = string_end(b, i, hazards)?,
+            Some(b'"') => {
+                let (end, escaped) = string_end(b, i, hazards)?;
+                if let Some(t) = ends.as_deref_mut() {
+                    t.record_string(i, end, escaped);
+                }
+                i = end;
+            }
             Some(b't') => i = scan_literal(b, i, b"true")?,
             Some(b'f') => i = scan_literal(b, i, b"false")?,
             Some(b'n') => i = scan_literal(b, i, b"null")?,
@@ -769,7 +823,7 @@ fn member_key(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, us
             format!("expected an object key in double quotes, found {}{hint}", describe(b, i)),
         );
     }
-    let end = string_end(b, i, hazards)?;
+    let (end, _) = string_end(b, i, hazards)?;
     let colon = skip_ws(b, end);
     if b.get(colon) != Some(&b':') {
         return err(colon, format!("expected `:` after an object key, found {}", describe(b, colon)));
@@ -1003,11 +1057,18 @@ mod tests {
         for (start, end) in &entries {
             assert_eq!(scan_value(doc, *start), Ok(*end));
         }
-        // Depth 0..=DEPTH and long enough: not `{"deep": …}` or `["p…"]` (depth 4),
-        // not the short `{"k": …}`, `["short"]`, `{}` or `[]`.
+        // Depth 0..=DEPTH (6) and long enough: not the innermost `["p…"]` under
+        // "deep" (depth 7), not the short `{"k": …}`, `["short"]`, `{}` or `[]`.
+        assert_eq!(ContainerEnds::DEPTH, 6, "the document below is built for depth 6");
         let heads: Vec<String> =
             entries.iter().map(|(s, e)| String::from_utf8_lossy(&doc[*s..*e]).chars().take(8).collect()).collect();
-        assert_eq!(heads, vec![r#"[ [ {"a""#, r#"[ {"a": "#, r#"{"a": [1"#, r#"[1, {"de"#, r#"[[{"x": "#, r#"[{"x": ["#, r#"{"x": [""#]);
+        assert_eq!(
+            heads,
+            vec![
+                r#"[ [ {"a""#, r#"[ {"a": "#, r#"{"a": [1"#, r#"[1, {"de"#, r#"{"deep":"#, r#"[[["pppp"#, r#"[["ppppp"#,
+                r#"[[{"x": "#, r#"[{"x": ["#, r#"{"x": [""#, r#"["pppppp"#,
+            ]
+        );
         // The readers' helpers give the same answers with the table as without.
         let mut stack = vec![1usize];
         while let Some(at) = stack.pop() {
