@@ -153,6 +153,11 @@ fn call_never_answered() {
     assert_eq!(d.path, "$[0].tool_calls[0]");
     assert!(d.message.contains("`finish`"));
     assert_eq!(d.event, Some(0));
+    // The warning points at the call itself: the second of a message's, or a standalone one.
+    let src = br#"[{"role": "assistant", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "f", "arguments": {}}}, {"id": "b", "type": "function", "function": {"name": "g", "arguments": {}}}]}, {"role": "tool", "tool_call_id": "a", "content": "ok"}, {"type": "function", "id": "c", "function": {"name": "h", "arguments": {}}}]"#;
+    let t = parse(src);
+    let found: Vec<(&str, &[u8])> = t.diagnostics.iter().filter(|d| d.code == "unanswered-tool-call").map(|d| (d.path.as_str(), &src[d.offset..d.offset + 9])).collect();
+    assert_eq!(found, vec![("$[0].tool_calls[1]", &br#"{"id": "b"#[..]), ("$[2]", &br#"{"type": "#[..])]);
 }
 
 #[test]

@@ -75,15 +75,16 @@ impl Sample {
             .values
             .iter()
             .take(SAMPLE_VALUES)
-            .map(|v| sample_value(bytes, v.range.clone(), 0))
+            .map(|v| sample_value(bytes, v.range.clone(), 0, &split.ends))
             .collect();
         Sample { layout: split.layout, values }
     }
 }
 
 /// Parses a value, cutting arrays to their first items and huge strings to a
-/// placeholder once the value is too large to parse whole.
-fn sample_value(b: &[u8], range: Range<usize>, depth: usize) -> Value {
+/// placeholder once the value is too large to parse whole. Containers the
+/// split recorded the end of (`ends`) are jumped over, not scanned again.
+fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::ContainerEnds) -> Value {
     let start = scan::skip_ws(b, range.start);
     let slice = b.get(start..range.end).unwrap_or(&[]);
     if slice.len() <= SAMPLE_FULL_BYTES || depth > 4 {
@@ -99,9 +100,9 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize) -> Value {
     match b.get(start) {
         Some(b'{') => {
             let mut map = Metadata::new();
-            if let Ok(members) = scan::object_members(b, start) {
+            if let Ok(members) = scan::object_members_in(b, start, ends) {
                 for (k, r) in members {
-                    map.insert(k, sample_value(b, r, depth + 1));
+                    map.insert(k, sample_value(b, r, depth + 1, ends));
                 }
             }
             Value::Object(map)
@@ -110,8 +111,14 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize) -> Value {
             let mut items = Vec::new();
             let mut i = scan::skip_ws(b, start + 1);
             while items.len() < SAMPLE_ITEMS && b.get(i) != Some(&b']') {
-                let Ok(end) = scan::scan_value(b, i) else { break };
-                items.push(sample_value(b, i..end, depth + 1));
+                let end = match (b.get(i), ends.end_of(i)) {
+                    (Some(b'[' | b'{'), Some(end)) => end,
+                    _ => match scan::scan_value(b, i) {
+                        Ok(end) => end,
+                        Err(_) => break,
+                    },
+                };
+                items.push(sample_value(b, i..end, depth + 1, ends));
                 i = scan::skip_ws(b, end);
                 if b.get(i) == Some(&b',') {
                     i = scan::skip_ws(b, i + 1);

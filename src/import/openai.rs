@@ -169,7 +169,9 @@ struct Links {
     /// Calls of the most recent message with calls, for id-less outputs answering parallel calls in order.
     group: Vec<CallRef>,
     /// Every call of the trace, with where it sits, to warn about unanswered ones.
-    calls: Vec<(CallRef, Range<usize>, String)>,
+    /// (Its path is the event's, with `.tool_calls[j]` for a call in a
+    /// message: rendered only for a call that goes unanswered.)
+    calls: Vec<(CallRef, bool)>,
 }
 
 impl<'r, 'a> Reader<'r, 'a> {
@@ -310,7 +312,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let items = std::mem::take(events);
         let mut links = Links::default();
         for r in &items {
-            self.event(r.clone(), "$", &mut links);
+            self.event(r.clone(), "$".to_string(), &mut links);
         }
         self.finish_links(links);
     }
@@ -509,8 +511,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn trace(&mut self, items: &[Range<usize>], base: &str) {
         let mut links = Links::default();
         for (i, r) in items.iter().enumerate() {
-            let path = format!("{base}[{i}]");
-            self.event(r.clone(), &path, &mut links);
+            self.event(r.clone(), format!("{base}[{i}]"), &mut links);
         }
         self.finish_links(links);
     }
@@ -522,10 +523,10 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
     }
 
-    fn event(&mut self, r: Range<usize>, path: &str, links: &mut Links) {
+    fn event(&mut self, r: Range<usize>, path: String, links: &mut Links) {
         if let Some(event) = self.fast_event(&r) {
             let index = crate::source::clamp_u32(self.out.events.len());
-            let ctx = Ctx { range: r.clone(), path: path.to_string(), index };
+            let ctx = Ctx { range: r.clone(), path, index };
             match event {
                 fast::FastEvent::Message { role, content, calls, timestamp } => {
                     self.register_calls(&calls, &ctx, &[Seg::key("tool_calls")], links);
@@ -540,6 +541,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             return;
         }
+        let path = path.as_str();
         let v = match self.out.parse_record(&r, path) {
             Ok(v) => v,
             Err(msg) => {
@@ -796,12 +798,12 @@ impl<'r, 'a> Reader<'r, 'a> {
         links.group.clear();
         for (j, call) in calls.iter().enumerate() {
             let cref = CallRef { event: ctx.index, call: crate::source::clamp_u32(j) };
-            let mut segs = at.to_vec();
-            if !at.is_empty() {
-                segs.push(Seg::Index(j));
-            }
             if let Some(id) = &call.id {
                 if let Some(prev) = links.by_id.insert(id.clone(), cref) {
+                    let mut segs = at.to_vec();
+                    if !at.is_empty() {
+                        segs.push(Seg::Index(j));
+                    }
                     self.d(
                         ctx,
                         Warning,
@@ -813,7 +815,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             links.last = Some(cref);
             links.group.push(cref);
-            links.calls.push((cref, ctx.range.clone(), crate::json::render_path(&ctx.path, &segs)));
+            links.calls.push((cref, !at.is_empty()));
         }
     }
 
@@ -888,13 +890,16 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn finish_links(&mut self, links: Links) {
-        for (cref, range, path) in links.calls {
+        for (cref, in_message) in links.calls {
             let Some(call) = self.call_at(cref) else { continue };
             if call.result.is_some() {
                 continue;
             }
             let name = if call.function.is_empty() { "tool call".to_string() } else { format!("call to `{}`", call.function) };
-            let offset = scan::find_path(self.b, range.start, &path_segments_after(&path));
+            let Some(event) = self.out.events.get(cref.event as usize) else { continue };
+            let segs = if in_message { vec![Seg::key("tool_calls"), Seg::Index(cref.call as usize)] } else { Vec::new() };
+            let path = crate::json::render_path(&event.path, &segs);
+            let offset = scan::find_path(self.b, event.raw.start, &segs);
             self.out.diag(Warning, "unanswered-tool-call", format!("{name} never gets a tool output"), path, offset, Some(cref.event));
         }
     }
@@ -1140,15 +1145,3 @@ fn describe_empty(v: &Value) -> &'static str {
     }
 }
 
-/// Recovers the path steps after the record's own path, for locating a call.
-fn path_segments_after(path: &str) -> Vec<Seg> {
-    // Paths of calls end in `.tool_calls[j]` (inside a message) or are the record itself.
-    match path.rfind(".tool_calls[") {
-        Some(i) => {
-            let rest = path.get(i + ".tool_calls[".len()..).unwrap_or("");
-            let j = rest.trim_end_matches(']').parse().unwrap_or(0);
-            vec![Seg::key("tool_calls"), Seg::Index(j)]
-        }
-        None => Vec::new(),
-    }
-}
