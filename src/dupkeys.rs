@@ -161,7 +161,7 @@ pub fn find_in(b: &[u8], objects: &[usize], limit: usize) -> (Vec<Duplicate>, us
         let keys: Vec<(&[u8], usize)> = members.iter().map(|m| (b.get(m.key.clone()).unwrap_or(&[]), m.key.start - 1)).collect();
         check_object(&keys, object, &mut found, &mut total, limit);
     }
-    found.sort_by_key(|d| d.offset);
+    crate::sort::by_key(&mut found, |d| d.offset);
     (found, total)
 }
 

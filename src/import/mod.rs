@@ -178,9 +178,17 @@ pub fn top_records(input: &Input) -> Vec<TopRecord> {
             }
         }
     }
-    records.extend(split.leftovers.iter().cloned().map(broken));
-    records.sort_by_key(|r| r.range.start);
-    records
+    // Both lists are in source order: merged, not sorted.
+    let mut leftovers = split.leftovers.iter().cloned().map(broken).peekable();
+    let mut merged = Vec::with_capacity(records.len() + split.leftovers.len());
+    for r in records {
+        while let Some(l) = leftovers.next_if(|l| l.range.start < r.range.start) {
+            merged.push(l);
+        }
+        merged.push(r);
+    }
+    merged.extend(leftovers);
+    merged
 }
 
 /// Collects what a format module reads.

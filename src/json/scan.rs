@@ -627,15 +627,43 @@ pub fn scan_value_recording(
 ) -> Result<usize, SyntaxError> {
     let from = ends.entries.len();
     let result = scan(b, start, Some(&mut *ends), hazards, Some(repeats));
-    // Recorded as they close (inner before outer): put them in start order.
-    if let Some(added) = ends.entries.get_mut(from..) {
-        added.sort_unstable_by_key(|e| e.0);
+    if result.is_err() {
+        // The containers left open by the error hold a slot without an end.
+        let mut i = from;
+        while let Some(e) = ends.entries.get(i) {
+            if e.1 == NO_END {
+                ends.entries.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
     result
 }
 
+/// A container's slot in the table before it closes.
+const NO_END: usize = 0;
+
+/// Takes a slot in `ends` for the container opening at `open`, `depth`
+/// levels down its value, when it is shallow enough to be recorded; else
+/// (or when not recording) a slot past the table's end, which nothing uses.
+#[inline]
+fn take_slot(ends: Option<&mut ContainerEnds>, depth: usize, open: usize) -> usize {
+    match ends {
+        Some(t) if depth <= ContainerEnds::DEPTH => {
+            t.entries.push((open, NO_END));
+            t.entries.len() - 1
+        }
+        _ => usize::MAX,
+    }
+}
+
 /// The scanner. The stack holds each open container's kind and where it
 /// opened; recording costs a comparison per container, nothing per byte.
+/// A container shallow enough to be recorded takes its slot in `ends` when
+/// it opens, so the table comes out in start order with no sort: one that
+/// turns out short gives its slot back when it closes (its own containers,
+/// shorter still, gave theirs back already, so it is the last).
 ///
 /// Hazards, in the order met (so sorted): the escapes [`escape_end`]
 /// describes; each container that crosses [`SERDE_DEPTH_LIMIT`] (only the
@@ -652,7 +680,8 @@ fn scan(
     hazards: &mut Vec<usize>,
     mut repeats: Option<&mut Vec<usize>>,
 ) -> Result<usize, SyntaxError> {
-    let mut stack: Vec<(Frame, usize, usize)> = Vec::new();
+    // (kind, where it opened, where its keys start in `keys`, its slot in `ends`)
+    let mut stack: Vec<(Frame, usize, usize, usize)> = Vec::new();
     let mut keys: Vec<(usize, usize)> = Vec::new();
     let track_keys = repeats.is_some();
     let mut i = skip_ws(b, start);
@@ -679,7 +708,8 @@ fn scan(
                             hazards.push(open);
                         }
                     }
-                    stack.push((Frame::Object, open, keys.len()));
+                    let slot = take_slot(ends.as_deref_mut(), stack.len(), open);
+                    stack.push((Frame::Object, open, keys.len(), slot));
                     if track_keys {
                         keys.push((key, key_end));
                     }
@@ -695,7 +725,8 @@ fn scan(
                 if b.get(i) == Some(&b']') {
                     i += 1;
                 } else {
-                    stack.push((Frame::Array, open, keys.len()));
+                    let slot = take_slot(ends.as_deref_mut(), stack.len(), open);
+                    stack.push((Frame::Array, open, keys.len(), slot));
                     continue;
                 }
             }
@@ -714,7 +745,7 @@ fn scan(
         }
         // After a complete value: close containers or move to the next element.
         loop {
-            let Some((top, open, own_keys)) = stack.last().copied() else {
+            let Some((top, open, own_keys, slot)) = stack.last().copied() else {
                 return Ok(i);
             };
             i = skip_ws(b, i);
@@ -743,8 +774,12 @@ fn scan(
                         keys.truncate(own_keys);
                     }
                     if let Some(t) = ends.as_deref_mut() {
-                        if stack.len() <= ContainerEnds::DEPTH && i - open >= ContainerEnds::MIN_BYTES {
-                            t.entries.push((open, i));
+                        if i - open >= ContainerEnds::MIN_BYTES {
+                            if let Some(e) = t.entries.get_mut(slot) {
+                                e.1 = i;
+                            }
+                        } else {
+                            t.entries.truncate(slot);
                         }
                     }
                 }

@@ -103,7 +103,7 @@ fn detect(sample: &Sample) -> Option<Score> {
     }
     let mut evidence = Vec::new();
     if t.sdk > 0 {
-        t.kinds.sort();
+        crate::sort::by(&mut t.kinds, Ord::cmp);
         t.kinds.dedup();
         let shown: Vec<String> = t.kinds.iter().take(5).map(|k| format!("`{k}`")).collect();
         evidence.push(format!(
