@@ -1087,5 +1087,7 @@ pub fn filterable_fields(trace: &Trace) -> Vec<FilterableField> {
     out
 }
 
+pub mod instant;
+
 #[cfg(test)]
 mod tests;
