@@ -2,8 +2,9 @@
 //!
 //! [`parse_instant`] accepts exactly what the chrono 0.4 calls it replaces
 //! accepted, and reads the same instant from it (the differential test in
-//! `instant/tests.rs` holds it to that). They were, on the trimmed input, the
-//! first that succeeds of:
+//! `instant/tests.rs` holds it to that; chrono is now only a dev-dependency,
+//! its format-string parser was ~14 KB of the gzipped .wasm). They were, on
+//! the trimmed input, the first that succeeds of:
 //!
 //! 1. `DateTime::parse_from_rfc3339`: exactly `YYYY-MM-DD`, `T`, `t` or one
 //!    space, `hh:mm:ss` (all two digits; `:60` is a leap second), an optional
