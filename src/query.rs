@@ -19,12 +19,14 @@
 //! A malformed query is a [`QueryError`] naming what is wrong and the 1-based
 //! column (in characters) where it is.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::diagnostic::Severity;
 use crate::model::{Content, EventBody, SpanPhase, ToolStatus, Trace};
+
+pub mod instant;
+pub use instant::{parse_instant, Instant};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueryError {
@@ -393,21 +395,6 @@ fn first_line(s: &str) -> &str {
     s.lines().rfind(|l| !l.trim().is_empty()).unwrap_or(s).trim()
 }
 
-/// Reads an instant: RFC 3339 (`2024-05-01T12:00:00Z`, `+02:00` offsets), a
-/// date-time without zone (taken as UTC) or a date (its midnight, UTC).
-pub fn parse_instant(s: &str) -> Option<DateTime<Utc>> {
-    let s = s.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(s) {
-        return Some(t.with_timezone(&Utc));
-    }
-    for fmt in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"] {
-        if let Ok(t) = NaiveDateTime::parse_from_str(s, fmt) {
-            return Some(t.and_utc());
-        }
-    }
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc())
-}
-
 // ---------------------------------------------------------------- events
 
 #[derive(Debug, Clone)]
@@ -424,8 +411,8 @@ enum Test {
     /// target has SIMD; `str::contains` is a byte-at-a-time Two-Way on wasm).
     Text(Box<memchr::memmem::Finder<'static>>),
     Regex(regex_lite::Regex),
-    After(DateTime<Utc>),
-    Before(DateTime<Utc>),
+    After(Instant),
+    Before(Instant),
 }
 
 const EVENT_FIELDS: &str = "role:, kind:, tool:, span:, is:error, is:warning, has:tool_calls, after:, before:, text:";
@@ -486,7 +473,7 @@ pub struct QueryIndex {
     lower: Option<EventTexts>,
     text: Option<EventTexts>,
     fields: Option<EventFields>,
-    instants: Option<Vec<Option<DateTime<Utc>>>>,
+    instants: Option<Vec<Option<Instant>>>,
     spans: Option<SpanPaths>,
     /// Bit 0: has an error diagnostic; bit 1: a warning.
     flags: Option<Vec<u8>>,
@@ -815,7 +802,7 @@ impl QueryIndex {
     }
 
     /// Parsed timestamps of every event (None: missing or not a time).
-    pub fn instants(&mut self, trace: &Trace) -> &[Option<DateTime<Utc>>] {
+    pub fn instants(&mut self, trace: &Trace) -> &[Option<Instant>] {
         self.instants.get_or_insert_with(|| trace.events.iter().map(|e| e.timestamp.as_deref().and_then(parse_instant)).collect())
     }
 

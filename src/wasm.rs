@@ -658,7 +658,7 @@ impl JsTrace {
             .index
             .instants(&self.trace)
             .iter()
-            .map(|t| t.map(|t| t.timestamp_millis() as f64 + f64::from(t.timestamp_subsec_micros() % 1000) / 1000.0).unwrap_or(f64::NAN))
+            .map(|t| t.map_or(f64::NAN, crate::query::Instant::millis))
             .collect();
         js_sys::Float64Array::from(ms.as_slice())
     }
