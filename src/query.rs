@@ -741,7 +741,7 @@ pub fn event_tools(trace: &Trace, index: usize) -> Vec<&str> {
     match &e.body {
         EventBody::Message(m) => {
             let mut v: Vec<&str> = m.tool_calls.iter().map(|c| c.function.as_str()).collect();
-            v.sort_unstable();
+            crate::sort::short_by(&mut v, Ord::cmp);
             v.dedup();
             v
         }
