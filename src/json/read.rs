@@ -15,7 +15,7 @@ use super::scan::{self, skip_ws, ContainerEnds};
 
 /// A string whose opening quote is at `open`: the offset just past its
 /// closing quote, and whether it holds a backslash escape.
-#[inline]
+#[inline(always)]
 pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
     scan::validated_string_end(b, open)
 }

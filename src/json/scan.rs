@@ -57,6 +57,7 @@ pub fn render_path(base: &str, segs: &[Seg]) -> String {
     out
 }
 
+#[inline(always)]
 pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(c) = b.get(i) {
         match c {
@@ -115,7 +116,7 @@ pub fn scan_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
 
 /// [`scan_string`], adding to `hazards` the escapes serde_json refuses (see
 /// [`escape_end`]), and saying whether the string holds an escape.
-#[inline]
+#[inline(always)]
 fn string_end(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
     if b.get(start) != Some(&b'"') {
         return Err(not_a_string(b, start));
@@ -194,7 +195,7 @@ fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(
 /// adding each run that starts on an odd bit to the backslashes carries it
 /// past its end, which flips the even/odd pattern for those runs.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
-#[inline]
+#[inline(always)]
 fn escaped_bytes(backslash: u64, carry: u64) -> (u64, u64) {
     const EVEN: u64 = 0x5555_5555_5555_5555;
     if backslash == 0 && carry == 0 {
@@ -250,7 +251,7 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
 /// the end is the first unescaped `"`, found a window at a time (16 bytes,
 /// then 64) with no stop at escapes. The format readers' second look at a
 /// string (`json::read`), which walked every escape with memchr2 before.
-#[inline]
+#[inline(always)]
 pub fn validated_string_end(b: &[u8], start: usize) -> Option<(usize, bool)> {
     if super::simd::ENABLED {
         validated_string_end_simd(b, start)
@@ -334,7 +335,7 @@ pub const SERDE_DEPTH_LIMIT: usize = 128;
 pub const SERDE_NUMBER_KEY: &str = "$serde_json::private::Number";
 
 /// The value of the four hex digits at `at`, if they are four hex digits.
-#[inline]
+#[inline(always)]
 fn hex4(b: &[u8], at: usize) -> Option<u16> {
     let digits = b.get(at..at + 4)?;
     let mut n = 0u16;
@@ -375,7 +376,7 @@ static ESCAPES: [u8; 256] = {
 /// surrogate (`\uD800`–`\uDBFF`) not immediately followed by the `\u`
 /// escape of a low one (so `\uD800\u0041` is one: serde_json does not
 /// take `\u0041` as a character after a lone surrogate, it fails).
-#[inline]
+#[inline(always)]
 fn escape_end(b: &[u8], start: usize, i: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
     let Some(&c) = b.get(i + 1) else {
         return Err(unterminated_escape(start));
@@ -444,7 +445,7 @@ fn surrogate_end(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> usize {
 /// the classic "has a zero byte" test (`(x - 0x01…) & !x & 0x80…`, exact as
 /// an any-test) on `v ^ '"'`, on `v ^ '\\'`, and its "has a byte less
 /// than n" form for 0x20.
-#[inline]
+#[inline(always)]
 fn word_may_stop_string(v: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -557,7 +558,7 @@ impl ContainerEnds {
     pub const MIN_STRING_BYTES: usize = 64;
 
     /// Records the string value from `start` (its quote) to `end`.
-    #[inline]
+    #[inline(always)]
     fn record_string(&mut self, start: usize, end: usize, escaped: bool) {
         if end - start >= Self::MIN_STRING_BYTES {
             if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
@@ -570,7 +571,7 @@ impl ContainerEnds {
 
     /// The end of the string whose quote is at `start` and whether it holds
     /// an escape, if recorded.
-    #[inline]
+    #[inline(always)]
     pub fn string_at(&self, start: usize) -> Option<(usize, bool)> {
         let start = u32::try_from(start).ok()?;
         let i = self.strings.partition_point(|e| e.0 < start);
@@ -647,7 +648,7 @@ const NO_END: usize = 0;
 /// Takes a slot in `ends` for the container opening at `open`, `depth`
 /// levels down its value, when it is shallow enough to be recorded; else
 /// (or when not recording) a slot past the table's end, which nothing uses.
-#[inline]
+#[inline(always)]
 fn take_slot(ends: Option<&mut ContainerEnds>, depth: usize, open: usize) -> usize {
     match ends {
         Some(t) if depth <= ContainerEnds::DEPTH => {
@@ -805,7 +806,7 @@ fn scan(
 /// can decode alike), or there are too many to compare pairwise (more than
 /// 16; `dupkeys` then sorts them). Keys holding invalid UTF-8 also compare
 /// decoded, but the split's list is not used for such inputs.
-#[inline]
+#[inline(always)]
 fn may_repeat_a_key(b: &[u8], keys: &[(usize, usize)]) -> bool {
     if keys.len() > 16 {
         return true;
@@ -823,7 +824,7 @@ fn may_repeat_a_key(b: &[u8], keys: &[(usize, usize)]) -> bool {
 /// True when the key whose quoted text is `key` decodes to
 /// [`SERDE_NUMBER_KEY`]: the bytes themselves, or with escapes (which only
 /// lengthen a key) decoded.
-#[inline]
+#[inline(always)]
 fn is_number_key(b: &[u8], key: Range<usize>) -> bool {
     const QUOTED: usize = SERDE_NUMBER_KEY.len() + 2;
     match key.len() {

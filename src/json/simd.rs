@@ -10,6 +10,11 @@
 //! input are copied into a padded array), at offsets 0, 16, 32 and 48 of the
 //! 64. Nothing here writes memory.
 //!
+//! The wasm build lowers LLVM's inline threshold to keep the module small
+//! (`.cargo/config.toml`): the functions here, and the scanner's and readers'
+//! helpers the parse's hot loops call, are `#[inline(always)]` so that their
+//! loops stay as fast as at the default threshold.
+//!
 //! On other targets (or wasm32 without simd128) [`ENABLED`] is false and the
 //! callers use their word-at-a-time fallbacks; this module is then empty but
 //! for that constant.
@@ -42,7 +47,7 @@ const PAD: u8 = 0;
 /// The [`StringBlock`] of the 64 bytes of `b` from `at` (padded past its
 /// end); `first_escaped`: whether byte `at` is escaped.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
-#[inline]
+#[inline(always)]
 pub fn string_block64(b: &[u8], at: usize, first_escaped: bool) -> StringBlock {
     match b.get(at..).and_then(|rest| rest.first_chunk::<64>()) {
         Some(chunk) => block64(chunk, first_escaped),
@@ -65,7 +70,7 @@ fn block64_tail(rest: &[u8], first_escaped: bool) -> StringBlock {
 /// The [`StringBlock`] of the 16 bytes of `b` from `at` (padded past its
 /// end): the first look at a string, as most are short (keys, roles, ids).
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
-#[inline]
+#[inline(always)]
 pub fn string_block16(b: &[u8], at: usize) -> StringBlock {
     match b.get(at..).and_then(|rest| rest.first_chunk::<16>()) {
         Some(chunk) => block16(chunk),
@@ -85,7 +90,7 @@ pub fn string_block16(b: &[u8], at: usize) -> StringBlock {
 // one unsigned max (or min) and one compare for both classes.
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline]
+#[inline(always)]
 fn block16(chunk: &[u8; 16]) -> StringBlock {
     use core::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
@@ -112,7 +117,7 @@ fn block16(chunk: &[u8; 16]) -> StringBlock {
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline]
+#[inline(always)]
 fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
     use core::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
@@ -154,7 +159,7 @@ fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline]
+#[inline(always)]
 fn block16(chunk: &[u8; 16]) -> StringBlock {
     use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
     // SAFETY: `chunk` is 16 readable bytes, all that the one load reads (wasm
@@ -176,7 +181,7 @@ fn block16(chunk: &[u8; 16]) -> StringBlock {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline]
+#[inline(always)]
 fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
     use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
     let p = chunk.as_ptr().cast::<v128>();
@@ -226,7 +231,7 @@ pub fn source_chunks(block: &[u8], mut newlines: impl FnMut(usize, u64)) -> usiz
 }
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline]
+#[inline(always)]
 fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: impl FnMut(usize, u64)) -> usize {
     use core::arch::x86_64::{
         __m128i, _mm_add_epi64, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_cvtsi128_si64, _mm_loadu_si128, _mm_movemask_epi8,
@@ -262,7 +267,7 @@ fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: im
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-#[inline]
+#[inline(always)]
 fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: impl FnMut(usize, u64)) -> usize {
     use core::arch::wasm32::{
         i8x16_bitmask, i8x16_eq, i8x16_lt, i8x16_splat, i8x16_sub, u16x8_extadd_pairwise_u8x16, u32x4_extadd_pairwise_u16x8,
