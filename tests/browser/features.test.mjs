@@ -147,8 +147,12 @@ test('deep links: the hash holds event, query and view, and survives reload and 
   await page.waitForSelector('#tool-table');
   assert.match(page.url(), /v=stats/);
   await page.click('#tool-table button:has-text("send_email")');
+  // The count alone cannot tell: role:tool also matched 4 of 12. Wait for the filter's own
+  // history entry, or goBack could run before it is pushed and leave the stats state behind.
+  await page.waitForFunction(() => window.__viewer.state.query === 'tool:send_email' && location.hash.includes('q=tool:send_email'));
   await waitForCount(page, '4 of 12 events');
   assert.equal(await page.inputValue('#query'), 'tool:send_email');
+  assert.doesNotMatch(page.url(), /v=stats/);
   await page.goBack();
   await page.waitForFunction(() => window.__viewer.state.view === 'stats');
   assert.equal(await page.isVisible('#tool-table'), true);
