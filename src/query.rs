@@ -26,6 +26,7 @@ use crate::diagnostic::Severity;
 use crate::model::{Content, EventBody, SpanPhase, ToolStatus, Trace};
 
 pub mod instant;
+mod required_literal;
 pub use instant::{parse_instant, Instant};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -410,7 +411,9 @@ enum Test {
     /// Lower-cased, searched with memchr's memmem (vectorised where the
     /// target has SIMD; `str::contains` is a byte-at-a-time Two-Way on wasm).
     Text(Box<memchr::memmem::Finder<'static>>),
-    Regex(regex_lite::Regex),
+    /// The regex, and a literal every match contains (lower-cased; found in the
+    /// free-text index first, so most events never reach the regex).
+    Regex(regex_lite::Regex, Option<Box<memchr::memmem::Finder<'static>>>),
     After(Instant),
     Before(Instant),
 }
@@ -418,13 +421,23 @@ enum Test {
 const EVENT_FIELDS: &str = "role:, kind:, tool:, span:, is:error, is:warning, has:tool_calls, after:, before:, text:";
 
 fn text_finder(text: &str) -> Box<memchr::memmem::Finder<'static>> {
-    Box::new(memchr::memmem::Finder::new(text.to_lowercase().as_bytes()).into_owned())
+    finder(text.to_lowercase().as_bytes())
+}
+
+/// One copy of memmem's searcher set-up (it inlines wherever it is called).
+#[inline(never)]
+fn finder(needle: &[u8]) -> Box<memchr::memmem::Finder<'static>> {
+    Box::new(memchr::memmem::Finder::new(needle).into_owned())
 }
 
 fn event_test(atom: Atom, column: usize) -> Result<Test, QueryError> {
     let (name, op, value, value_column) = match atom {
         Atom::Text(t) => return Ok(Test::Text(text_finder(&t))),
-        Atom::Regex(r) => return Ok(Test::Regex(build_regex(&r, column)?)),
+        Atom::Regex(r) => {
+            let re = build_regex(&r, column)?;
+            let literal = required_literal::required_literal(&r).map(|l| finder(l.as_bytes()));
+            return Ok(Test::Regex(re, literal));
+        }
         Atom::Field { name, op, value, value_column } => (name, op, value, value_column),
     };
     let field = name.to_lowercase();
@@ -765,10 +778,11 @@ impl QueryIndex {
         if expr.any_term(&|t| matches!(t, Test::Role(_) | Test::Kind(_))) {
             self.fields.get_or_insert_with(|| EventFields::build(trace));
         }
-        if expr.any_term(&|t| matches!(t, Test::Text(_))) {
+        // A regex with a required literal looks in the same lower-cased text first.
+        if expr.any_term(&|t| matches!(t, Test::Text(_) | Test::Regex(_, Some(_)))) {
             self.lower.get_or_insert_with(|| EventTexts::build(trace, true));
         }
-        if self.text.is_none() && expr.any_term(&|t| matches!(t, Test::Regex(_))) {
+        if self.text.is_none() && expr.any_term(&|t| matches!(t, Test::Regex(..))) {
             self.text = Some(EventTexts::build(trace, false));
         }
         if self.instants.is_none() && expr.any_term(&|t| matches!(t, Test::After(_) | Test::Before(_))) {
@@ -828,14 +842,25 @@ impl QueryIndex {
             }
             Test::IsWarning => self.flags.as_ref().and_then(|f| f.get(i)).is_some_and(|f| f & 2 != 0),
             Test::HasToolCalls => matches!(&e.body, EventBody::Message(m) if !m.tool_calls.is_empty()),
-            Test::Text(s) => self.lower.as_ref().and_then(|v| v.get(i)).is_some_and(|t| s.find(t).is_some()),
-            Test::Regex(re) => {
+            Test::Text(s) => self.lower.as_ref().and_then(|v| v.get(i)).is_some_and(|t| contains(s, t)),
+            Test::Regex(re, literal) => {
+                if let (Some(literal), Some(lower)) = (literal, self.lower.as_ref().and_then(|v| v.get(i))) {
+                    if !contains(literal, lower) {
+                        return false;
+                    }
+                }
                 self.text.as_ref().and_then(|v| v.get(i)).and_then(|t| std::str::from_utf8(t).ok()).is_some_and(|t| re.is_match(t))
             }
             Test::After(at) => self.instants.as_ref().and_then(|v| v.get(i)).copied().flatten().is_some_and(|t| t > *at),
             Test::Before(at) => self.instants.as_ref().and_then(|v| v.get(i)).copied().flatten().is_some_and(|t| t < *at),
         }
     }
+}
+
+/// memmem's search, compiled once: it inlines a vector searcher per call site.
+#[inline(never)]
+fn contains(finder: &memchr::memmem::Finder<'_>, haystack: &[u8]) -> bool {
+    finder.find(haystack).is_some()
 }
 
 /// Checks `query` without running it.

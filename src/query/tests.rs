@@ -339,3 +339,37 @@ fn search_index_holds_each_events_lowercase_text_apart() {
     assert_eq!(filter(&t, "text:\"agent.\n\"", &mut index).unwrap(), vec![0]);
     assert!(filter(&t, "text:\"agent.\nwhat's\"", &mut index).unwrap().is_empty());
 }
+
+#[test]
+fn regex_with_a_literal_prefilter_matches_what_the_regex_alone_matches() {
+    // Non-ASCII text, mixed case, Kelvin sign and long s (which ASCII case-insensitivity
+    // leaves alone), so the prefilter's lower-cased index is put to work.
+    let mut json = TRACE.trim_end().trim_end_matches(']').to_string();
+    json.push_str(r#", {"role": "user", "content": "Line 12, in main\nKELVIN \u212a and ſun; ZÜRICH"}]"#);
+    let t = parse_trace(json.into_bytes(), &ParseOptions::default()).unwrap();
+    let mut index = QueryIndex::default();
+    for pattern in [
+        r"line \d+, in",
+        "sun+y",
+        "(?-i)SUNNY",
+        r"bob@\w+\.com",
+        "kelvin",
+        "sun",
+        r"ſun",
+        "weather (is|in)",
+        "zürich",
+        r"\d+ C$",
+        "colou?r",
+        "get_weather",
+        r"Paris\?",
+    ] {
+        assert!(required_literal::required_literal(pattern).is_some(), "{pattern} should have a literal");
+        let re = build_regex(pattern, 1).unwrap();
+        let want: Vec<u32> = (0..t.events.len()).filter(|&i| re.is_match(&event_text(&t, i))).map(|i| i as u32).collect();
+        assert_eq!(filter(&t, &format!("/{pattern}/"), &mut index).unwrap(), want, "/{pattern}/");
+    }
+    assert_eq!(filter(&t, r"/line \d+, in/", &mut index).unwrap(), vec![8]);
+    // A regex in a query with other terms, negated, or ORed keeps its meaning.
+    assert_eq!(filter(&t, r"-/sun+y/ role:tool", &mut index).unwrap(), vec![5]);
+    assert_eq!(filter(&t, r"/sun+y/ OR /line \d/", &mut index).unwrap(), vec![3, 4, 6, 8]);
+}
