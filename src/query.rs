@@ -411,9 +411,10 @@ enum Test {
     /// Lower-cased, searched with memchr's memmem (vectorised where the
     /// target has SIMD; `str::contains` is a byte-at-a-time Two-Way on wasm).
     Text(Box<memchr::memmem::Finder<'static>>),
-    /// The regex, and a literal every match contains (lower-cased; found in the
-    /// free-text index first, so most events never reach the regex).
-    Regex(regex_lite::Regex, Option<Box<memchr::memmem::Finder<'static>>>),
+    /// The regex, and literals one of which every match contains (lower-cased;
+    /// looked for in the free-text index first, so most events never reach the
+    /// regex; none: no prefilter).
+    Regex(regex_lite::Regex, Vec<memchr::memmem::Finder<'static>>),
     After(Instant),
     Before(Instant),
 }
@@ -421,13 +422,13 @@ enum Test {
 const EVENT_FIELDS: &str = "role:, kind:, tool:, span:, is:error, is:warning, has:tool_calls, after:, before:, text:";
 
 fn text_finder(text: &str) -> Box<memchr::memmem::Finder<'static>> {
-    finder(text.to_lowercase().as_bytes())
+    Box::new(finder(text.to_lowercase().as_bytes()))
 }
 
 /// One copy of memmem's searcher set-up (it inlines wherever it is called).
 #[inline(never)]
-fn finder(needle: &[u8]) -> Box<memchr::memmem::Finder<'static>> {
-    Box::new(memchr::memmem::Finder::new(needle).into_owned())
+fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
+    memchr::memmem::Finder::new(needle).into_owned()
 }
 
 fn event_test(atom: Atom, column: usize) -> Result<Test, QueryError> {
@@ -435,8 +436,8 @@ fn event_test(atom: Atom, column: usize) -> Result<Test, QueryError> {
         Atom::Text(t) => return Ok(Test::Text(text_finder(&t))),
         Atom::Regex(r) => {
             let re = build_regex(&r, column)?;
-            let literal = required_literal::required_literal(&r).map(|l| finder(l.as_bytes()));
-            return Ok(Test::Regex(re, literal));
+            let literals = required_literal::required_literals(&r).unwrap_or_default();
+            return Ok(Test::Regex(re, literals.iter().map(|l| finder(l.as_bytes())).collect()));
         }
         Atom::Field { name, op, value, value_column } => (name, op, value, value_column),
     };
@@ -778,8 +779,8 @@ impl QueryIndex {
         if expr.any_term(&|t| matches!(t, Test::Role(_) | Test::Kind(_))) {
             self.fields.get_or_insert_with(|| EventFields::build(trace));
         }
-        // A regex with a required literal looks in the same lower-cased text first.
-        if expr.any_term(&|t| matches!(t, Test::Text(_) | Test::Regex(_, Some(_)))) {
+        // A regex with required literals looks in the same lower-cased text first.
+        if expr.any_term(&|t| matches!(t, Test::Text(_)) || matches!(t, Test::Regex(_, literals) if !literals.is_empty())) {
             self.lower.get_or_insert_with(|| EventTexts::build(trace, true));
         }
         if self.text.is_none() && expr.any_term(&|t| matches!(t, Test::Regex(..))) {
@@ -843,9 +844,9 @@ impl QueryIndex {
             Test::IsWarning => self.flags.as_ref().and_then(|f| f.get(i)).is_some_and(|f| f & 2 != 0),
             Test::HasToolCalls => matches!(&e.body, EventBody::Message(m) if !m.tool_calls.is_empty()),
             Test::Text(s) => self.lower.as_ref().and_then(|v| v.get(i)).is_some_and(|t| contains(s, t)),
-            Test::Regex(re, literal) => {
-                if let (Some(literal), Some(lower)) = (literal, self.lower.as_ref().and_then(|v| v.get(i))) {
-                    if !contains(literal, lower) {
+            Test::Regex(re, literals) => {
+                if let (false, Some(lower)) = (literals.is_empty(), self.lower.as_ref().and_then(|v| v.get(i))) {
+                    if !literals.iter().any(|l| contains(l, lower)) {
                         return false;
                     }
                 }

@@ -1,4 +1,4 @@
-//! The longest run of ASCII text that every match of a `/regex/` query
+//! Runs of ASCII text, one of which every match of a `/regex/` query
 //! contains, lower-cased: a prefilter for the regex.
 //!
 //! `regex-lite` (chosen for the .wasm's size) has no literal optimisations of
@@ -12,21 +12,57 @@
 //! character: ASCII stays ASCII, in place). The walk is conservative: anything
 //! it does not recognise as a plain character ends the current run, so two
 //! pieces of text are only joined when the pattern places them side by side.
-//! And a pattern with a top-level `|`, or with verbose mode (`x`, where spaces
-//! and `#` are not literal) anywhere, gets no prefilter at all.
+//! A top-level `|` splits the pattern into branches, each walked alone: a
+//! match holds one branch's literal. A pattern with a branch without one, or
+//! with verbose mode (`x`, where spaces and `#` are not literal) anywhere, gets
+//! no prefilter at all.
 
 /// Literals shorter than this are not worth a second search.
 const MIN_LEN: usize = 2;
 
-/// The longest lower-cased ASCII literal every match of `pattern` contains
-/// (at least two bytes), or `None` when there is no such literal or the
-/// pattern is beyond this simple walk. `pattern` must be one `regex-lite`
-/// accepts (the caller compiles it first).
-pub(crate) fn required_literal(pattern: &str) -> Option<String> {
+/// Lower-cased ASCII literals (each at least two bytes), one per top-level
+/// branch, such that every match of `pattern` contains one of them; `None`
+/// when some branch has no such literal or the pattern is beyond this simple
+/// walk. `pattern` must be one `regex-lite` accepts (the caller compiles it).
+pub(crate) fn required_literals(pattern: &str) -> Option<Vec<String>> {
     let chars = pattern.as_bytes();
     if has_verbose_flag(chars) {
         return None;
     }
+    let mut literals: Vec<String> = Vec::new();
+    for branch in branches(chars) {
+        let literal = branch_literal(branch)?;
+        if !literals.contains(&literal) {
+            literals.push(literal);
+        }
+    }
+    Some(literals)
+}
+
+/// The pattern split at its top-level `|`s (not those in groups or classes,
+/// nor escaped ones).
+fn branches(chars: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while let Some(&c) = chars.get(i) {
+        i = match c {
+            b'\\' => i + 2,
+            b'(' => skip_group(chars, i),
+            b'[' => skip_class(chars, i),
+            b'|' => {
+                out.push(chars.get(start..i).unwrap_or_default());
+                start = i + 1;
+                i + 1
+            }
+            _ => i + 1,
+        };
+    }
+    out.push(chars.get(start..).unwrap_or_default());
+    out
+}
+
+/// The longest literal every match of one branch (no top-level `|`) contains.
+fn branch_literal(chars: &[u8]) -> Option<String> {
     let mut best = String::new();
     let mut run = String::new();
     let mut i = 0;
@@ -34,7 +70,6 @@ pub(crate) fn required_literal(pattern: &str) -> Option<String> {
         // The atom at i: Some(byte) for a literal ASCII character, None for anything
         // else (a byte of a non-ASCII character included: the walk is over bytes).
         let (atom, next) = match c {
-            b'|' => return None,
             b'(' => {
                 let end = skip_group(chars, i);
                 if is_flag_group(chars, i) && matches!(chars.get(end), Some(b'*' | b'+' | b'?' | b'{')) {
@@ -226,60 +261,67 @@ fn skip_class(chars: &[u8], i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::required_literal;
+    use super::required_literals;
 
     #[test]
     fn literals_of_common_patterns() {
-        let cases: &[(&str, Option<&str>)] = &[
-            (r"line \d+, in", Some("line ")),
-            (r"Traceback", Some("traceback")),
-            (r"(?-i)Error: \w+", Some("error: ")),
-            (r"\.json$", Some(".json")),
-            (r"^\s*def \w+\(", Some("def ")),
-            (r"colou?r", Some("colo")),
-            (r"ab*cd", Some("cd")),
-            (r"ab+cd", Some("ab")),
+        let cases: &[(&str, Option<&[&str]>)] = &[
+            (r"line \d+, in", Some(&["line "])),
+            (r"Traceback", Some(&["traceback"])),
+            (r"(?-i)Error: \w+", Some(&["error: "])),
+            (r"\.json$", Some(&[".json"])),
+            (r"^\s*def \w+\(", Some(&["def "])),
+            (r"colou?r", Some(&["colo"])),
+            (r"ab*cd", Some(&["cd"])),
+            (r"ab+cd", Some(&["ab"])),
             (r"abc(?i)?de", None),
             (r"xya+(?i)?z", None),
             (r"xya+(?i)(?s)?z", None),
-            (r"ab(?-i)cd", Some("ab")),
-            (r"a{2}bc", Some("bc")),
-            (r"x{2,}?yz", Some("yz")),
-            (r"[abc]def", Some("def")),
-            (r"[]x]yz", Some("yz")),
-            (r"[^]x]yz", Some("yz")),
-            (r"[[:alpha:]]+ok", Some("ok")),
-            (r"\<word\>", Some("word")),
-            (r"\bword\b", Some("word")),
-            (r"\b{start}word", Some("word")),
+            (r"ab(?-i)cd", Some(&["ab"])),
+            (r"a{2}bc", Some(&["bc"])),
+            (r"x{2,}?yz", Some(&["yz"])),
+            (r"[abc]def", Some(&["def"])),
+            (r"[]x]yz", Some(&["yz"])),
+            (r"[^]x]yz", Some(&["yz"])),
+            (r"[[:alpha:]]+ok", Some(&["ok"])),
+            (r"\<word\>", Some(&["word"])),
+            (r"\bword\b", Some(&["word"])),
+            (r"\b{start}word", Some(&["word"])),
             (r"\x41BC", None),
-            (r"\x{41}bc", Some("bc")),
+            (r"\x{41}bc", Some(&["bc"])),
             (r"\u0041bcd", None),
-            (r"a\nbc", Some("bc")),
-            (r"(foo|bar)baz", Some("baz")),
-            (r"(?:ab)?cd", Some("cd")),
-            (r"(a(b)c)de", Some("de")),
-            (r"(?i)abc", Some("abc")),
-            (r"foo|bar", None),
+            (r"a\nbc", Some(&["bc"])),
+            (r"(foo|bar)baz", Some(&["baz"])),
+            (r"(?:ab)?cd", Some(&["cd"])),
+            (r"(a(b)c)de", Some(&["de"])),
+            (r"(?i)abc", Some(&["abc"])),
+            (r"foo|bar", Some(&["foo", "bar"])),
+            (r"(?i)error|Exception|ERROR", Some(&["error", "exception"])),
+            (r"ab\|cd", Some(&["ab|cd"])),
+            (r"[|]ab|cd", Some(&["ab", "cd"])),
+            (r"foo|", None),
+            (r"foo|b", None),
+            (r"(a|b)c|de", None),
             (r"(?x)foo bar", None),
             (r"ab(?x: c )de", None),
             (r"a.b", None),
-            (r"zürich", Some("rich")),
-            (r"\\path\\", Some("\\path\\")),
-            (r"a\/b", Some("a/b")),
+            (r"zürich", Some(&["rich"])),
+            (r"\\path\\", Some(&["\\path\\"])),
+            (r"a\/b", Some(&["a/b"])),
             (r"ab*?c", None),
             (r"", None),
         ];
         for (pattern, want) in cases {
             assert!(regex_lite::Regex::new(pattern).is_ok(), "{pattern} must compile");
-            assert_eq!(required_literal(pattern).as_deref(), *want, "{pattern}");
+            let got = required_literals(pattern);
+            assert_eq!(got.as_ref().map(|v| v.iter().map(String::as_str).collect::<Vec<_>>()).as_deref(), *want, "{pattern}");
         }
     }
 
     /// The invariant, on generated patterns and texts: whenever the regex
-    /// matches, the lower-cased text contains the literal.
+    /// matches, the lower-cased text contains one of the literals.
     #[test]
-    fn every_match_contains_the_literal() {
+    fn every_match_contains_one_of_the_literals() {
         const PIECES: &[&str] = &[
             "ab", "ba", "a-", "b.", "a+", "(?i)?", "(?s)*", "a", "b", "A", "k", "s", " ", "-", ".", r"\.", r"\-", "*", "+", "?", "??", "{2}", "{0,1}", "{1,}", "|", "(", ")", "(?:", "(?i)",
             "(?-i)", "(?s)", "(?x)", "(?i:", "(?P<n>", "[ab]", "[^a]", "[]a]", "[[:alpha:]]", "[a[^b]]", r"[\]a]", "[a-]", r"\d", r"\w", r"\b", r"\<", r"\>", r"\x41", r"\x{6B}", "^", "$", "ſ", "K", "é", r"\n",
@@ -296,21 +338,24 @@ mod tests {
         for _ in 0..60_000 {
             let pattern: String = (0..1 + next(8)).map(|_| PIECES[next(PIECES.len())]).collect();
             let Ok(re) = regex_lite::RegexBuilder::new(&pattern).case_insensitive(true).multi_line(true).build() else { continue };
-            let Some(literal) = required_literal(&pattern) else { continue };
+            let Some(literals) = required_literals(&pattern) else { continue };
             checked += 1;
             for _ in 0..40 {
                 let text: String = (0..next(12)).map(|_| TEXT[next(TEXT.len())]).collect();
                 if re.is_match(&text) {
-                    assert!(text.to_lowercase().contains(&literal), "/{pattern}/ matches {text:?} but the literal {literal:?} is not in it");
+                    let lower = text.to_lowercase();
+                    assert!(literals.iter().any(|l| lower.contains(l.as_str())), "/{pattern}/ matches {text:?} but none of {literals:?} is in it");
                     matched += 1;
                 } else {
                     filtered += 1;
                 }
             }
             // And a text built to match, where one exists near the literal.
-            let text = format!("x{}x", literal.to_uppercase());
-            if re.is_match(&text) {
-                assert!(text.to_lowercase().contains(&literal));
+            for literal in &literals {
+                let text = format!("x{}x", literal.to_uppercase());
+                if re.is_match(&text) {
+                    matched += 1;
+                }
             }
         }
         assert!(checked > 2_000, "too few patterns had a literal: {checked}");
