@@ -42,6 +42,10 @@ seed() {
     printf '%s' 'role:assistant -kind:tool-result "exact phrase" word' > "$dir/q1"
     printf '%s' 'tool:get_inbox is:error has:tool_calls' > "$dir/q2"
     printf '%s' '-role:tool kind:message http://x "unterminated' > "$dir/q3"
+    # Lone regexes: the target holds them to regex-lite over every event (the prefilter).
+    printf '%s' '/get_(inbox|search)\b/' > "$dir/q4"
+    printf '%s' '/(?-i)İstanbul|Boom|lunch"?/' > "$dir/q5"
+    printf '%s' '/fail+(?i)?ed{1,}|x[^a]y/' > "$dir/q6"
   fi
 }
 

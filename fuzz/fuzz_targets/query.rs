@@ -34,6 +34,15 @@ fuzz_target!(|data: &[u8]| {
         Ok(hits) => {
             assert!(hits.windows(2).all(|w| w[0] < w[1]), "hits out of order");
             assert!(hits.iter().all(|i| (*i as usize) < trace.events.len()), "hit past the end");
+            // A lone regex (no slash inside, so the query's `\/` plays no part) matches
+            // what the regex alone matches over every event: the literal prefilter
+            // (src/query/required_literal.rs) drops no event the regex would keep.
+            if let Some(pattern) = q.strip_prefix('/').and_then(|r| r.strip_suffix('/')).filter(|p| !p.is_empty() && !p.contains('/')) {
+                if let Ok(re) = regex_lite::RegexBuilder::new(pattern).case_insensitive(true).multi_line(true).size_limit(1 << 20).build() {
+                    let want: Vec<u32> = (0..trace.events.len()).filter(|&i| re.is_match(&query::event_text(&trace, i))).map(|i| i as u32).collect();
+                    assert_eq!(hits, want, "/{pattern}/");
+                }
+            }
             // Filtering twice with the built index gives the same answer.
             assert_eq!(query::filter(&trace, q, &mut index).ok(), Some(hits));
         }
