@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:https';
@@ -30,6 +30,8 @@ const STARTUP = new Set([
   '/', '/style.css', '/app.js', '/viewer.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
   '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js', '/views/openhands.js', '/views/agentrun.js',
   '/pkg/agent_trace_viewer.js', '/pkg/agent_trace_viewer_bg.wasm', '/samples/index.json',
+  // viewer.js's parts.
+  ...readdirSync(join(root, 'www', 'viewer')).map((f) => `/viewer/${f}`),
 ]);
 
 test('every bundled sample loads; the request log holds only what the page needs', async () => {
