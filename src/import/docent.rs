@@ -8,7 +8,7 @@
 //! [`rules`]); an older run that the current library would reject gets a
 //! warning. Layouts: one run, a JSON list of runs, JSON Lines of runs.
 //!
-//! Mapping (docs/format-docent.md): a run → an AgentRun; each transcript → a
+//! Mapping (docs/formats/docent.md): a run → an AgentRun; each transcript → a
 //! Transcript keyed by its name (older) or id (current); each message → one
 //! event: a Message, or a ToolResult for `tool` messages, linked to its call
 //! by `tool_call_id` within the transcript.

@@ -8,7 +8,7 @@
 //! [`crate::parse_files`]), and eval outputs whose rows hold a `history` list
 //! (one run per row). [`views`] derives the SDK's condensed view and LLM
 //! message stream. The mapping onto the shared model is documented in
-//! docs/format-openhands.md.
+//! docs/formats/openhands.md.
 
 mod format_views;
 mod sdk;
