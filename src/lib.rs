@@ -13,6 +13,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, clippy::unreachable)
 )]
 
+pub mod agentrun;
 pub mod container;
 pub mod diagnostic;
 pub mod dupkeys;
@@ -145,13 +146,32 @@ fn import_split(
     options: &ParseOptions,
     observe: &mut dyn FnMut(Phase),
 ) -> Result<Trace, ParseError> {
-    let start = bom;
     // One event per line at least: refuse before reading any record.
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
         return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
     }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     observe(Phase::Detect);
+    import_with(format, detection, bytes, split, source_map, bom, utf16, options, observe)
+}
+
+/// Reads an already split input as `format`.
+#[allow(clippy::too_many_arguments)] // each is one fact of the input, passed through
+fn import_with(
+    format: &'static dyn Format,
+    detection: Detection,
+    bytes: Vec<u8>,
+    split: json::Split,
+    source_map: SourceMap,
+    bom: usize,
+    utf16: Option<&'static str>,
+    options: &ParseOptions,
+    observe: &mut dyn FnMut(Phase),
+) -> Result<Trace, ParseError> {
+    let start = bom;
+    if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
+        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+    }
     // Shared with every `Text` the import leaves in the source (no copy).
     let source: model::Source = std::sync::Arc::new(bytes);
     let bytes: &[u8] = &source;
@@ -246,10 +266,10 @@ fn whole_percent(confidence: f32) -> String {
 
 /// Reads several files as one trace: a conversation folder with one event
 /// per file (OpenHands' `events/event-NNNNN-<id>.json`), or several files
-/// dropped at once. Files are ordered as the OpenHands SDK orders event
-/// files (by their index; a `base_state.json` first, other names after, by
-/// name) and joined into one source, newline-separated, each file's values
-/// read as JSON Lines values would be. Every event keeps its raw bytes;
+/// dropped at once. Files are ordered as the detected format orders them
+/// ([`import::Format::file_order`]; by name unless the format says otherwise)
+/// and joined into one source, newline-separated, each file's values read as
+/// JSON Lines values would be. Every event keeps its raw bytes;
 /// `trace.files` names the file holding each byte range, and line numbers
 /// of events and diagnostics count from the start of their own file.
 pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) -> Result<Trace, ParseError> {
@@ -260,7 +280,36 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         trace.files = vec![model::SourceFile { name, range: 0..len, first_line: 1 }];
         return Ok(trace);
     }
-    sort::by_key(&mut files, |f| event_file_order(&f.0));
+    // Joined in name order to detect the format, then in the format's order
+    // (the second join only when the orders differ).
+    let default_order = |name: &str| import::FileOrder { group: 1, index: 0, name: import::base_name(name).to_string() };
+    sort::by_key(&mut files, |f| default_order(&f.0));
+    let mut joined = join_files(&files)?;
+    let (format, detection) = choose_format(&joined.bytes, &joined.split, options)?;
+    let ordered = files.windows(2).all(|w| match w {
+        [a, b] => format.file_order(&a.0) <= format.file_order(&b.0),
+        _ => true,
+    });
+    if !ordered {
+        sort::by_key(&mut files, |f| format.file_order(&f.0));
+        joined = join_files(&files)?;
+    }
+    let JoinedFiles { bytes, split, sources } = joined;
+    let source_map = SourceMap::new(&bytes);
+    let mut trace = import_with(format, detection, bytes, split, source_map, 0, None, options, &mut |_| {})?;
+    trace.files = sources;
+    rebase_lines(&mut trace);
+    Ok(trace)
+}
+
+/// Several files as one source, newline-separated, split as JSON Lines values.
+struct JoinedFiles {
+    bytes: Vec<u8>,
+    split: json::Split,
+    sources: Vec<model::SourceFile>,
+}
+
+fn join_files(files: &[(String, Vec<u8>)]) -> Result<JoinedFiles, ParseError> {
     let mut bytes = Vec::new();
     let mut split = json::Split::new(json::Layout::Jsonl);
     let mut sources = Vec::new();
@@ -268,14 +317,14 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     for (name, data) in files {
         let start = bytes.len();
         let first_line = source::clamp_u32(newlines + 1);
-        bytes.extend_from_slice(&data);
+        bytes.extend_from_slice(data);
         if !data.ends_with(b"\n") {
             bytes.push(b'\n');
         }
         newlines += bytes.get(start..).map(|added| added.iter().filter(|c| **c == b'\n').count()).unwrap_or(0);
         let end = bytes.len();
         // Split this file alone: a slice from 0 keeps offsets global.
-        let part = json::split(bytes.get(..end).unwrap_or(&[]), start + json::bom_len(&data));
+        let part = json::split(bytes.get(..end).unwrap_or(&[]), start + json::bom_len(data));
         split.values.extend(part.values);
         split.errors.extend(part.errors);
         split.leftovers.extend(part.leftovers);
@@ -283,7 +332,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         split.ends.extend(part.ends);
         split.hazards.extend(part.hazards);
         split.repeats.extend(part.repeats);
-        sources.push(model::SourceFile { name, range: start..end, first_line });
+        sources.push(model::SourceFile { name: name.clone(), range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {
         return Err(ParseError { message: limits::input_too_large(bytes.len(), "the files together"), diagnostics: Vec::new() });
@@ -291,30 +340,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });
     }
-    let source_map = SourceMap::new(&bytes);
-    let mut trace = import_split(bytes, split, source_map, 0, None, options, &mut |_| {})?;
-    trace.files = sources;
-    rebase_lines(&mut trace);
-    Ok(trace)
-}
-
-/// The SDK's order of a conversation's files: `base_state.json`, then
-/// `event-NNNNN-<id>.json` by index, then any other file by name.
-fn event_file_order(name: &str) -> (u8, u64, String) {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    if base.ends_with("base_state.json") {
-        return (0, 0, base.to_string());
-    }
-    let index = base.rfind("event-").and_then(|i| {
-        let rest = base.get(i + "event-".len()..)?;
-        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        let after = rest.get(digits.len()..)?;
-        (digits.len() >= 5 && after.starts_with('-') && after.ends_with(".json")).then(|| digits.parse::<u64>().ok()).flatten()
-    });
-    match index {
-        Some(i) => (1, i, base.to_string()),
-        None => (2, 0, base.to_string()),
-    }
+    Ok(JoinedFiles { bytes, split, sources })
 }
 
 /// Makes event and diagnostic line numbers relative to the file holding them.

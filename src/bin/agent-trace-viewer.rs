@@ -372,8 +372,8 @@ fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), Strin
         }
         Some(Target::AgentRunJson) | None => {
             for &r in &runs {
-                let run = agent_trace_viewer::render::run::doc_run(trace, r).ok_or_else(|| format!("there is no run {r}"))?;
-                lines.push(agent_trace_viewer::render::run::to_docent_json(&run));
+                let run = agent_trace_viewer::import::agent_run(trace, r).ok_or_else(|| format!("there is no run {r}"))?;
+                lines.push(agent_trace_viewer::agentrun::to_docent_json(&run));
             }
         }
     }

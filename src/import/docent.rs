@@ -8,11 +8,12 @@
 //! [`rules`]); an older run that the current library would reject gets a
 //! warning. Layouts: one run, a JSON list of runs, JSON Lines of runs.
 //!
-//! Mapping (docs/format-docent.md): a run → an AgentRun; each transcript → a
+//! Mapping (docs/formats/docent.md): a run → an AgentRun; each transcript → a
 //! Transcript keyed by its name (older) or id (current); each message → one
 //! event: a Message, or a ToolResult for `tool` messages, linked to its call
 //! by `tool_call_id` within the transcript.
 
+mod agentrun;
 mod lax;
 mod rules;
 
@@ -40,6 +41,12 @@ impl Format for Docent {
 
     fn name(&self) -> &'static str {
         "Docent AgentRun JSON"
+    }
+
+    /// The run read back from its own JSON: every field Docent renders is there.
+    fn agent_run(&self, trace: &crate::model::Trace, run: usize) -> Option<crate::agentrun::DocRun> {
+        let start = trace.runs.get(run)?.offset?;
+        agentrun::docent_source(trace, start, run)
     }
 
     fn detect(&self, sample: &Sample) -> Option<Score> {

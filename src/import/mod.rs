@@ -6,6 +6,7 @@
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
 pub mod agent_catalog;
+pub mod format_view;
 pub mod agentlens;
 pub mod docent;
 pub mod lookalike;
@@ -19,7 +20,8 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{scan, render_path, Layout, Seg, Split, SyntaxError};
-use crate::model::{AgentRun, Event, EventBody, LazyValue, Metadata, Source, Text, Transcript};
+use crate::model::{AgentRun, Event, EventBody, LazyValue, Metadata, Source, Text, Trace, Transcript};
+pub use format_view::{FormatView, ViewInfo, ViewItem};
 use crate::source::SourceMap;
 
 /// Every format the core reads, in detection order (ties go to the first).
@@ -48,6 +50,53 @@ pub trait Format: Sync {
     fn detect(&self, sample: &Sample) -> Option<Score>;
     /// Reads the whole input into the builder.
     fn import(&self, input: &Input, out: &mut Builder);
+    /// Where a file goes when several files are read as one trace
+    /// ([`crate::parse_files`]): files are joined in the order of this key.
+    /// The default orders by base name.
+    fn file_order(&self, name: &str) -> FileOrder {
+        FileOrder { group: 1, index: 0, name: base_name(name).to_string() }
+    }
+    /// The views this format offers besides the event list.
+    fn views(&self) -> &'static [ViewInfo] {
+        &[]
+    }
+    /// Computes view `name` (one of [`Format::views`]) of run `run`.
+    fn view(&self, _trace: &Trace, _name: &str, _run: u32) -> Option<FormatView> {
+        None
+    }
+    /// The run as a Docent AgentRun, when the format holds one of its own
+    /// (its source is one, or a reference loader defines the mapping);
+    /// `None` takes the mapping of the shared model
+    /// ([`crate::agentrun::from_model`]).
+    fn agent_run(&self, _trace: &Trace, _run: usize) -> Option<crate::agentrun::DocRun> {
+        None
+    }
+}
+
+/// The sort key of a file among the files of one trace: by `group`, then
+/// `index`, then `name`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileOrder {
+    pub group: u8,
+    pub index: u64,
+    pub name: String,
+}
+
+/// The last component of a `/` or `\\` separated path.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// The run at `run` of the trace as a Docent AgentRun: the format's own
+/// mapping when it has one, else the shared model's.
+pub fn agent_run(trace: &Trace, run: usize) -> Option<crate::agentrun::DocRun> {
+    trace.runs.get(run)?;
+    by_id(trace.format).and_then(|f| f.agent_run(trace, run)).or_else(|| Some(crate::agentrun::from_model(trace, run)))
+}
+
+/// The format with id `id`.
+pub fn by_id(id: &str) -> Option<&'static dyn Format> {
+    FORMATS.iter().copied().find(|f| f.id() == id)
 }
 
 /// The input as a format module sees it.

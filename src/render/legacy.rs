@@ -8,8 +8,8 @@
 //! action units too long even alone are cut with `truncate_to_token_limit`
 //! (which may end in U+FFFD where a token splits a character).
 
-use super::py::{get, py_str, set, Py};
-use super::run::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
+use crate::agentrun::py::{get, py_str, set, Py};
+use crate::agentrun::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
 use super::{yaml, RenderError, Tokenizer};
 
 const SCORES_DESCRIPTION: &str = "A dict of score_key -> score_value. Use one key for each metric you're tracking.";
@@ -285,7 +285,7 @@ fn lax_int(t: &str) -> Option<String> {
     };
     let _ = frac;
     let digits = underscored_digits(int)?;
-    match super::py::number(&format!("{sign}{digits}")) {
+    match crate::agentrun::py::number(&format!("{sign}{digits}")) {
         Py::Int(i) => Some(i),
         _ => None,
     }

@@ -8,8 +8,9 @@
 //! [`crate::parse_files`]), and eval outputs whose rows hold a `history` list
 //! (one run per row). [`views`] derives the SDK's condensed view and LLM
 //! message stream. The mapping onto the shared model is documented in
-//! docs/format-openhands.md.
+//! docs/formats/openhands.md.
 
+mod format_views;
 mod sdk;
 mod v0;
 pub mod validate;
@@ -19,7 +20,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{json_type, Builder, Format, Input, Sample, Score};
+use super::{base_name, json_type, Builder, FileOrder, Format, FormatView, Input, Sample, Score, ViewInfo};
 use crate::diagnostic::Severity::{Error, Info, Warning};
 use crate::json::{scan, Layout};
 use crate::model::{CallRef, EventBody, Metadata, ToolCall};
@@ -39,6 +40,33 @@ impl Format for OpenHands {
 
     fn detect(&self, sample: &Sample) -> Option<Score> {
         detect(sample)
+    }
+
+    /// The SDK's order of a conversation's files: `base_state.json`, then
+    /// `event-NNNNN-<id>.json` by index, then any other file by name.
+    fn file_order(&self, name: &str) -> FileOrder {
+        let base = base_name(name);
+        if base.ends_with("base_state.json") {
+            return FileOrder { group: 0, index: 0, name: base.to_string() };
+        }
+        let index = base.rfind("event-").and_then(|i| {
+            let rest = base.get(i + "event-".len()..)?;
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let after = rest.get(digits.len()..)?;
+            (digits.len() >= 5 && after.starts_with('-') && after.ends_with(".json")).then(|| digits.parse::<u64>().ok()).flatten()
+        });
+        match index {
+            Some(i) => FileOrder { group: 1, index: i, name: base.to_string() },
+            None => FileOrder { group: 2, index: 0, name: base.to_string() },
+        }
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        &format_views::VIEWS
+    }
+
+    fn view(&self, trace: &crate::model::Trace, name: &str, run: u32) -> Option<FormatView> {
+        format_views::view(trace, name, run)
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
