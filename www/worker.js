@@ -207,9 +207,6 @@ const ops = {
   runs({ traceId }) {
     return runList(get(traceId));
   },
-  diagnostics({ traceId, start, count }) {
-    return get(traceId).trace.diagnosticsRange(start, count);
-  },
   /** How many diagnostics each group holds, groups in order of first occurrence (see diagnosticGroupsOf). */
   diagnosticGroups({ traceId }) {
     const counts = Uint32Array.from(diagnosticGroupsOf(get(traceId)), (g) => g.count);

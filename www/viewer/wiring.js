@@ -84,7 +84,7 @@ export function installWiring(v) {
       // No samples on this host: the menu stays empty.
     }
     if (v.destroyed) return () => {};
-    for (const s of samples) select.append(el('option', { value: s.file, title: s.description ?? '' }, `${s.title} (${s.format})`));
+    for (const s of samples) select.append(el('option', { value: s.file, title: s.description ?? '' }, s.title));
     select.hidden = !samples.length;
     const loadSample = (file, keepHash) =>
       v.loadSources([{ name: file, path: custom ? new URL(file, index).href : `samples/${file}`, url: new URL(file, index).href }], {

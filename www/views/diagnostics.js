@@ -19,9 +19,18 @@ function where(d) {
 }
 
 function renderDiagnostic(d) {
+  // A member of an open group: its line says the code and message; each member, where.
+  if (d.member) {
+    return el(
+      'div',
+      { className: `d d-member severity-${d.severity}`, 'data-diagnostic': d.index },
+      el('div', { className: 'd-line' }, where(d), d.event !== null && d.event !== undefined ? [' · ', eventLink(d.event, `event #${d.event}`, 'the event this finding is about')] : ''),
+      el('div', { className: 'd-where muted' }, d.snippet ? `near: ${d.snippet}` : ''),
+    );
+  }
   return el(
     'div',
-    { className: `d severity-${d.severity}${d.member ? ' d-member' : ''}`, 'data-diagnostic': d.index },
+    { className: `d severity-${d.severity}`, 'data-diagnostic': d.index },
     el('div', { className: 'd-line' }, el('span', { className: `badge sev-${d.severity}` }, d.severity), el('code', { className: 'code' }, d.code), ' ', el('span', { className: 'message' }, d.message)),
     el('div', { className: 'd-where muted' }, where(d), d.event !== null && d.event !== undefined ? ` · event #${d.event}` : '', d.snippet ? ` · near: ${d.snippet}` : ''),
   );

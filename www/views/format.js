@@ -29,8 +29,8 @@ export function renderFormatItem(item, pos) {
   if (item.text) parts.push(el('span', { className: row ? 'fv-text muted' : 'r-summary' }, item.text));
   if (row) parts.push(renderRow(row));
   else if (!item.text && item.event !== null && item.event !== undefined) parts.push(el('span', { className: 'r-summary muted' }, `event #${item.event}`));
-  // Links to the item's events, unless its row already is the one event.
-  const links = (item.events ?? []).filter((i) => !(row && item.events.length === 1 && i === item.event));
+  // Links to the item's events, but for the one its row shows.
+  const links = (item.events ?? []).filter((i) => !(row && i === item.event));
   for (const i of links.slice(0, SHOWN_LINKS)) parts.push(eventLink(i, `#${i}`, 'a trace event of this item'));
   if (links.length > SHOWN_LINKS) parts.push(el('span', { className: 'muted' }, `+${links.length - SHOWN_LINKS}`));
   const node = el('div', { className: `r fv-item${row ? ' fv-with-row' : ''}` }, ...parts);
