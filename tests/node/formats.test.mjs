@@ -75,6 +75,26 @@ test('every format has a benchmark generator (scripts/bench/gen.mjs) whose outpu
   }
 });
 
+test('www/ holds no format id as a string literal: the page learns formats from the core', () => {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (path !== join(root, 'www', 'pkg')) walk(path);
+      } else if (/\.(m?js|ts|html|css|json)$/.test(entry.name)) {
+        const text = readFileSync(path, 'utf8');
+        for (const id of ids) {
+          const literal = new RegExp(`(['"\`])${id.replace(/[-]/g, '\\-')}\\1`, 'g');
+          for (const m of text.matchAll(literal)) found.push(`${path.slice(root.length + 1)}:${text.slice(0, m.index).split('\n').length}: ${m[0]}`);
+        }
+      }
+    }
+  };
+  walk(join(root, 'www'));
+  assert.deepEqual(found, []);
+});
+
 test('docent: one event per message, transcripts keyed as in the file', () => {
   for (const name of ['docent/lib_current_run.json', 'docent/lib_older_run.json']) {
     const bytes = fixture(name);
