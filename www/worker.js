@@ -80,18 +80,19 @@ function matches(entry, query, run) {
 
 /**
  * The trace's diagnostics grouped as the core's `trace.diagnosticGroups()`
- * does, for a core without it: one group per (code, severity, message), in
- * order of first occurrence, with the events the group is about and its
- * members' indices in the trace's diagnostics order.
+ * does, for a core without it: one group per (severity, code, message), in
+ * order of first occurrence: { code, severity, message, count, events (how
+ * many distinct events), diagnostics (indices in the trace's diagnostics
+ * order), first }.
  */
 function groupDiagnosticsInWorker(diagnostics) {
   const groups = [];
   const byKey = new Map();
   diagnostics.forEach((d, i) => {
-    const key = `${d.code}\u0000${d.severity}\u0000${d.message}`;
+    const key = `${d.severity}\u0000${d.code}\u0000${d.message}`;
     let group = byKey.get(key);
     if (!group) {
-      group = { code: d.code, severity: d.severity, message: d.message, count: 0, events: [], diagnostics: [], first: i, seen: new Set() };
+      group = { code: d.code, severity: d.severity, message: d.message, count: 0, events: 0, diagnostics: [], first: i, seen: new Set() };
       byKey.set(key, group);
       groups.push(group);
     }
@@ -99,7 +100,7 @@ function groupDiagnosticsInWorker(diagnostics) {
     group.diagnostics.push(i);
     if (d.event !== null && d.event !== undefined && !group.seen.has(d.event)) {
       group.seen.add(d.event);
-      group.events.push(d.event);
+      group.events++;
     }
   });
   return groups.map(({ seen, ...group }) => group);
@@ -112,6 +113,17 @@ function diagnosticGroupsOf(entry) {
     entry.diagnosticGroups = typeof trace.diagnosticGroups === 'function' ? trace.diagnosticGroups() : groupDiagnosticsInWorker(trace.diagnostics());
   }
   return entry.diagnosticGroups;
+}
+
+/** The first `n` distinct events among diagnostics `indices` (looking at no more than 8n of them). */
+function firstEvents(entry, indices, n) {
+  const events = [];
+  for (const i of indices.slice(0, 8 * n)) {
+    const d = diagnosticAt(entry, i);
+    if (d && d.event !== null && d.event !== undefined && !events.includes(d.event)) events.push(d.event);
+    if (events.length === n) break;
+  }
+  return events;
 }
 
 /** Diagnostic `index` of the trace (in its diagnostics order). */
@@ -214,9 +226,10 @@ const ops = {
   },
   /**
    * Lines of the grouped diagnostics list: for each `[group, member]`, the
-   * group's summary (member -1: its code, severity, message, count, events
-   * and first diagnostic) or its `member`-th diagnostic (with `index`, its
-   * place in the trace's diagnostics).
+   * group's summary (member -1: its code, severity, message, count,
+   * eventCount, someEvents (the first few) and first diagnostic) or its
+   * `member`-th diagnostic (with `index`, its place in the trace's
+   * diagnostics).
    */
   diagnosticLines({ traceId, lines }) {
     const entry = get(traceId);
@@ -226,7 +239,7 @@ const ops = {
       if (!group) return null;
       if (member < 0) {
         const { diagnostics, events, ...rest } = group;
-        return { group: g, ...rest, eventCount: events.length, events: events.slice(0, 8), firstDiagnostic: diagnosticAt(entry, group.first) };
+        return { group: g, ...rest, eventCount: events, someEvents: firstEvents(entry, diagnostics, 8), firstDiagnostic: diagnosticAt(entry, group.first) };
       }
       const index = group.diagnostics[member];
       return index === undefined ? null : { group: g, index, ...diagnosticAt(entry, index) };

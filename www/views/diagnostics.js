@@ -1,7 +1,8 @@
 // Diagnostics: every finding, grouped (a virtualised list: a broken 100 MB
 // file can have hundreds of thousands). Findings with the same code,
 // severity and message are one group (the worker's `diagnosticGroups`):
-// a group of several is one line, "35 records: <message>", that expands to
+// a group of several is one line, "35 records: <message>" (or "N diagnostics
+// in M records", "N times" when they name no event), that expands to
 // its findings, so a file written by another version of a format's library
 // reads as one finding, not a red wall. Click a finding to jump to its event.
 
@@ -36,10 +37,18 @@ function renderDiagnostic(d) {
   );
 }
 
+/** What a group's line says before its message: "35 records", "3 diagnostics in 2 records", "2 times". */
+function groupCount(g) {
+  if (g.count === g.eventCount) return plural(g.count, 'record');
+  if (!g.eventCount) return `${g.count.toLocaleString()} times`;
+  return `${plural(g.count, 'diagnostic')} in ${plural(g.eventCount, 'record')}`;
+}
+
 function renderGroup(g, expanded) {
   const first = g.firstDiagnostic;
-  const links = g.events.slice(0, SHOWN_EVENTS).flatMap((i) => [' ', eventLink(i, `#${i}`, 'an event this finding is about')]);
-  const more = g.eventCount > SHOWN_EVENTS ? ` +${(g.eventCount - SHOWN_EVENTS).toLocaleString()}` : '';
+  const shown = g.someEvents.slice(0, SHOWN_EVENTS);
+  const links = shown.flatMap((i) => [' ', eventLink(i, `#${i}`, 'an event this finding is about')]);
+  const more = g.eventCount > shown.length ? ` +${(g.eventCount - shown.length).toLocaleString()}` : '';
   return el(
     'div',
     { className: `d d-group severity-${g.severity}`, 'data-group': g.group, 'aria-expanded': String(expanded) },
@@ -50,7 +59,7 @@ function renderGroup(g, expanded) {
       el('span', { className: `badge sev-${g.severity}` }, g.severity),
       el('code', { className: 'code' }, g.code),
       ' ',
-      el('span', { className: 'message' }, el('strong', { className: 'd-count' }, `${plural(g.count, 'record')}: `), g.message),
+      el('span', { className: 'message' }, el('strong', { className: 'd-count' }, `${groupCount(g)}: `), g.message),
     ),
     el('div', { className: 'd-where muted' }, first ? `first at ${where(first)}` : '', g.eventCount ? ` · ${plural(g.eventCount, 'event')}:` : '', ...links, more),
   );
