@@ -16,6 +16,7 @@
 pub mod agentrun;
 pub mod container;
 pub mod diagnostic;
+pub mod error;
 pub mod dupkeys;
 pub mod export;
 pub mod import;
@@ -52,21 +53,7 @@ pub struct ParseOptions {
     pub exact_only: bool,
 }
 
-/// Why an input could not be read as a trace at all.
-#[derive(Debug, Clone)]
-pub struct ParseError {
-    pub message: String,
-    /// Where the problem is, when there is one place.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+pub use error::ParseError;
 
 /// The ids of every supported format.
 pub fn format_ids() -> Vec<&'static str> {
@@ -102,7 +89,7 @@ pub enum Phase {
 /// [`parse_trace`], calling `observe` after each [`Phase`].
 pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mut dyn FnMut(Phase)) -> Result<Trace, ParseError> {
     let bytes = if container::is_gzip(&bytes) {
-        container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(|message| ParseError { message, diagnostics: Vec::new() })?
+        container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(ParseError::Gzip)?
     } else {
         bytes
     };
@@ -112,13 +99,10 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
         None => bytes,
     };
     if bytes.len() > limits::MAX_INPUT_BYTES {
-        return Err(ParseError { message: limits::input_too_large(bytes.len(), "the input"), diagnostics: Vec::new() });
+        return Err(ParseError::TooLarge { bytes: bytes.len(), what: "the input" });
     }
     if container::is_zip(&bytes) {
-        return Err(ParseError {
-            message: "not supported yet: this is a zip archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped".to_string(),
-            diagnostics: Vec::new(),
-        });
+        return Err(ParseError::Archive { kind: "zip" });
     }
     observe(Phase::Container);
     let start = json::bom_len(&bytes);
@@ -127,11 +111,7 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     let split = json::split(&bytes, start);
     observe(Phase::Split);
     if split.values.is_empty() && split.errors.is_empty() {
-        let what = if bytes.len() == start { "the input is empty" } else { "the input holds only whitespace" };
-        return Err(ParseError {
-            message: format!("{what}: expected a JSON document or JSON Lines with a trace"),
-            diagnostics: Vec::new(),
-        });
+        return Err(ParseError::Empty { whitespace: bytes.len() != start });
     }
     import_split(bytes, split, source_map, start, utf16, options, observe)
 }
@@ -148,7 +128,7 @@ fn import_split(
 ) -> Result<Trace, ParseError> {
     // One event per line at least: refuse before reading any record.
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
-        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+        return Err(ParseError::TooManyEvents);
     }
     let (format, detection) = choose_format(&bytes, &split, options)?;
     observe(Phase::Detect);
@@ -170,7 +150,7 @@ fn import_with(
 ) -> Result<Trace, ParseError> {
     let start = bom;
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
-        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+        return Err(ParseError::TooManyEvents);
     }
     // Shared with every `Text` the import leaves in the source (no copy).
     let source: model::Source = std::sync::Arc::new(bytes);
@@ -197,7 +177,7 @@ fn import_with(
     integrity::keep_leftovers(&mut builder, &split);
     dupkeys::report(&mut builder, &split);
     if builder.too_many_events {
-        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+        return Err(ParseError::TooManyEvents);
     }
     if builder.dropped_diagnostics > 0 {
         let message = format!(
@@ -335,10 +315,10 @@ fn join_files(files: &[(String, Vec<u8>)]) -> Result<JoinedFiles, ParseError> {
         sources.push(model::SourceFile { name: name.clone(), range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {
-        return Err(ParseError { message: limits::input_too_large(bytes.len(), "the files together"), diagnostics: Vec::new() });
+        return Err(ParseError::TooLarge { bytes: bytes.len(), what: "the files together" });
     }
     if split.values.is_empty() && split.errors.is_empty() {
-        return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });
+        return Err(ParseError::EmptyFiles);
     }
     Ok(JoinedFiles { bytes, split, sources })
 }
@@ -363,10 +343,7 @@ fn choose_format(
 ) -> Result<(&'static dyn Format, Detection), ParseError> {
     if let Some(id) = &options.format {
         let Some(f) = FORMATS.iter().find(|f| f.id() == id) else {
-            return Err(ParseError {
-                message: format!("unknown format {id:?}; supported formats: {}", format_ids().join(", ")),
-                diagnostics: Vec::new(),
-            });
+            return Err(ParseError::UnknownFormatId { id: id.clone(), supported: format_ids() });
         };
         let detection = Detection {
             format: f.id(),
@@ -402,29 +379,14 @@ fn not_a_trace(bytes: &[u8], split: &json::Split, sample: &Sample) -> ParseError
         if split.values.is_empty() || split.layout == json::Layout::Json {
             let map = SourceMap::new(bytes);
             let pos = map.position(bytes, e.offset);
-            return ParseError {
-                message: format!(
-                    "not valid JSON at line {}, column {}: {} — near: {}",
-                    pos.line,
-                    pos.column,
-                    e.message,
-                    map.snippet(bytes, e.offset)
-                ),
-                diagnostics: Vec::new(),
-            };
+            return ParseError::NotJson { line: pos.line, column: pos.column, message: e.message.clone(), near: map.snippet(bytes, e.offset) };
         }
     }
     if let Some(what) = import::lookalike::recognise(sample) {
-        return ParseError {
-            message: format!("not supported yet: this looks like {what}. Supported: {supported}"),
-            diagnostics: Vec::new(),
-        };
+        return ParseError::Unsupported { looks_like: what.to_string(), supported };
     }
     let looks = describe_shape(sample);
-    ParseError {
-        message: format!("not a supported trace format: {looks}. Supported: {supported}"),
-        diagnostics: Vec::new(),
-    }
+    ParseError::UnknownFormat { looks_like: looks, supported }
 }
 
 /// A short description of the input's shape for "unsupported" errors.

@@ -337,7 +337,7 @@ pub fn parse_trace(
     let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     let opts = parse_options(options)?;
     reserve_heap(bytes.len());
-    let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
+    let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.to_string()))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
 }
@@ -710,7 +710,7 @@ pub fn parse_files(
     if inputs.is_empty() {
         return Err(JsError::new("no files given"));
     }
-    let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.message))?;
+    let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.to_string()))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
 }

@@ -252,14 +252,14 @@ fn main() -> ExitCode {
             Err(e) => {
                 status = status.max(1);
                 match (args.command, args.json) {
-                    (Command::Validate | Command::Stats, true) => json_out.push(json!({"file": file, "error": e.message})),
+                    (Command::Validate | Command::Stats, true) => json_out.push(json!({"file": file, "error": e.to_string()})),
                     (Command::Validate | Command::Stats, false) => {
-                        let _ = writeln!(out, "{file}: error: {}", e.message);
+                        let _ = writeln!(out, "{file}: error: {e}");
                     }
                     (Command::Text, true) => {
-                        let _ = writeln!(out, "{}", json!({"file": file, "error": e.message}));
+                        let _ = writeln!(out, "{}", json!({"file": file, "error": e.to_string()}));
                     }
-                    (Command::Text | Command::Convert, _) => eprintln!("agent-trace-viewer: {file}: error: {}", e.message),
+                    (Command::Text | Command::Convert, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
                 }
                 continue;
             }

@@ -8,7 +8,7 @@ use agent_trace_viewer::{parse_trace, ParseOptions};
 use common::{codes, parse};
 
 fn err(bytes: &[u8]) -> String {
-    parse_trace(bytes.to_vec(), &ParseOptions::default()).expect_err("should be refused").message
+    parse_trace(bytes.to_vec(), &ParseOptions::default()).expect_err("should be refused").to_string()
 }
 
 fn message(t: &agent_trace_viewer::model::Trace, code: &str) -> String {
