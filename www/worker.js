@@ -239,7 +239,9 @@ const ops = {
       if (!group) return null;
       if (member < 0) {
         const { diagnostics, events, ...rest } = group;
-        return { group: g, ...rest, eventCount: events, someEvents: firstEvents(entry, diagnostics, 8), firstDiagnostic: diagnosticAt(entry, group.first) };
+        // `events`: how many distinct events (a list of them in the issue's first sketch of the API).
+        const eventCount = Array.isArray(events) ? events.length : events;
+        return { group: g, ...rest, eventCount, someEvents: firstEvents(entry, diagnostics, 8), firstDiagnostic: diagnosticAt(entry, group.first) };
       }
       const index = group.diagnostics[member];
       return index === undefined ? null : { group: g, index, ...diagnosticAt(entry, index) };
