@@ -156,12 +156,12 @@ fn import_with(
     let source: model::Source = std::sync::Arc::new(bytes);
     let bytes: &[u8] = &source;
     let mut builder = Builder::new(&source, &source_map);
-    builder.exact_only = options.exact_only;
+    let invalid_utf8 = source::invalid_utf8_at(bytes);
+    builder.set_input_facts(invalid_utf8.is_none(), options.exact_only);
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }
-    if let Some(at) = source::invalid_utf8_at(bytes) {
-        builder.utf8_valid = false;
+    if let Some(at) = invalid_utf8 {
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
     }
@@ -176,17 +176,17 @@ fn import_with(
     format.import(&Input { bytes, split: &split }, &mut builder);
     integrity::keep_leftovers(&mut builder, &split);
     dupkeys::report(&mut builder, &split);
-    if builder.too_many_events {
+    let import::Built { runs, events, mut diagnostics, metadata, too_many_events, dropped_diagnostics } = builder.finish();
+    if too_many_events {
         return Err(ParseError::TooManyEvents);
     }
-    if builder.dropped_diagnostics > 0 {
+    if dropped_diagnostics > 0 {
         let message = format!(
             "{} more diagnostics were left out: at most {} are kept",
-            limits::group_digits(builder.dropped_diagnostics),
+            limits::group_digits(dropped_diagnostics),
             limits::group_digits(limits::MAX_DIAGNOSTICS)
         );
-        builder.dropped_diagnostics = 0;
-        builder.diagnostics.push(Diagnostic {
+        diagnostics.push(Diagnostic {
             severity: Severity::Warning,
             code: "too-many-diagnostics",
             message,
@@ -199,7 +199,6 @@ fn import_with(
         });
     }
     observe(Phase::Import);
-    let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
     integrity::dedup_syntax_errors(&mut diagnostics);
     integrity::relink_diagnostics(&mut diagnostics, &events);
     if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {

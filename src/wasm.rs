@@ -371,6 +371,15 @@ pub fn formats() -> JsValue {
     to_js(&crate::format_ids())
 }
 
+/// Groups dropped or picked files into traces: the files a format reads as
+/// one trace together (an OpenHands conversation's event files), every
+/// other file alone. Each group is `{ name, files }`, `files` indices into
+/// `paths`; read a group of several with `parseFiles`.
+#[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "{ name: string; files: number[] }[]")]
+pub fn group_files(paths: Vec<String>) -> JsValue {
+    to_js(&crate::import::group_files(&paths))
+}
+
 /// A parsed trace, held in wasm memory. Call `free()` when done.
 #[wasm_bindgen(js_name = Trace)]
 pub struct JsTrace {

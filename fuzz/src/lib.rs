@@ -10,6 +10,14 @@ use agent_trace_viewer::{parse_files, parse_trace, ParseOptions, ParseError};
 /// inputs only slow the run down without reaching new code.
 pub const MAX_INPUT: usize = 64 * 1024;
 
+/// The format the first byte picks from the registry, and the rest of the input.
+pub fn pick_format(data: &[u8]) -> Option<(&'static str, &[u8])> {
+    let (first, rest) = data.split_first()?;
+    let ids = agent_trace_viewer::format_ids();
+    let format = ids.get(usize::from(*first) % ids.len().max(1))?;
+    Some((format, rest))
+}
+
 pub fn parse_forced(data: &[u8], format: &str) {
     let options = ParseOptions { format: Some(format.to_string()), ..Default::default() };
     check_result(parse_trace(data.to_vec(), &options));

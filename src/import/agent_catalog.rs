@@ -59,14 +59,7 @@ impl Format for AgentCatalog {
     }
 
     fn detect(&self, sample: &Sample) -> Option<Score> {
-        let records: Vec<&Value> = sample
-            .values
-            .iter()
-            .flat_map(|v| match v {
-                Value::Array(items) => items.iter().collect::<Vec<_>>(),
-                other => vec![other],
-            })
-            .collect();
+        let records: Vec<&Value> = sample.records().collect();
         let mut matched = 0usize;
         let mut known_kind = 0usize;
         let mut with_version = 0usize;
@@ -97,7 +90,7 @@ impl Format for AgentCatalog {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        let b = out.bytes;
+        let b = out.bytes();
         let mut reader = Reader { out, b, identifiers: HashSet::new() };
         let records = reader.records(input);
         reader.sessions(records);
@@ -147,8 +140,12 @@ impl Read {
 #[derive(Default)]
 struct Links {
     by_id: HashMap<String, u32>,
-    /// Call events in order, for results paired by order.
+    /// Call events in order, for the unanswered-call warnings.
     calls: Vec<u32>,
+    /// Calls that may still be unanswered, latest last: results without an
+    /// id take the latest unanswered one (answered ones are dropped from the
+    /// end as they surface, so each lookup costs O(1) amortised).
+    open: Vec<u32>,
     answered: HashSet<u32>,
 }
 
@@ -231,7 +228,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: crate::source::clamp_u32(self.out.events.len()) };
+        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
             self.d(&ctx, Error, "record-not-object", format!("expected a log record object, found {}", json_type(&v)), &[]);
             self.unparsed(r.range.clone(), &r.path, format!("a log record must be an object, not {}", json_type(&v)));
@@ -266,7 +263,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let read = self.content(o, &ctx, span.as_deref(), &mut meta, links);
         let index = self.out.push_event(read.body, &read.kind, r.range.clone(), r.path.clone(), timestamp);
         if let Some(call) = read.link {
-            self.set_call_result(call, index);
+            self.out.link_result(CallRef { event: call, call: 0 }, index);
         }
         if let Some(e) = self.out.event_mut(index) {
             e.span = span;
@@ -277,7 +274,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// The run's catalog version and root span: those of its first record.
     fn remember_catalog_version(&mut self, o: &Map<String, Value>) {
-        let Some(run) = self.out.runs.last_mut() else { return };
+        let Some(run) = self.out.last_run_mut() else { return };
         if let Some(cv) = o.get("catalog_version") {
             run.metadata.entry("catalog_version".to_string()).or_insert_with(|| cv.clone());
         }
@@ -407,7 +404,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let errors_before = self.out.diagnostics.len();
+        let errors_before = self.out.diagnostic_count();
         self.aware_datetime(cv.get("timestamp"), ctx, &at("timestamp"));
         let identifier = match cv.get("identifier") {
             None | Some(Value::Null) => None,
@@ -451,7 +448,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(other) => self.type_error(ctx, &at("metadata"), "an object of strings (or null)", other),
         }
         // The model's own validator runs only once its fields are valid.
-        if self.out.diagnostics.len() == errors_before && identifier.is_none() && !is_dirty.unwrap_or(false) {
+        if self.out.diagnostic_count() == errors_before && identifier.is_none() && !is_dirty.unwrap_or(false) {
             self.d(
                 ctx,
                 Error,
@@ -695,6 +692,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
         }
         links.calls.push(ctx.index);
+        links.open.push(ctx.index);
         (call, failed)
     }
 
@@ -736,7 +734,10 @@ impl<'r, 'a> Reader<'r, 'a> {
             None => {
                 // As the `ToolInvocations` view: the nearest call before it that has no result yet.
                 result.implicit_link = true;
-                let found = links.calls.iter().rev().copied().find(|c| !links.answered.contains(c));
+                while links.open.last().is_some_and(|c| links.answered.contains(c)) {
+                    links.open.pop();
+                }
+                let found = links.open.last().copied();
                 if found.is_none() {
                     self.d(
                         ctx,
@@ -756,20 +757,12 @@ impl<'r, 'a> Reader<'r, 'a> {
         (result, target)
     }
 
-    fn set_call_result(&mut self, call: u32, result: u32) {
-        if let Some(EventBody::ToolCall(c)) = self.out.event_mut(call).map(|e| &mut e.body) {
-            if c.result.is_none() {
-                c.result = Some(result);
-            }
-        }
-    }
-
     fn finish_links(&mut self, links: &Links) {
         for &call in &links.calls {
             if links.answered.contains(&call) {
                 continue;
             }
-            let Some(e) = self.out.events.get(call as usize) else { continue };
+            let Some(e) = self.out.events().get(call as usize) else { continue };
             let name = match &e.body {
                 EventBody::ToolCall(c) if !c.function.is_empty() => format!("call to `{}`", c.function),
                 _ => "tool call".to_string(),
@@ -821,10 +814,10 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Warnings for begin/end records without a partner, from the span tree.
     fn span_diagnostics(&mut self) {
-        let tree = crate::spans::build(&self.out.events);
+        let tree = crate::spans::build(self.out.events());
         for issue in &tree.issues {
             let name = tree.path(issue.node).join("/");
-            let Some(e) = self.out.events.get(issue.event as usize) else { continue };
+            let Some(e) = self.out.events().get(issue.event as usize) else { continue };
             let (path, offset) = (e.path.clone(), e.raw.start);
             let message = match issue.code {
                 "span-not-ended" => format!("span `{name}` begins here but no `end` record with the same `span.name` follows in its session"),
