@@ -3,8 +3,9 @@
 //! them to a browser UI through WebAssembly.
 //!
 //! Data flows one way: bytes → [`json`] split → a format module in [`import`]
-//! → the shared [`model`] → [`query`] and [`view`]. The wasm-bindgen layer
-//! (`wasm`, compiled only for wasm32) is a thin wrapper over [`parse_trace`].
+//! → the shared [`model`] → [`analysis`] → [`query`], [`view`] and [`render`].
+//! The wasm-bindgen layer (`wasm`, compiled only for wasm32) is a thin
+//! wrapper over [`parse_trace`].
 
 // No panics on paths reachable from input: a panic in wasm poisons the
 // module for the page. Enforced here; tests may unwrap.
@@ -13,6 +14,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, clippy::unreachable)
 )]
 
+pub mod analysis;
 pub mod container;
 pub mod diagnostic;
 pub mod dupkeys;
@@ -27,8 +29,6 @@ pub mod query;
 pub mod render;
 pub mod sort;
 pub mod source;
-pub mod stats;
-pub mod spans;
 pub mod text;
 pub mod view;
 

@@ -76,11 +76,15 @@ fn stats_counts_tools_tokens_and_time() {
     let session: serde_json::Value = serde_json::from_slice(&common::fixture("agentlens/session.json")).unwrap();
     let events = session["events"].as_array().unwrap();
     let sum = |k: &str| events.iter().map(|e| e[k].as_u64().unwrap_or(0)).sum::<u64>();
-    assert_eq!(v[0]["tokensIn"], sum("tokens_in"));
-    assert_eq!(v[0]["tokensOut"], sum("tokens_out"));
+    // Token usage is typed now (`usage.total`, per model in `usage.byModel`), and
+    // `tools` is the list `trace.toolStats()` gives, with results answering no
+    // call counted apart.
+    assert_eq!(v[0]["usage"]["total"]["inputTokens"], sum("tokens_in"));
+    assert_eq!(v[0]["usage"]["total"]["outputTokens"], sum("tokens_out"));
     let failures = events.iter().filter(|e| e["event_type"] == "tool_error").count() as u64;
-    let tools = v[0]["tools"].as_object().unwrap();
-    assert_eq!(tools.values().map(|t| t["failures"].as_u64().unwrap()).sum::<u64>(), failures);
+    let tools = v[0]["tools"].as_array().unwrap();
+    let unlinked = v[0]["unlinkedResults"]["failures"].as_u64().unwrap();
+    assert_eq!(tools.iter().map(|t| t["failures"].as_u64().unwrap()).sum::<u64>() + unlinked, failures);
     assert_eq!(v[0]["runTimes"][0]["durationSeconds"], 7.0);
 
     let (code, out, _) = cli(&["stats", "-"], Some(br#"[{"role": "user", "content": "a"}]"#));

@@ -8,6 +8,7 @@
 pub mod agent_catalog;
 pub mod agentlens;
 pub mod docent;
+pub mod facts;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
@@ -398,6 +399,7 @@ impl<'a> Builder<'a> {
             span: None,
             failed: false,
             metadata: Metadata::new(),
+            facts: None,
         });
         if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {
             t.events.end = index + 1;
