@@ -13,6 +13,8 @@
 
 use serde_json::Value;
 
+use crate::analysis::time::iso::{self as time, numeric, unix_seconds, END_UNIX, MIN_UNIX};
+
 use super::json_type;
 
 // `str`, `dict` and `list` fields take only their own JSON type (no
@@ -141,12 +143,6 @@ fn dt_err(kind: &'static str, message: impl Into<String>) -> DateTimeError {
     DateTimeError { kind, message: message.into() }
 }
 
-/// Unix timestamps beyond this magnitude are milliseconds (speedate's rule).
-const MS_WATERSHED: f64 = 2e10;
-/// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z as Unix seconds.
-const MIN_UNIX: f64 = -62_135_596_800.0;
-const MAX_UNIX: f64 = 253_402_300_799.0;
-
 /// A `datetime` field in lax mode: an RFC 3339-like string
 /// (`YYYY-MM-DD[Tt _]HH:MM[:SS[.f…]][Z|±HH[:]MM]`, or a bare date), a Unix
 /// timestamp as a JSON number or a numeric string (seconds, or milliseconds
@@ -174,8 +170,8 @@ pub fn datetime(v: &Value) -> Result<DateTime, DateTimeError> {
 }
 
 fn unix(f: f64) -> Result<DateTime, DateTimeError> {
-    let secs = if f.abs() > MS_WATERSHED { f / 1000.0 } else { f };
-    if secs.is_nan() || secs >= MAX_UNIX + 1.0 {
+    let secs = unix_seconds(f);
+    if secs.is_nan() || secs >= END_UNIX {
         return Err(dt_err("datetime_parsing", "dates after 9999 are not supported as Unix timestamps"));
     }
     if secs < MIN_UNIX {
@@ -184,21 +180,9 @@ fn unix(f: f64) -> Result<DateTime, DateTimeError> {
     Ok(DateTime { aware: true })
 }
 
-/// speedate's number form for timestamps in strings: `[+-]digits[.digits]`,
-/// at least one digit, no exponent, no whitespace.
-fn numeric(s: &str) -> Option<f64> {
-    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) {
-        return None;
-    }
-    s.parse::<f64>().ok().or_else(|| format!("{s}0").parse::<f64>().ok())
-}
-
 /// Parses speedate's datetime or date form; returns whether it has an offset.
 fn iso(b: &[u8]) -> Result<bool, &'static str> {
-    crate::analysis::time::iso::parse(b).map(|d| d.aware)
+    time::parse(b).map(|d| d.aware)
 }
 
 #[cfg(test)]

@@ -341,17 +341,14 @@ fn parse_datetime(v: &Py) -> Option<When> {
         Py::Float(f) => timestamp(*f),
         Py::Str(s) => {
             let s = s.trim();
-            if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-') && s.get(4..5).is_none_or(|c| c != "-") {
-                return timestamp(s.parse::<f64>().ok()?);
-            }
-            iso(s)
+            iso(s).or_else(|| timestamp(crate::analysis::time::iso::numeric(s)?))
         }
         _ => None,
     }
 }
 
 fn timestamp(x: f64) -> Option<When> {
-    let seconds = if x.abs() > 2e10 { x / 1000.0 } else { x };
+    let seconds = crate::analysis::time::iso::unix_seconds(x);
     Some(When { aware: true, micros: (seconds * 1e6).round() as i128 })
 }
 

@@ -4,10 +4,39 @@
 //! `,` and digits, microseconds kept), then optionally `Z`, `z` or `±HH[:]MM`.
 //! Years 1–9999; hours up to 23, minutes and seconds up to 59.
 //!
-//! Unix timestamps (a number, or a numeric string) are the callers' business:
-//! they differ in what they accept around them.
+//! Unix timestamps, which pydantic also reads into a datetime (a number, or
+//! a numeric string), come with [`unix_seconds`], [`numeric`] and the range.
 
 use super::{days_from_civil, fraction, two_digits};
+
+/// Unix timestamps beyond this magnitude are milliseconds (speedate's rule).
+pub const MS_WATERSHED: f64 = 2e10;
+/// 0001-01-01T00:00:00Z as Unix seconds: the first datetime a number can give.
+pub const MIN_UNIX: f64 = -62_135_596_800.0;
+/// The first second after 9999-12-31T23:59:59Z: the end of that range.
+pub const END_UNIX: f64 = 253_402_300_800.0;
+
+/// A Unix timestamp as speedate reads a number: seconds, or milliseconds
+/// beyond ±2e10; in seconds.
+pub fn unix_seconds(x: f64) -> f64 {
+    if x.abs() > MS_WATERSHED {
+        x / 1000.0
+    } else {
+        x
+    }
+}
+
+/// speedate's number form for timestamps in strings: `[+-]digits[.digits]`,
+/// at least one digit, no exponent, no whitespace.
+pub fn numeric(s: &str) -> Option<f64> {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
+    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) {
+        return None;
+    }
+    s.parse::<f64>().ok().or_else(|| format!("{s}0").parse::<f64>().ok())
+}
 
 /// A date-time read as pydantic reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +152,8 @@ mod tests {
         assert_eq!(at("2025-07-07_12:18"), Ok((false, day + (12 * 3600 + 18 * 60) * 1_000_000)));
         assert_eq!(at("2025-07-07t12:18:46,5z"), Ok((true, day + (12 * 3600 + 18 * 60 + 46) * 1_000_000 + 500_000)));
         assert_eq!(at("2025-07-07T12:18:46.1234567"), at("2025-07-07T12:18:46.123456"));
+        assert_eq!((numeric("1."), numeric(".5"), numeric("-2"), numeric("1e3"), numeric("."), numeric(" 1")), (Some(1.0), Some(0.5), Some(-2.0), None, None, None));
+        assert_eq!((unix_seconds(2e10), unix_seconds(3e10)), (2e10, 3e7));
         for bad in ["2023-02-29", "2025-07-07T12:18:46+05", "2025-07-07T12:18:46.Z", "2025-07-07T24:00:00Z", "0000-01-01", "2025-07-07T", "2025-7-7", "2025-07-07x12:00", "2025-07-07T12:00Zx"] {
             assert!(at(bad).is_err(), "{bad}");
         }

@@ -72,46 +72,12 @@ fn without_digit_underscores(s: &str) -> Option<String> {
     Some(out)
 }
 
-/// Unix seconds of 0001-01-01T00:00:00 and of the first second after 9999-12-31.
-const MIN_UNIX: f64 = -62_135_596_800.0;
-const END_UNIX: f64 = 253_402_300_800.0;
-/// Above this magnitude a timestamp is taken as milliseconds (speedate's rule).
-const MS_WATERSHED: f64 = 2e10;
-
 /// A `datetime` field (null is the caller's business): an ISO 8601 date or
 /// date-time, or a unix timestamp in seconds or milliseconds, as a number or
-/// as a string of digits.
+/// as a string of digits; the crate's one reading of pydantic's datetime
+/// ([`crate::import::pydantic_lax::datetime`]).
 pub fn is_datetime(v: &Value) -> bool {
-    match v {
-        Value::Number(n) => n.as_f64().is_some_and(is_timestamp),
-        Value::String(s) => {
-            if is_number_text(s) {
-                s.parse::<f64>().is_ok_and(is_timestamp)
-            } else {
-                is_iso_datetime(s.as_bytes())
-            }
-        }
-        _ => false,
-    }
-}
-
-fn is_timestamp(x: f64) -> bool {
-    let seconds = if x.abs() > MS_WATERSHED { x / 1000.0 } else { x };
-    (MIN_UNIX..END_UNIX).contains(&seconds)
-}
-
-/// `[+-]digits[.digits]`, digits optional on one side of the point.
-fn is_number_text(s: &str) -> bool {
-    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (int, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));
-    let all_digits = |t: &str| t.bytes().all(|c| c.is_ascii_digit());
-    !(int.is_empty() && frac.is_empty()) && all_digits(int) && all_digits(frac)
-}
-
-/// An ISO 8601 date or date-time as speedate reads it (the crate's one
-/// reader of pydantic's datetime strings, [`crate::analysis::time::iso`]).
-fn is_iso_datetime(b: &[u8]) -> bool {
-    crate::analysis::time::iso::parse(b).is_ok()
+    crate::import::pydantic_lax::datetime(v).is_ok()
 }
 
 #[cfg(test)]
