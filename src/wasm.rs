@@ -266,7 +266,7 @@ export interface ToolStat {
   durations: number;
 }
 
-/** A span of the span tree, in pre-order. */
+/** One opening of a span (`trace.spans()` lists them in the order they begin), read off the span tree. */
 export interface SpanNode {
   run: number;
   name: string;
