@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::failures::{call_failed, event_failed};
 use super::time::parse_instant;
-use super::usage::{totals, UsageTotals};
+use super::usage::UsageTotals;
 use crate::diagnostic::Severity;
 use crate::model::{Event, EventBody, ToolCall, Trace};
 
@@ -73,27 +73,44 @@ pub struct RunTime {
     pub duration_seconds: Option<f64>,
 }
 
-/// Every count of the trace.
+/// Every count of the trace, in one pass over the events (a 250k-event
+/// trace is read once, not once per count).
 pub fn trace_stats(trace: &Trace) -> TraceStats {
     let mut s = TraceStats {
         format: trace.format,
         events: trace.events.len(),
         runs: trace.runs.len(),
-        tool_calls: trace.tool_call_count(),
-        linked_results: trace.linked_result_count(),
         errors: trace.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
         warnings: trace.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
-        tools: tool_stats(trace),
-        unlinked_results: unlinked_results(trace),
-        usage: totals(trace, None),
         ..TraceStats::default()
     };
+    let mut tools = ToolTally::default();
     let mut times: Vec<(Option<&str>, Option<&str>)> = vec![(None, None); trace.runs.len()];
-    for e in &trace.events {
+    for (i, e) in trace.events.iter().enumerate() {
         *s.by_kind.entry(e.body.kind()).or_insert(0) += 1;
-        if let Some(role) = e.role() {
-            *s.by_role.entry(role.to_string()).or_insert(0) += 1;
+        // Looked up by `&str`: a role is allocated once, not once per event.
+        match e.role().map(|r| (r, s.by_role.get_mut(r))) {
+            Some((_, Some(n))) => *n += 1,
+            Some((r, None)) => drop(s.by_role.insert(r.to_string(), 1)),
+            None => {}
         }
+        match &e.body {
+            EventBody::Message(m) => {
+                s.tool_calls += m.tool_calls.len();
+                m.tool_calls.iter().for_each(|c| tools.record(trace, i, e, c));
+            }
+            EventBody::ToolCall(c) => {
+                s.tool_calls += 1;
+                tools.record(trace, i, e, c);
+            }
+            EventBody::ToolResult(r) if r.call.is_some() => s.linked_results += 1,
+            EventBody::ToolResult(_) => {
+                s.unlinked_results.results += 1;
+                s.unlinked_results.failures += u32::from(event_failed(e));
+            }
+            _ => {}
+        }
+        s.usage.add_event(e);
         if let (Some(ts), Some(slot)) = (e.timestamp.as_deref(), times.get_mut(e.run as usize)) {
             if slot.0.is_none() {
                 slot.0 = Some(ts);
@@ -101,6 +118,7 @@ pub fn trace_stats(trace: &Trace) -> TraceStats {
             slot.1 = Some(ts);
         }
     }
+    s.tools = tools.finish();
     s.run_times = times
         .into_iter()
         .enumerate()
@@ -122,11 +140,30 @@ fn seconds_between(a: super::time::Instant, b: super::time::Instant) -> f64 {
     (b.unix_seconds() - a.unix_seconds()) as f64 + (f64::from(b.subsec_nanos()) - f64::from(a.subsec_nanos())) / 1e9
 }
 
-/// Per-tool counts, most-called first (ties by name).
-pub fn tool_stats<'t>(trace: &'t Trace) -> Vec<ToolStat> {
-    let mut by_tool: HashMap<&str, ToolStat> = HashMap::new();
-    let mut record = |i: usize, e: &Event, c: &'t ToolCall| {
-        let s = by_tool.entry(c.function.as_str()).or_insert_with(|| ToolStat {
+/// Per-tool counts, most-called first (ties by name): [`TraceStats::tools`]
+/// without the rest.
+pub fn tool_stats(trace: &Trace) -> Vec<ToolStat> {
+    let mut tools = ToolTally::default();
+    for (i, e) in trace.events.iter().enumerate() {
+        match &e.body {
+            EventBody::Message(m) => m.tool_calls.iter().for_each(|c| tools.record(trace, i, e, c)),
+            EventBody::ToolCall(c) => tools.record(trace, i, e, c),
+            _ => {}
+        }
+    }
+    tools.finish()
+}
+
+/// The per-tool counts as calls are met.
+#[derive(Default)]
+struct ToolTally<'t> {
+    by_tool: HashMap<&'t str, ToolStat>,
+}
+
+impl<'t> ToolTally<'t> {
+    /// Counts call `c`, made by event `e` (index `i`).
+    fn record(&mut self, trace: &Trace, i: usize, e: &Event, c: &'t ToolCall) {
+        let s = self.by_tool.entry(c.function.as_str()).or_insert_with(|| ToolStat {
             tool: c.function.clone(),
             first_event: crate::source::clamp_u32(i),
             ..ToolStat::default()
@@ -147,28 +184,13 @@ pub fn tool_stats<'t>(trace: &'t Trace) -> Vec<ToolStat> {
             s.duration_ms_total += d;
             s.durations += 1;
         }
-    };
-    for (i, e) in trace.events.iter().enumerate() {
-        match &e.body {
-            EventBody::Message(m) => m.tool_calls.iter().for_each(|c| record(i, e, c)),
-            EventBody::ToolCall(c) => record(i, e, c),
-            _ => {}
-        }
     }
-    let mut out: Vec<ToolStat> = by_tool.into_values().collect();
-    crate::sort::by(&mut out, |a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
-    out
-}
 
-fn unlinked_results(trace: &Trace) -> UnlinkedResults {
-    let mut out = UnlinkedResults::default();
-    for e in &trace.events {
-        if matches!(&e.body, EventBody::ToolResult(r) if r.call.is_none()) {
-            out.results += 1;
-            out.failures += u32::from(event_failed(e));
-        }
+    fn finish(self) -> Vec<ToolStat> {
+        let mut out: Vec<ToolStat> = self.by_tool.into_values().collect();
+        crate::sort::by(&mut out, |a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
+        out
     }
-    out
 }
 
 #[cfg(test)]
@@ -193,6 +215,8 @@ mod tests {
         assert_eq!(shape, vec![("ls", 2, 1, 1, 0, 1), ("cat", 1, 1, 0, 1, 1)]);
         assert_eq!(s.unlinked_results, UnlinkedResults { results: 1, failures: 1 });
         assert_eq!(s.tools, tool_stats(&t));
+        assert_eq!((s.tool_calls, s.linked_results), (t.tool_call_count(), t.linked_result_count()));
+        assert_eq!(s.usage, crate::analysis::usage::totals(&t, None));
         assert_eq!((s.by_role["tool"], s.by_role["assistant"]), (3, 2));
         assert_eq!(s.run_times[0].duration_seconds, Some(5.5));
     }

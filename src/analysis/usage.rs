@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{Trace, Usage};
+use crate::model::{Event, Trace, Usage};
 
 /// Usage summed over events.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -18,15 +18,26 @@ pub struct UsageTotals {
     pub events: u32,
 }
 
+impl UsageTotals {
+    /// Adds the usage event `e` reports, if any.
+    pub fn add_event(&mut self, e: &Event) {
+        let Some(facts) = e.facts.as_deref() else { return };
+        let Some(u) = &facts.usage else { return };
+        self.total.add(u);
+        let model = facts.model.as_deref().unwrap_or_default();
+        match self.by_model.get_mut(model) {
+            Some(m) => m.add(u),
+            None => drop(self.by_model.insert(model.to_string(), *u)),
+        }
+        self.events += 1;
+    }
+}
+
 /// The usage of every event of the trace, or of run `run` only.
 pub fn totals(trace: &Trace, run: Option<u32>) -> UsageTotals {
     let mut out = UsageTotals::default();
     for e in trace.events.iter().filter(|e| run.is_none_or(|r| e.run == r)) {
-        let facts = e.facts();
-        let Some(u) = &facts.usage else { continue };
-        out.total.add(u);
-        out.by_model.entry(facts.model.clone().unwrap_or_default()).or_default().add(u);
-        out.events += 1;
+        out.add_event(e);
     }
     out
 }
