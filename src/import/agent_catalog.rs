@@ -24,7 +24,7 @@ use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::json::{scan, Seg};
 use crate::model::{
-    Arguments, CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall,
+    Arguments, CallRef, Content, EventBody, Handoff, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall,
     ToolDefinition, ToolResult, ToolStatus,
 };
 
@@ -128,11 +128,13 @@ struct Read {
     /// For a tool result: the call event it answers.
     link: Option<u32>,
     failed: bool,
+    /// For an `edge`: the span paths it hands over between.
+    handoff: Option<Handoff>,
 }
 
 impl Read {
     fn unparsed(why: String, kind: String) -> Read {
-        Read { body: EventBody::Unparsed(why), kind, link: None, failed: false }
+        Read { body: EventBody::Unparsed(why), kind, link: None, failed: false, handoff: None }
     }
 }
 
@@ -269,6 +271,9 @@ impl<'r, 'a> Reader<'r, 'a> {
             e.span = span;
             e.metadata = meta;
             e.failed = read.failed;
+            if let Some(h) = read.handoff {
+                e.facts_mut().handoff = Some(h);
+            }
         }
     }
 
@@ -526,6 +531,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
         let mut link = None;
         let mut failed = false;
+        let mut handoff = None;
         let body = match kind.as_str() {
             "system" | "user" | "assistant" => {
                 if kind == "user" {
@@ -561,11 +567,14 @@ impl<'r, 'a> Reader<'r, 'a> {
             "edge" => {
                 let source = self.required_names(c, "source", ctx);
                 let dest = self.required_names(c, "dest", ctx);
+                if c.get("source").is_some_and(Value::is_array) && c.get("dest").is_some_and(Value::is_array) {
+                    handoff = Some(Handoff { source: source.clone(), dest: dest.clone() });
+                }
                 EventBody::Marker(Marker { label: format!("hand-off {} → {}", source.join("/"), dest.join("/")) })
             }
             _ => EventBody::KeyValue(self.key_value(c, ctx)),
         };
-        Read { body, kind, link, failed }
+        Read { body, kind, link, failed, handoff }
     }
 
     fn key_value(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> KeyValue {
@@ -814,7 +823,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Warnings for begin/end records without a partner, from the span tree.
     fn span_diagnostics(&mut self) {
-        let tree = crate::spans::build(self.out.events());
+        let tree = crate::analysis::spans::build(self.out.events());
         for issue in &tree.issues {
             let name = tree.path(issue.node).join("/");
             let Some(e) = self.out.events().get(issue.event as usize) else { continue };

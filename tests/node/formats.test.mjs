@@ -148,3 +148,44 @@ test('agentlens: a session with tool calls, decisions and errors', () => {
   assert.ok(t.filter('is:error').length >= errorsInFile);
   t.free();
 });
+
+test('every corpus file: stats().tools is toolStats(), failures never exceed calls, diagnosticGroups cover diagnostics()', () => {
+  const files = readdirSync(corpus, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && d.name !== 'INDEX.md')
+    .map((d) => join(d.parentPath ?? d.path, d.name));
+  let read = 0;
+  for (const file of files) {
+    let t;
+    try {
+      t = parseTrace(readFileSync(file));
+    } catch {
+      continue; // not a supported format yet
+    }
+    try {
+      const stats = t.stats();
+      assert.deepEqual(stats.tools, t.toolStats(), file);
+      for (const s of stats.tools) {
+        assert.ok(s.failures <= s.calls && s.answered + s.unanswered === s.calls, `${file}: ${JSON.stringify(s)}`);
+      }
+      const diagnostics = t.diagnostics();
+      const groups = t.diagnosticGroups();
+      const indices = groups.flatMap((g) => g.diagnostics).sort((a, b) => a - b);
+      assert.deepEqual(indices, diagnostics.map((_, i) => i), file);
+      for (const g of groups) {
+        assert.equal(g.count, g.diagnostics.length, file);
+        assert.equal(g.first, g.diagnostics[0], file);
+        for (const i of g.diagnostics) {
+          const d = diagnostics[i];
+          assert.deepEqual([d.severity, d.code, d.message], [g.severity, g.code, g.message], file);
+        }
+        assert.equal(g.events, new Set(g.diagnostics.map((i) => diagnostics[i].event).filter((e) => e !== null)).size, file);
+      }
+      // In order of first occurrence.
+      assert.deepEqual(groups.map((g) => g.first), [...groups.map((g) => g.first)].sort((a, b) => a - b), file);
+      read += 1;
+    } finally {
+      t.free();
+    }
+  }
+  assert.ok(read > 0);
+});
