@@ -97,7 +97,7 @@ export async function fetchWithPolicyCheck(url, onProgress) {
     if (blocked) {
       throw new Error(
         `the page's Content-Security-Policy (connect-src) does not allow fetching from ${new URL(url).origin}. ` +
-          'The viewer fetches only from its own site and https: addresses; see docs/viewer.md to allow another origin.',
+          'The viewer fetches only from its own site and https: addresses; see docs/security.md#content-security-policy to allow another origin.',
       );
     }
     throw new Error(`fetching ${url} failed: ${e.message} (the server must allow cross-origin requests, CORS, for the viewer to read it)`);
