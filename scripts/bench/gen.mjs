@@ -12,7 +12,6 @@
 // arguments (some as JSON-encoded strings, as the OpenAI SDK sends them),
 // parallel tool calls and timestamps. Every generated file is valid in its
 // format: the runner checks that parsing it reports no errors.
-
 //
 // Each format's generator is a file scripts/bench/formats/<id>.mjs (the id
 // is the file name) exporting `layouts` (the first is the default) and
