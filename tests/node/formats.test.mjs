@@ -47,10 +47,14 @@ test("every format has exactly one of the page's samples, and the core detects i
   for (const s of samples) assert.deepEqual(Object.keys(s).sort(), ['description', 'file', 'title'], s.file);
 });
 
-test('every format has one XSS fixture (tests/fixtures/xss), written by generate.mjs and detected as it', () => {
+test('every format has one XSS fixture (tests/fixtures/xss), written by generate.mjs from its builder and detected as it', () => {
   const dir = join(root, 'tests', 'fixtures', 'xss');
   const files = readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && f !== 'payloads.json');
   assert.deepEqual(Object.keys(XSS_FIXTURES).sort(), files.sort(), 'generate.mjs writes exactly the committed fixtures');
+  for (const f of files) assert.equal(readFileSync(join(dir, f), 'utf8'), XSS_FIXTURES[f], `${f}: rerun node tests/fixtures/xss/generate.mjs`);
+  // A builder (tests/fixtures/<id>/xss/builder.mjs) belongs to a registered format.
+  const builders = readdirSync(join(root, 'tests', 'fixtures')).filter((d) => existsSync(join(root, 'tests', 'fixtures', d, 'xss', 'builder.mjs')));
+  assert.deepEqual(builders.sort(), [...ids].sort(), 'tests/fixtures/<id>/xss/builder.mjs and formats()');
   for (const id of ids) {
     const mine = files.filter((f) => f.replace(/\.jsonl?$/, '') === id);
     assert.equal(mine.length, 1, `${id}: no XSS fixture named ${id}.json or ${id}.jsonl in ${dir}`);
