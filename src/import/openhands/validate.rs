@@ -2,7 +2,7 @@
 //! openhands-sdk 1.58.2 (with openhands-tools 1.58.2 loaded) does it.
 //!
 //! The SDK's pydantic models are not re-typed by hand: `schema.json`, written
-//! by `scripts/oracle/openhands_goldens.py` from the SDK itself, lists every
+//! by `scripts/oracle/openhands/goldens.py` from the SDK itself, lists every
 //! model's fields, types, required flags, extra-field policy and the kinds of
 //! each discriminated union (events, actions, observations, tools). This file
 //! interprets that table with pydantic's lax JSON-mode rules, plus the few
