@@ -172,7 +172,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     match chunk(&item) {
                         Ok(p) => parts.push(p),
                         Err(why) => {
-                            self.d(ctx, Error, "content-part-invalid", why, &[Seg::key("content"), Seg::Index(i)]);
+                            self.d(ctx, Error, "content-part-invalid", why.to_string(), &[Seg::key("content"), Seg::Index(i)]);
                             parts.push(ContentPart::Other(item));
                         }
                     }

@@ -530,17 +530,39 @@ struct Ctx {
     index: u32,
 }
 
+/// Why a content chunk is not one of Invariant's `TextChunk | Image`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ChunkError {
+    NotAnObject { found: &'static str },
+    NestedField { field: &'static str, why: String },
+    NoType,
+    ImageUrlNotStrings,
+    NoTextOrImage { kind: String },
+}
+
+impl std::fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ChunkError::NotAnObject { found } => write!(f, "expected a content part object such as {{\"type\": \"text\", \"text\": …}}, found {found}"),
+            ChunkError::NestedField { field, why } => write!(f, "content part `{field}`: {why}"),
+            ChunkError::NoType => f.write_str("content part has no string `type`"),
+            ChunkError::ImageUrlNotStrings => f.write_str("`image_url` values must all be strings"),
+            ChunkError::NoTextOrImage { kind } => write!(f, "content part of type {kind:?} has neither a string `text` nor an `image_url` object"),
+        }
+    }
+}
+
 /// A content chunk as Invariant's `TextChunk | Image` union accepts it.
-fn chunk(v: &Value) -> Result<ContentPart, String> {
+fn chunk(v: &Value) -> Result<ContentPart, ChunkError> {
     let Some(o) = v.as_object() else {
-        return Err(format!("expected a content part object such as {{\"type\": \"text\", \"text\": …}}, found {}", json_type(v)));
+        return Err(ChunkError::NotAnObject { found: json_type(v) });
     };
     // Chunks are Invariant events too, with an optional `metadata` object and `server` string.
     if let Some((field, why)) = nested_event_fields(o, true) {
-        return Err(format!("content part `{field}`: {why}"));
+        return Err(ChunkError::NestedField { field, why });
     }
     let Some(kind) = o.get("type").and_then(Value::as_str) else {
-        return Err("content part has no string `type`".to_string());
+        return Err(ChunkError::NoType);
     };
     if let Some(text) = o.get("text").and_then(Value::as_str) {
         return Ok(match kind {
@@ -553,9 +575,9 @@ fn chunk(v: &Value) -> Result<ContentPart, String> {
             let url = image.get("url").and_then(Value::as_str).unwrap_or_default().to_string();
             return Ok(ContentPart::Image { url: url.into() });
         }
-        return Err("`image_url` values must all be strings".to_string());
+        return Err(ChunkError::ImageUrlNotStrings);
     }
-    Err(format!("content part of type {kind:?} has neither a string `text` nor an `image_url` object"))
+    Err(ChunkError::NoTextOrImage { kind: kind.to_string() })
 }
 
 /// What is wrong with the optional `metadata` (object) and `server` (string)
