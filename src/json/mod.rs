@@ -3,14 +3,19 @@
 //! Formats differ in what their records mean, not in how records are laid
 //! out in a file, so the split into top-level values happens once here.
 
+pub mod ends;
+pub mod path;
 pub mod python;
 pub mod read;
 pub mod scan;
 pub(crate) mod simd;
+pub mod string;
 
 use std::ops::Range;
 
-pub use scan::{render_path, ContainerEnds, Seg, SyntaxError};
+pub use ends::ContainerEnds;
+pub use path::{render_path, Seg};
+pub use scan::SyntaxError;
 
 /// How the top-level values are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -179,67 +179,14 @@ impl Parser<'_> {
         Some(number.map(Value::Number).unwrap_or(Value::Null))
     }
 
-    fn hex4(&mut self) -> Option<u32> {
-        let h = std::str::from_utf8(self.b.get(self.i..self.i + 4)?).ok()?;
-        if !h.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        self.i += 4;
-        u32::from_str_radix(h, 16).ok()
-    }
-
     /// A string with Python's strict rules: no raw control characters; any
-    /// `\uXXXX`, a lone surrogate included.
+    /// `\uXXXX`, a lone surrogate included (read as U+FFFD: a Rust string
+    /// cannot hold one). The JSON string scanner's rules are these.
     fn string(&mut self) -> Option<String> {
-        self.i += 1;
-        let mut out = String::new();
-        loop {
-            let start = self.i;
-            while matches!(self.peek(), Some(c) if c != b'"' && c != b'\\' && c >= 0x20) {
-                self.i += 1;
-            }
-            out.push_str(std::str::from_utf8(self.b.get(start..self.i)?).ok()?);
-            match self.peek()? {
-                b'"' => {
-                    self.i += 1;
-                    return Some(out);
-                }
-                b'\\' => {
-                    self.i += 1;
-                    let c = self.peek()?;
-                    self.i += 1;
-                    match c {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => out.push(self.unicode_escape()?),
-                        _ => return None,
-                    }
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// The code point of `\uXXXX` (after `\u`), pairing surrogates as Python does.
-    fn unicode_escape(&mut self) -> Option<char> {
-        let high = self.hex4()?;
-        if (0xD800..0xDC00).contains(&high) && self.b.get(self.i..self.i + 2) == Some(b"\\u") {
-            let save = self.i;
-            self.i += 2;
-            match self.hex4() {
-                Some(low) if (0xDC00..0xE000).contains(&low) => {
-                    return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
-                }
-                _ => self.i = save,
-            }
-        }
-        Some(char::from_u32(high).unwrap_or('\u{FFFD}'))
+        let (end, escaped) = super::string::string_end(self.b, self.i, &mut Vec::new()).ok()?;
+        let inner = self.b.get(self.i + 1..end - 1)?;
+        self.i = end;
+        Some(super::string::decode_literal(inner, escaped).into_owned())
     }
 }
 
