@@ -115,12 +115,12 @@ fn underscored_digits(s: &str) -> bool {
 }
 
 /// A `float` field in lax mode: any JSON number (`NaN` and the infinities
-/// too: pydantic's `allow_inf_nan` is on by default), `true`/`false`, or a
-/// string [`float_text`] reads.
+/// too: pydantic's `allow_inf_nan` is on by default; `1e400` is `inf`),
+/// `true`/`false`, or a string [`float_text`] reads.
 pub fn float(v: &Value) -> Result<f64, String> {
     match v {
         Value::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
-        Value::Number(n) => n.as_f64().ok_or_else(|| format!("expected a number, found {n}")),
+        Value::Number(n) => crate::json::python::to_f64(n).ok_or_else(|| format!("expected a number, found {n}")),
         Value::String(s) => float_text(s).ok_or_else(|| format!("expected a number, found the string {s:?}, which is not a number")),
         other => Err(format!("expected a number, found {}", json_type(other))),
     }

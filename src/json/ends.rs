@@ -1,6 +1,8 @@
 //! [`ContainerEnds`]: where the split found the long containers and strings
 //! of the input's values to end, so that readers jump over them.
 
+use super::scan::Grammar;
+
 /// Where the containers near the top of the input's values end, recorded by
 /// the one scan that validates them (the split), so that the format readers'
 /// `array_items` / `object_members` jump over a record instead of scanning it
@@ -18,16 +20,20 @@
 /// `MIN_STRING_BYTES`, quotes included), and whether each holds an escape:
 /// a message's content is most of a trace's bytes, and a reader that leaves
 /// it in the source only needs its end to go on.
+///
+/// The table also says which grammar the scan that made it read, so that
+/// the readers jumping with it scan what it did not record the same way.
 #[derive(Debug, Clone, Default)]
 pub struct ContainerEnds {
     entries: Vec<(usize, usize)>,
     /// `(start, end)` of long strings, by start; bit 31 of `end` says the
     /// string holds an escape (strings past 2 GiB are not recorded).
     strings: Vec<(u32, u32)>,
+    grammar: Grammar,
 }
 
-/// The empty table: every container and string is scanned.
-pub static NO_ENDS: ContainerEnds = ContainerEnds { entries: Vec::new(), strings: Vec::new() };
+/// The empty table: every container and string is scanned (strictly).
+pub static NO_ENDS: ContainerEnds = ContainerEnds::empty(Grammar::Strict);
 
 const ESCAPED_BIT: u32 = 1 << 31;
 
@@ -35,6 +41,16 @@ const ESCAPED_BIT: u32 = 1 << 31;
 const OPEN: usize = 0;
 
 impl ContainerEnds {
+    /// An empty table for a scan in `grammar`.
+    pub const fn empty(grammar: Grammar) -> ContainerEnds {
+        ContainerEnds { entries: Vec::new(), strings: Vec::new(), grammar }
+    }
+
+    /// The grammar of the scan that made the table.
+    pub fn grammar(&self) -> Grammar {
+        self.grammar
+    }
+
     /// The deepest level recorded: the document (0), its traces (1), their
     /// events (2), the events' members (3), down to a tool call's function
     /// and its arguments (6). Readers that leave content in place read these

@@ -141,6 +141,33 @@ fn scan_literal(b: &[u8], start: usize, word: &'static [u8]) -> Result<usize, Sy
     }
 }
 
+/// Which values the scanner accepts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Grammar {
+    /// RFC 8259 JSON.
+    #[default]
+    Strict,
+    /// JSON and the literals `NaN`, `Infinity` and `-Infinity`, as Python's
+    /// `json` module and pydantic's JSON parser read them (for the formats
+    /// whose reference library is pydantic: a Log whose `tool_args` hold
+    /// `NaN` is valid to agentc-core). Each literal is a hazard: serde_json
+    /// refuses it.
+    NonFinite,
+}
+
+/// The length of the `NaN`, `Infinity` or `-Infinity` at `i`, if one starts
+/// there (exactly these spellings: `nan`, `inf` or `+Infinity` are no JSON
+/// to Python or pydantic either).
+pub fn nonfinite_len(b: &[u8], i: usize) -> Option<usize> {
+    let literal: &[u8] = match b.get(i)? {
+        b'N' => b"NaN",
+        b'I' => b"Infinity",
+        b'-' => b"-Infinity",
+        _ => return None,
+    };
+    b.get(i..i + literal.len()).filter(|s| *s == literal).map(<[u8]>::len)
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Frame {
     Array,
@@ -150,7 +177,12 @@ enum Frame {
 /// Scans one value starting at `start` (after optional whitespace); returns
 /// the offset just past it.
 pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    scan(b, start, None, &mut Vec::new(), None)
+    scan(b, start, None, &mut Vec::new(), None, Grammar::Strict)
+}
+
+/// [`scan_value`] in `grammar`.
+pub fn scan_value_in(b: &[u8], start: usize, grammar: Grammar) -> Result<usize, SyntaxError> {
+    scan(b, start, None, &mut Vec::new(), None, grammar)
 }
 
 /// [`scan_value`], appending to `hazards` the offsets where serde_json would
@@ -158,7 +190,7 @@ pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
 /// `hazards`): for JSON found somewhere other than the split's values, such
 /// as a document encoded in a string.
 pub fn scan_value_hazards(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
-    scan(b, start, None, hazards, None)
+    scan(b, start, None, hazards, None, Grammar::Strict)
 }
 
 /// [`scan_value`], recording in `ends` where its containers end (see
@@ -167,7 +199,8 @@ pub fn scan_value_hazards(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> R
 /// `hazards`), and to `repeats` the objects that may hold a key twice (see
 /// [`super::Split`]'s `repeats`). On an error, what was completed before it
 /// stays recorded. `ends` and `hazards` must hold only entries before
-/// `start`; `hazards` stays sorted.
+/// `start`; `hazards` stays sorted. The grammar is the table's
+/// ([`ContainerEnds::grammar`]).
 pub fn scan_value_recording(
     b: &[u8],
     start: usize,
@@ -176,7 +209,8 @@ pub fn scan_value_recording(
     repeats: &mut Vec<usize>,
 ) -> Result<usize, SyntaxError> {
     let from = ends.slots();
-    let result = scan(b, start, Some(&mut *ends), hazards, Some(repeats));
+    let grammar = ends.grammar();
+    let result = scan(b, start, Some(&mut *ends), hazards, Some(repeats), grammar);
     if result.is_err() {
         ends.drop_open_slots(from);
     }
@@ -205,7 +239,8 @@ fn take_slot(ends: Option<&mut ContainerEnds>, depth: usize, open: usize) -> usi
 /// describes; each container that crosses [`SERDE_DEPTH_LIMIT`] (only the
 /// first level past it: the containers inside one are past it too); and
 /// each object whose first key is [`SERDE_NUMBER_KEY`] (serde_json fails on
-/// it, or reads it as a number, not the object the text says).
+/// it, or reads it as a number, not the object the text says); in the
+/// [`Grammar::NonFinite`] grammar, each `NaN`, `Infinity` and `-Infinity`.
 ///
 /// With `repeats`, the keys of the open objects are kept (as quoted ranges;
 /// each frame knows where its own start) and checked as each object closes.
@@ -215,6 +250,7 @@ fn scan(
     mut ends: Option<&mut ContainerEnds>,
     hazards: &mut Vec<usize>,
     mut repeats: Option<&mut Vec<usize>>,
+    grammar: Grammar,
 ) -> Result<usize, SyntaxError> {
     // (kind, where it opened, where its keys start in `keys`, its slot in `ends`)
     let mut stack: Vec<(Frame, usize, usize, usize)> = Vec::new();
@@ -276,6 +312,11 @@ fn scan(
             Some(b't') => i = scan_literal(b, i, b"true")?,
             Some(b'f') => i = scan_literal(b, i, b"false")?,
             Some(b'n') => i = scan_literal(b, i, b"null")?,
+            Some(b'N' | b'I' | b'-') if grammar == Grammar::NonFinite && nonfinite_len(b, i).is_some() => {
+                hazards.push(i);
+                // (Some: the guard says so.)
+                i += nonfinite_len(b, i).unwrap_or(1);
+            }
             Some(c) if *c == b'-' || c.is_ascii_digit() => i = scan_number(b, i)?,
             _ => return Err(expected_value(b, i)),
         }
@@ -367,14 +408,14 @@ fn is_number_key(b: &[u8], key: Range<usize>) -> bool {
 }
 
 /// The end of the value at `start`: from `ends` for a recorded container,
-/// else scanned.
-fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, SyntaxError> {
+/// else scanned in the table's grammar.
+pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, SyntaxError> {
     match b.get(start) {
         Some(b'{' | b'[') => match ends.end_of(start) {
             Some(end) => Ok(end),
-            None => scan_value(b, start),
+            None => scan_value_in(b, start, ends.grammar()),
         },
-        _ => scan_value(b, start),
+        _ => scan_value_in(b, start, ends.grammar()),
     }
 }
 
