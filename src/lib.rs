@@ -132,13 +132,16 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
             diagnostics: Vec::new(),
         });
     }
-    import_split(bytes, split, source_map, start, utf16, options, observe)
+    import_split(bytes, split, &|b, grammar| json::split_in(b, start, grammar), source_map, start, utf16, options, observe)
 }
 
-/// Detects the format of an already split input and reads it.
+/// Detects the format of an already split input and reads it. `resplit`
+/// splits the same input in another grammar, for a format that reads one.
+#[allow(clippy::too_many_arguments)] // each is one fact of the input
 fn import_split(
     bytes: Vec<u8>,
     split: json::Split,
+    resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
     source_map: SourceMap,
     bom: usize,
     utf16: Option<&'static str>,
@@ -150,7 +153,8 @@ fn import_split(
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
         return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
     }
-    let (format, detection) = choose_format(&bytes, &split, options)?;
+    let mut split = split;
+    let (format, detection) = choose_format_and_grammar(&bytes, &mut split, resplit, options)?;
     observe(Phase::Detect);
     // Shared with every `Text` the import leaves in the source (no copy).
     let source: model::Source = std::sync::Arc::new(bytes);
@@ -202,7 +206,9 @@ fn import_split(
     let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
     integrity::dedup_syntax_errors(&mut diagnostics);
     integrity::relink_diagnostics(&mut diagnostics, &events);
-    if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
+    // A run with no events is no finding (an AgentLens session without
+    // events is valid to its reference); an input with neither is.
+    if events.is_empty() && runs.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
         diagnostics.push(Diagnostic {
             severity: Severity::Warning,
             code: "no-events",
@@ -262,7 +268,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     }
     sort::by_key(&mut files, |f| event_file_order(&f.0));
     let mut bytes = Vec::new();
-    let mut split = json::Split::new(json::Layout::Jsonl);
+    let mut parts = Vec::new();
     let mut sources = Vec::new();
     let mut newlines = 0usize;
     for (name, data) in files {
@@ -274,25 +280,19 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         }
         newlines += bytes.get(start..).map(|added| added.iter().filter(|c| **c == b'\n').count()).unwrap_or(0);
         let end = bytes.len();
-        // Split this file alone: a slice from 0 keeps offsets global.
-        let part = json::split(bytes.get(..end).unwrap_or(&[]), start + json::bom_len(&data));
-        split.values.extend(part.values);
-        split.errors.extend(part.errors);
-        split.leftovers.extend(part.leftovers);
-        // Files are appended in order: the tables stay sorted by offset.
-        split.ends.extend(part.ends);
-        split.hazards.extend(part.hazards);
-        split.repeats.extend(part.repeats);
+        parts.push(start + json::bom_len(&data)..end);
         sources.push(model::SourceFile { name, range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {
         return Err(ParseError { message: limits::input_too_large(bytes.len(), "the files together"), diagnostics: Vec::new() });
     }
+    let split = json::split_each(&bytes, &parts, json::Grammar::Strict);
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });
     }
     let source_map = SourceMap::new(&bytes);
-    let mut trace = import_split(bytes, split, source_map, 0, None, options, &mut |_| {})?;
+    let resplit = |b: &[u8], grammar| json::split_each(b, &parts, grammar);
+    let mut trace = import_split(bytes, split, &resplit, source_map, 0, None, options, &mut |_| {})?;
     trace.files = sources;
     rebase_lines(&mut trace);
     Ok(trace)
@@ -327,6 +327,48 @@ fn rebase_lines(trace: &mut Trace) {
     }
     for d in &mut trace.diagnostics {
         d.line = d.line.saturating_sub(first_line(&trace.files, d.offset));
+    }
+}
+
+/// Formats whose reference library reads `NaN`, `Infinity` and `-Infinity`
+/// in JSON (pydantic's parser): their input is split in
+/// [`json::Grammar::NonFinite`], and they read those numbers; every other
+/// format's reference refuses them, as the strict split does. (A property of
+/// the format: its place is the `Format` trait, which is being reworked.)
+const NONFINITE_FORMATS: &[&str] = &["agent-catalog", "agentlens"];
+
+/// [`choose_format`], leaving in `split` the split the format reads: the
+/// strict one, unless it stopped at a non-finite literal and the format
+/// reads them. Detection runs on the strict split, then (when that claims
+/// nothing) on the wider one, the strict one's error kept for a format that
+/// refuses the literals: a document that breaks in its first record leaves
+/// the strict split too little to detect. Inputs without such a literal are
+/// split once, and so are those a format that refuses them reads.
+fn choose_format_and_grammar(
+    bytes: &[u8],
+    split: &mut json::Split,
+    resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
+    options: &ParseOptions,
+) -> Result<(&'static dyn Format, Detection), ParseError> {
+    let reads_nonfinite = |f: &dyn Format| NONFINITE_FORMATS.contains(&f.id());
+    let stopped = split.stopped_at_nonfinite(bytes);
+    let mut strict_error = None;
+    // (A loop: one call of `choose_format`, which stays inlined.)
+    loop {
+        match (choose_format(bytes, split, options), strict_error) {
+            (Ok((format, detection)), None) => {
+                if stopped && reads_nonfinite(format) {
+                    *split = resplit(bytes, json::Grammar::NonFinite);
+                }
+                return Ok((format, detection));
+            }
+            (Err(e), None) if stopped => {
+                strict_error = Some(e);
+                *split = resplit(bytes, json::Grammar::NonFinite);
+            }
+            (Ok(found), Some(_)) if reads_nonfinite(found.0) => return Ok(found),
+            (Err(e), None) | (_, Some(e)) => return Err(e),
+        }
     }
 }
 
