@@ -2,7 +2,7 @@
 #
 # Prefer rustup's toolchain when it has the wasm32 target; otherwise use
 # Debian's rustc-web with the std that scripts/setup.sh built into its sysroot
-# (see README "Toolchain"). Also puts ~/.cargo/bin (wasm-bindgen) on PATH.
+# (see docs/architecture.md, "Toolchain"). Also puts ~/.cargo/bin (wasm-bindgen) on PATH.
 
 export PATH="$HOME/.cargo/bin:$PATH"
 ATV_TOOLCHAIN=none

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS="fast_vs_exact parse_openai parse_docent parse_openhands parse_agent_catalog parse_agentlens parse_auto parse_files json_split query render_legacy render_current"
+ALL_TARGETS="fast_vs_exact parse_forced parse_auto parse_files json_split query render_legacy render_current"
 targets="${1:-$ALL_TARGETS}"
 seconds="${2:-600}"
 jobs="${FUZZ_JOBS:-1}"
@@ -23,17 +23,22 @@ seed() {
   local target=$1 dir=fuzz/corpus/$1
   [ -d "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] && return 0
   mkdir -p "$dir"
-  local fixtures
   case $target in
-    parse_openai | fast_vs_exact) fixtures=tests/fixtures/openai ;;
-    parse_docent) fixtures=tests/fixtures/docent ;;
-    parse_openhands | parse_files) fixtures=tests/fixtures/openhands ;;
-    parse_agent_catalog) fixtures=tests/fixtures/agent-catalog ;;
-    parse_agentlens) fixtures=tests/fixtures/agentlens ;;
-    render_legacy | render_current) fixtures=tests/golden/agentrun-text ;;
-    *) fixtures=tests/fixtures ;;
+    parse_forced | fast_vs_exact)
+      # The first byte picks the format (its index in the registry): each
+      # format's fixtures, prefixed with its index.
+      local i=0 id f
+      for id in $format_ids; do
+        for f in $(find "tests/fixtures/$id" -type f -size -16k 2>/dev/null); do
+          { printf "\\$(printf '%03o' "$i")"; cat "$f"; } > "$dir/$id-$(basename "$f")"
+        done
+        i=$((i + 1))
+      done
+      return 0 ;;
+    parse_files) find tests/fixtures/openhands -type f -size -16k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
+    render_legacy | render_current) find tests/golden/agentrun-text -type f -size -16k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
+    *) find tests/fixtures -type f -size -16k -exec cp -t "$dir" {} + 2>/dev/null || true ;;
   esac
-  find "$fixtures" -type f -size -16k -exec cp -t "$dir" {} + 2>/dev/null || true
   if [ -d "$corpus_root" ]; then
     find "$corpus_root" -type f -size -16k ! -name INDEX.md -exec cp -t "$dir" {} + 2>/dev/null || true
   fi
@@ -65,6 +70,8 @@ run() {
 }
 
 cargo +nightly fuzz build >/dev/null
+# The registry's format ids, in order (parse_forced and fast_vs_exact pick one by index).
+format_ids=$(cargo run -q --bin agent-trace-viewer -- formats | cut -f1)
 bin_dir=fuzz/target/$(rustc -vV | sed -n 's/^host: //p')/release
 running=0
 for t in $targets; do

@@ -14,7 +14,7 @@ export const CSP = [
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data:",
-  // https: so that a `?url=` the user chose to load can be fetched (see docs/viewer.md);
+  // https: so that a `?url=` the user chose to load can be fetched (see docs/security.md);
   // the page fetches nothing else after it loads.
   "connect-src 'self' https:",
   "worker-src 'self'",

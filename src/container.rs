@@ -22,12 +22,12 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 /// flate2 drives it), but without flate2's generic reader layers and without
 /// crc32fast, whose 16 KB CRC table was ~4% of the gzipped .wasm: the table
 /// is computed here when a gzip input arrives ([`Crc32`]).
-pub fn gunzip(bytes: &[u8], cap: u64) -> Result<Vec<u8>, String> {
+pub fn gunzip(bytes: &[u8], cap: u64) -> Result<Vec<u8>, GzipError> {
     let limit = usize::try_from(cap.saturating_add(1)).unwrap_or(usize::MAX);
     let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(64 << 20).min(limit));
     let crc = Crc32::new();
     let mut rest = bytes;
-    let fail = |e: &str| format!("the input starts like gzip (bytes 1f 8b) but does not decompress: {e}");
+    let fail = |e: &str| GzipError::Corrupt(e.to_string());
     loop {
         let body = gzip_header(rest, &crc).map_err(fail)?;
         let start = out.len();
@@ -46,12 +46,29 @@ pub fn gunzip(bytes: &[u8], cap: u64) -> Result<Vec<u8>, String> {
         }
     }
     if out.len() as u64 > cap {
-        return Err(format!(
-            "too large: the gzip input expands beyond {} MiB, the cap for compressed inputs (a gzip bomb?)",
-            cap >> 20
-        ));
+        return Err(GzipError::TooLarge { cap });
     }
     Ok(out)
+}
+
+/// Why a gzip input was refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GzipError {
+    /// The stream does not decompress (flate2's words for why).
+    Corrupt(String),
+    /// It expands past `cap` bytes.
+    TooLarge { cap: u64 },
+}
+
+impl std::fmt::Display for GzipError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GzipError::Corrupt(why) => write!(f, "the input starts like gzip (bytes 1f 8b) but does not decompress: {why}"),
+            GzipError::TooLarge { cap } => {
+                write!(f, "too large: the gzip input expands beyond {} MiB, the cap for compressed inputs (a gzip bomb?)", cap >> 20)
+            }
+        }
+    }
 }
 
 // flate2's messages (std's for an early end of input).
@@ -293,7 +310,7 @@ mod tests {
     }
 
     fn same(input: &[u8], cap: u64) {
-        assert_eq!(gunzip(input, cap), flate2_gunzip(input, cap), "input {:02x?}… ({} bytes), cap {cap}", &input[..input.len().min(24)], input.len());
+        assert_eq!(gunzip(input, cap).map_err(|e| e.to_string()), flate2_gunzip(input, cap), "input {:02x?}… ({} bytes), cap {cap}", &input[..input.len().min(24)], input.len());
     }
 
     #[test]
@@ -378,9 +395,9 @@ mod tests {
         // 10 MB of zeros compresses to ~10 KB; a 1 MB cap refuses it.
         let bomb = gz(&vec![0u8; 10 << 20]);
         assert!(bomb.len() < 100_000);
-        let e = gunzip(&bomb, 1 << 20).unwrap_err();
+        let e = gunzip(&bomb, 1 << 20).unwrap_err().to_string();
         assert!(e.starts_with("too large"), "{e}");
-        let e = gunzip(&[0x1f, 0x8b, 0, 0], 1 << 20).unwrap_err();
+        let e = gunzip(&[0x1f, 0x8b, 0, 0], 1 << 20).unwrap_err().to_string();
         assert!(e.contains("does not decompress"), "{e}");
     }
 }

@@ -172,7 +172,7 @@ pub fn find_in(b: &[u8], objects: &[usize], limit: usize) -> (Vec<Duplicate>, us
 pub fn report(out: &mut Builder, split: &Split) {
     let mut total = 0;
     // The split's list is complete when its scan reached every value's end.
-    let listed = split.errors.is_empty() && out.utf8_valid;
+    let listed = split.errors.is_empty() && out.utf8_valid();
     let mut next_listed = 0;
     for v in &split.values {
         let room = MAX_REPORTED.saturating_sub(total.min(MAX_REPORTED));
@@ -180,14 +180,14 @@ pub fn report(out: &mut Builder, split: &Split) {
             let objects = split.repeats.get(next_listed..).unwrap_or(&[]);
             let inside = objects.iter().take_while(|o| v.range.contains(o)).count();
             next_listed += inside;
-            find_in(out.bytes, objects.get(..inside).unwrap_or(&[]), room)
+            find_in(out.bytes(), objects.get(..inside).unwrap_or(&[]), room)
         } else {
-            find(out.bytes, v.range.clone(), room)
+            find(out.bytes(), v.range.clone(), room)
         };
         total += count;
         for d in found {
-            let path = crate::json::render_path("$", &path_to(out.bytes, v.range.start, d.object));
-            let shadowed: Vec<String> = d.earlier.iter().take(3).map(|at| member_value_text(out.bytes, *at)).collect();
+            let path = crate::json::render_path("$", &path_to(out.bytes(), v.range.start, d.object));
+            let shadowed: Vec<String> = d.earlier.iter().take(3).map(|at| member_value_text(out.bytes(), *at)).collect();
             let more = if d.earlier.len() > 3 { format!(" and {} more", d.earlier.len() - 3) } else { String::new() };
             let message = format!(
                 "the key {} appears {} times in this object; the last value is the one read (as Python's json and JavaScript's JSON.parse do); the earlier {} {}{more} {} not read",

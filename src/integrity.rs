@@ -35,9 +35,9 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
         .iter()
         .chain(&broken_tails)
         .map(|r| (r.clone(), "not valid JSON", "$".to_string()))
-        .chain(out.failed_records.iter().map(|(r, path)| (r.clone(), "a value that could not be decoded", path.clone())))
-        .chain(out.set_aside.iter().map(|(r, path, why)| (r.clone(), *why, path.clone())))
-        .map(|(r, why, path)| (scan::skip_ws(out.bytes, r.start)..r.end, why, path))
+        .chain(out.failed_records().iter().map(|(r, path)| (r.clone(), "a value that could not be decoded", path.clone())))
+        .chain(out.set_aside_records().iter().map(|(r, path, why)| (r.clone(), *why, path.clone())))
+        .map(|(r, why, path)| (scan::skip_ws(out.bytes(), r.start)..r.end, why, path))
         .filter(|(r, _, _)| r.start < r.end)
         .collect();
     if pending.is_empty() {
@@ -47,10 +47,10 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
     // kept twice; then kept ranges never nest, and the last one kept is the
     // only one that can hold the next.
     crate::sort::by_key(&mut pending, |(r, _, _)| (r.start, std::cmp::Reverse(r.end)));
-    let covered = CoveredRanges::new(&out.events);
+    let covered = CoveredRanges::new(out.events());
     // Diagnostics with no event, by offset, to give them the new events.
     let mut loose: Vec<(usize, usize)> =
-        out.diagnostics.iter().enumerate().filter(|(_, d)| d.event.is_none()).map(|(i, d)| (d.offset, i)).collect();
+        out.diagnostics_mut().iter().enumerate().filter(|(_, d)| d.event.is_none()).map(|(i, d)| (d.offset, i)).collect();
     crate::sort::by(&mut loose, Ord::cmp);
     let mut last_kept_end = 0;
     let mut run_started = false;
@@ -65,7 +65,7 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
                 Value::String("input the format could not read; each piece is kept raw".to_string()),
             );
             out.begin_run(LEFTOVER_RUN_ID.to_string(), metadata, Some(r.start));
-            if let Some(run) = out.runs.last_mut() {
+            if let Some(run) = out.last_run_mut() {
                 run.name = Some("Unreadable input".to_string());
             }
             run_started = true;
@@ -76,7 +76,7 @@ pub fn keep_leftovers(out: &mut Builder, split: &Split) {
             if *offset > r.end {
                 break;
             }
-            if let Some(d) = out.diagnostics.get_mut(*i) {
+            if let Some(d) = out.diagnostics_mut().get_mut(*i) {
                 d.event.get_or_insert(index);
             }
         }
@@ -91,8 +91,8 @@ fn broken_tails(out: &Builder, split: &Split) -> Vec<Range<usize>> {
     if split.errors.is_empty() {
         return Vec::new();
     }
-    let covered = CoveredRanges::new(&out.events);
-    let mut ends: Vec<usize> = out.events.iter().map(|e| e.raw.end).collect();
+    let covered = CoveredRanges::new(out.events());
+    let mut ends: Vec<usize> = out.events().iter().map(|e| e.raw.end).collect();
     crate::sort::by(&mut ends, Ord::cmp);
     let mut tails = Vec::new();
     for e in &split.errors {

@@ -13,8 +13,10 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, clippy::unreachable)
 )]
 
+pub mod agentrun;
 pub mod container;
 pub mod diagnostic;
+pub mod error;
 pub mod dupkeys;
 pub mod export;
 pub mod import;
@@ -51,21 +53,7 @@ pub struct ParseOptions {
     pub exact_only: bool,
 }
 
-/// Why an input could not be read as a trace at all.
-#[derive(Debug, Clone)]
-pub struct ParseError {
-    pub message: String,
-    /// Where the problem is, when there is one place.
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ParseError {}
+pub use error::ParseError;
 
 /// The ids of every supported format.
 pub fn format_ids() -> Vec<&'static str> {
@@ -101,7 +89,7 @@ pub enum Phase {
 /// [`parse_trace`], calling `observe` after each [`Phase`].
 pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mut dyn FnMut(Phase)) -> Result<Trace, ParseError> {
     let bytes = if container::is_gzip(&bytes) {
-        container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(|message| ParseError { message, diagnostics: Vec::new() })?
+        container::gunzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(ParseError::Gzip)?
     } else {
         bytes
     };
@@ -111,13 +99,10 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
         None => bytes,
     };
     if bytes.len() > limits::MAX_INPUT_BYTES {
-        return Err(ParseError { message: limits::input_too_large(bytes.len(), "the input"), diagnostics: Vec::new() });
+        return Err(ParseError::TooLarge { bytes: bytes.len(), what: "the input" });
     }
     if container::is_zip(&bytes) {
-        return Err(ParseError {
-            message: "not supported yet: this is a zip archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped".to_string(),
-            diagnostics: Vec::new(),
-        });
+        return Err(ParseError::Archive { kind: "zip" });
     }
     observe(Phase::Container);
     let start = json::bom_len(&bytes);
@@ -126,11 +111,7 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     let split = json::split(&bytes, start);
     observe(Phase::Split);
     if split.values.is_empty() && split.errors.is_empty() {
-        let what = if bytes.len() == start { "the input is empty" } else { "the input holds only whitespace" };
-        return Err(ParseError {
-            message: format!("{what}: expected a JSON document or JSON Lines with a trace"),
-            diagnostics: Vec::new(),
-        });
+        return Err(ParseError::Empty { whitespace: bytes.len() != start });
     }
     import_split(bytes, split, &|b, grammar| json::split_in(b, start, grammar), source_map, start, utf16, options, observe)
 }
@@ -140,7 +121,7 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
 #[allow(clippy::too_many_arguments)] // each is one fact of the input
 fn import_split(
     bytes: Vec<u8>,
-    split: json::Split,
+    mut split: json::Split,
     resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
     source_map: SourceMap,
     bom: usize,
@@ -148,24 +129,42 @@ fn import_split(
     options: &ParseOptions,
     observe: &mut dyn FnMut(Phase),
 ) -> Result<Trace, ParseError> {
-    let start = bom;
     // One event per line at least: refuse before reading any record.
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
-        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+        return Err(ParseError::TooManyEvents);
     }
-    let mut split = split;
     let (format, detection) = choose_format_and_grammar(&bytes, &mut split, resplit, options)?;
     observe(Phase::Detect);
+    import_with(format, detection, bytes, split, source_map, bom, utf16, options, observe)
+}
+
+/// Reads an already split input as `format`.
+#[allow(clippy::too_many_arguments)] // each is one fact of the input, passed through
+fn import_with(
+    format: &'static dyn Format,
+    detection: Detection,
+    bytes: Vec<u8>,
+    split: json::Split,
+    source_map: SourceMap,
+    bom: usize,
+    utf16: Option<&'static str>,
+    options: &ParseOptions,
+    observe: &mut dyn FnMut(Phase),
+) -> Result<Trace, ParseError> {
+    let start = bom;
+    if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
+        return Err(ParseError::TooManyEvents);
+    }
     // Shared with every `Text` the import leaves in the source (no copy).
     let source: model::Source = std::sync::Arc::new(bytes);
     let bytes: &[u8] = &source;
     let mut builder = Builder::new(&source, &source_map);
-    builder.exact_only = options.exact_only;
+    let invalid_utf8 = source::invalid_utf8_at(bytes);
+    builder.set_input_facts(invalid_utf8.is_none(), options.exact_only);
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }
-    if let Some(at) = source::invalid_utf8_at(bytes) {
-        builder.utf8_valid = false;
+    if let Some(at) = invalid_utf8 {
         let byte = bytes.get(at).copied().unwrap_or(0);
         builder.diag(Severity::Error, "invalid-utf8", format!("the input is not valid UTF-8: byte 0x{byte:02X} at offset {at} (records holding such bytes are kept raw)"), "$".to_string(), at, None);
     }
@@ -180,17 +179,17 @@ fn import_split(
     format.import(&Input { bytes, split: &split }, &mut builder);
     integrity::keep_leftovers(&mut builder, &split);
     dupkeys::report(&mut builder, &split);
-    if builder.too_many_events {
-        return Err(ParseError { message: limits::too_many_events(), diagnostics: Vec::new() });
+    let import::Built { runs, events, mut diagnostics, metadata, too_many_events, dropped_diagnostics } = builder.finish();
+    if too_many_events {
+        return Err(ParseError::TooManyEvents);
     }
-    if builder.dropped_diagnostics > 0 {
+    if dropped_diagnostics > 0 {
         let message = format!(
             "{} more diagnostics were left out: at most {} are kept",
-            limits::group_digits(builder.dropped_diagnostics),
+            limits::group_digits(dropped_diagnostics),
             limits::group_digits(limits::MAX_DIAGNOSTICS)
         );
-        builder.dropped_diagnostics = 0;
-        builder.diagnostics.push(Diagnostic {
+        diagnostics.push(Diagnostic {
             severity: Severity::Warning,
             code: "too-many-diagnostics",
             message,
@@ -203,7 +202,6 @@ fn import_split(
         });
     }
     observe(Phase::Import);
-    let Builder { runs, events, mut diagnostics, metadata, .. } = builder;
     integrity::dedup_syntax_errors(&mut diagnostics);
     integrity::relink_diagnostics(&mut diagnostics, &events);
     // A run with no events is no finding (an AgentLens session without
@@ -252,10 +250,10 @@ fn whole_percent(confidence: f32) -> String {
 
 /// Reads several files as one trace: a conversation folder with one event
 /// per file (OpenHands' `events/event-NNNNN-<id>.json`), or several files
-/// dropped at once. Files are ordered as the OpenHands SDK orders event
-/// files (by their index; a `base_state.json` first, other names after, by
-/// name) and joined into one source, newline-separated, each file's values
-/// read as JSON Lines values would be. Every event keeps its raw bytes;
+/// dropped at once. Files are ordered as the detected format orders them
+/// ([`import::Format::file_order`]; by name unless the format says otherwise)
+/// and joined into one source, newline-separated, each file's values read as
+/// JSON Lines values would be. Every event keeps its raw bytes;
 /// `trace.files` names the file holding each byte range, and line numbers
 /// of events and diagnostics count from the start of their own file.
 pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) -> Result<Trace, ParseError> {
@@ -266,7 +264,40 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         trace.files = vec![model::SourceFile { name, range: 0..len, first_line: 1 }];
         return Ok(trace);
     }
-    sort::by_key(&mut files, |f| event_file_order(&f.0));
+    // Joined in name order to detect the format, then in the format's order
+    // (the second join only when the orders differ).
+    let default_order = |name: &str| import::FileOrder { group: 1, index: 0, name: import::base_name(name).to_string() };
+    sort::by_key(&mut files, |f| default_order(&f.0));
+    let mut joined = join_files(&files, json::Grammar::Strict)?;
+    let parts = joined.parts.clone();
+    let resplit = |b: &[u8], grammar| json::split_each(b, &parts, grammar);
+    let (format, detection) = choose_format_and_grammar(&joined.bytes, &mut joined.split, &resplit, options)?;
+    let ordered = files.windows(2).all(|w| match w {
+        [a, b] => format.file_order(&a.0) <= format.file_order(&b.0),
+        _ => true,
+    });
+    if !ordered {
+        sort::by_key(&mut files, |f| format.file_order(&f.0));
+        joined = join_files(&files, joined.split.grammar())?;
+    }
+    let JoinedFiles { bytes, split, sources, .. } = joined;
+    let source_map = SourceMap::new(&bytes);
+    let mut trace = import_with(format, detection, bytes, split, source_map, 0, None, options, &mut |_| {})?;
+    trace.files = sources;
+    rebase_lines(&mut trace);
+    Ok(trace)
+}
+
+/// Several files as one source, newline-separated, split as JSON Lines values.
+struct JoinedFiles {
+    bytes: Vec<u8>,
+    split: json::Split,
+    sources: Vec<model::SourceFile>,
+    /// Each file's bytes after any BOM: what is split.
+    parts: Vec<std::ops::Range<usize>>,
+}
+
+fn join_files(files: &[(String, Vec<u8>)], grammar: json::Grammar) -> Result<JoinedFiles, ParseError> {
     let mut bytes = Vec::new();
     let mut parts = Vec::new();
     let mut sources = Vec::new();
@@ -274,47 +305,23 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     for (name, data) in files {
         let start = bytes.len();
         let first_line = source::clamp_u32(newlines + 1);
-        bytes.extend_from_slice(&data);
+        bytes.extend_from_slice(data);
         if !data.ends_with(b"\n") {
             bytes.push(b'\n');
         }
         newlines += bytes.get(start..).map(|added| added.iter().filter(|c| **c == b'\n').count()).unwrap_or(0);
         let end = bytes.len();
-        parts.push(start + json::bom_len(&data)..end);
-        sources.push(model::SourceFile { name, range: start..end, first_line });
+        parts.push(start + json::bom_len(data)..end);
+        sources.push(model::SourceFile { name: name.clone(), range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {
-        return Err(ParseError { message: limits::input_too_large(bytes.len(), "the files together"), diagnostics: Vec::new() });
+        return Err(ParseError::TooLarge { bytes: bytes.len(), what: "the files together" });
     }
-    let split = json::split_each(&bytes, &parts, json::Grammar::Strict);
+    let split = json::split_each(&bytes, &parts, grammar);
     if split.values.is_empty() && split.errors.is_empty() {
-        return Err(ParseError { message: "the files are empty: expected JSON documents or JSON Lines with a trace".to_string(), diagnostics: Vec::new() });
+        return Err(ParseError::EmptyFiles);
     }
-    let source_map = SourceMap::new(&bytes);
-    let resplit = |b: &[u8], grammar| json::split_each(b, &parts, grammar);
-    let mut trace = import_split(bytes, split, &resplit, source_map, 0, None, options, &mut |_| {})?;
-    trace.files = sources;
-    rebase_lines(&mut trace);
-    Ok(trace)
-}
-
-/// The SDK's order of a conversation's files: `base_state.json`, then
-/// `event-NNNNN-<id>.json` by index, then any other file by name.
-fn event_file_order(name: &str) -> (u8, u64, String) {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    if base.ends_with("base_state.json") {
-        return (0, 0, base.to_string());
-    }
-    let index = base.rfind("event-").and_then(|i| {
-        let rest = base.get(i + "event-".len()..)?;
-        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        let after = rest.get(digits.len()..)?;
-        (digits.len() >= 5 && after.starts_with('-') && after.ends_with(".json")).then(|| digits.parse::<u64>().ok()).flatten()
-    });
-    match index {
-        Some(i) => (1, i, base.to_string()),
-        None => (2, 0, base.to_string()),
-    }
+    Ok(JoinedFiles { bytes, split, sources, parts })
 }
 
 /// Makes event and diagnostic line numbers relative to the file holding them.
@@ -330,12 +337,16 @@ fn rebase_lines(trace: &mut Trace) {
     }
 }
 
-/// Formats whose reference library reads `NaN`, `Infinity` and `-Infinity`
-/// in JSON (pydantic's parser): their input is split in
-/// [`json::Grammar::NonFinite`], and they read those numbers; every other
-/// format's reference refuses them, as the strict split does. (A property of
-/// the format: its place is the `Format` trait, which is being reworked.)
-const NONFINITE_FORMATS: &[&str] = &["agent-catalog", "agentlens"];
+/// True for a format whose reference library reads `NaN`, `Infinity` and
+/// `-Infinity` in JSON (pydantic's parser: Agent Catalog's and AgentLens'
+/// models): its input is split in [`json::Grammar::NonFinite`], and it reads
+/// those numbers; every other format's reference refuses them, as the
+/// strict split does. (A property of the format: its place is a `Format`
+/// method, for the trait's owner to add.)
+fn reads_nonfinite(format: &dyn Format) -> bool {
+    let readers: [&dyn Format; 2] = [&import::agent_catalog::AgentCatalog, &import::agentlens::AgentLens];
+    readers.iter().any(|r| r.id() == format.id())
+}
 
 /// [`choose_format`], leaving in `split` the split the format reads: the
 /// strict one, unless it stopped at a non-finite literal and the format
@@ -350,7 +361,6 @@ fn choose_format_and_grammar(
     resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
     options: &ParseOptions,
 ) -> Result<(&'static dyn Format, Detection), ParseError> {
-    let reads_nonfinite = |f: &dyn Format| NONFINITE_FORMATS.contains(&f.id());
     let stopped = split.stopped_at_nonfinite(bytes);
     let mut strict_error = None;
     // (A loop: one call of `choose_format`, which stays inlined.)
@@ -379,10 +389,7 @@ fn choose_format(
 ) -> Result<(&'static dyn Format, Detection), ParseError> {
     if let Some(id) = &options.format {
         let Some(f) = FORMATS.iter().find(|f| f.id() == id) else {
-            return Err(ParseError {
-                message: format!("unknown format {id:?}; supported formats: {}", format_ids().join(", ")),
-                diagnostics: Vec::new(),
-            });
+            return Err(ParseError::UnknownFormatId { id: id.clone(), supported: format_ids() });
         };
         let detection = Detection {
             format: f.id(),
@@ -418,29 +425,14 @@ fn not_a_trace(bytes: &[u8], split: &json::Split, sample: &Sample) -> ParseError
         if split.values.is_empty() || split.layout == json::Layout::Json {
             let map = SourceMap::new(bytes);
             let pos = map.position(bytes, e.offset);
-            return ParseError {
-                message: format!(
-                    "not valid JSON at line {}, column {}: {} — near: {}",
-                    pos.line,
-                    pos.column,
-                    e.message,
-                    map.snippet(bytes, e.offset)
-                ),
-                diagnostics: Vec::new(),
-            };
+            return ParseError::NotJson { line: pos.line, column: pos.column, message: e.message.clone(), near: map.snippet(bytes, e.offset) };
         }
     }
     if let Some(what) = import::lookalike::recognise(sample) {
-        return ParseError {
-            message: format!("not supported yet: this looks like {what}. Supported: {supported}"),
-            diagnostics: Vec::new(),
-        };
+        return ParseError::Unsupported { looks_like: what.to_string(), supported };
     }
     let looks = describe_shape(sample);
-    ParseError {
-        message: format!("not a supported trace format: {looks}. Supported: {supported}"),
-        diagnostics: Vec::new(),
-    }
+    ParseError::UnknownFormat { looks_like: looks, supported }
 }
 
 /// A short description of the input's shape for "unsupported" errors.

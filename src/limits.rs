@@ -15,23 +15,6 @@ pub const MAX_EVENTS: usize = 2_000_000;
 /// (`too-many-diagnostics`) says how many were left out.
 pub const MAX_DIAGNOSTICS: usize = 100_000;
 
-/// The error for an input past [`MAX_INPUT_BYTES`].
-pub fn input_too_large(len: usize, what: &str) -> String {
-    format!(
-        "too large: {what} is {} MiB; the viewer reads at most {} MiB",
-        len.div_ceil(1 << 20),
-        MAX_INPUT_BYTES >> 20
-    )
-}
-
-/// The error for an input past [`MAX_EVENTS`].
-pub fn too_many_events() -> String {
-    format!(
-        "too large: the input holds more than {} records; the viewer reads at most that many (split the file)",
-        group_digits(MAX_EVENTS)
-    )
-}
-
 /// 2000000 → "2,000,000".
 pub fn group_digits(n: usize) -> String {
     let digits = n.to_string();
@@ -53,7 +36,8 @@ mod tests {
     fn messages_name_the_cap() {
         assert_eq!(group_digits(2_000_000), "2,000,000");
         assert_eq!(group_digits(999), "999");
-        assert_eq!(input_too_large(3 << 30, "the input"), "too large: the input is 3072 MiB; the viewer reads at most 1024 MiB");
-        assert!(too_many_events().contains("more than 2,000,000 records"));
+        let large = crate::ParseError::TooLarge { bytes: 3 << 30, what: "the input" };
+        assert_eq!(large.to_string(), "too large: the input is 3072 MiB; the viewer reads at most 1024 MiB");
+        assert!(crate::ParseError::TooManyEvents.to_string().contains("more than 2,000,000 records"));
     }
 }

@@ -366,7 +366,7 @@ pub fn parse_trace(
     let options = options.map(JsValue::from).unwrap_or(JsValue::UNDEFINED);
     let opts = parse_options(options)?;
     reserve_heap(bytes.len());
-    let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.message))?;
+    let trace = crate::parse_trace(bytes, &opts).map_err(|e| JsError::new(&e.to_string()))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
 }
@@ -398,6 +398,15 @@ fn reserve_heap(input: usize) {
 #[wasm_bindgen(js_name = formats, unchecked_return_type = "string[]")]
 pub fn formats() -> JsValue {
     to_js(&crate::format_ids())
+}
+
+/// Groups dropped or picked files into traces: the files a format reads as
+/// one trace together (an OpenHands conversation's event files), every
+/// other file alone. Each group is `{ name, files }`, `files` indices into
+/// `paths`; read a group of several with `parseFiles`.
+#[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "{ name: string; files: number[] }[]")]
+pub fn group_files(paths: Vec<String>) -> JsValue {
+    to_js(&crate::import::group_files(&paths))
 }
 
 /// A parsed trace, held in wasm memory. Call `free()` when done.
@@ -739,7 +748,7 @@ pub fn parse_files(
     if inputs.is_empty() {
         return Err(JsError::new("no files given"));
     }
-    let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.message))?;
+    let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.to_string()))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
 }
@@ -775,18 +784,76 @@ impl JsTrace {
         self.trace.file_at(e.raw.start).map(|f| f.name.clone())
     }
 
-    /// OpenHands: the condensed view of run `run` (Condensation.apply).
-    #[wasm_bindgen(js_name = condensedView, unchecked_return_type = "CondensedView")]
-    pub fn condensed_view(&self, run: u32) -> JsValue {
-        to_js(&crate::import::openhands::views::condensed_view(&self.trace, run))
+    /// The views the trace's format offers besides the event list.
+    #[wasm_bindgen(js_name = formatViews, unchecked_return_type = "FormatViewInfo[]")]
+    pub fn format_views(&self) -> JsValue {
+        to_js(crate::import::by_id(self.trace.format).map(|f| f.views()).unwrap_or(&[]))
     }
 
-    /// OpenHands: the LLM message stream of run `run` (events_to_messages).
+    /// View `name` (one of `formatViews()`) of run `run`; throws for a name
+    /// the format does not offer.
+    #[wasm_bindgen(js_name = formatView, unchecked_return_type = "FormatView")]
+    pub fn format_view(&self, name: &str, run: u32) -> Result<JsValue, JsError> {
+        self.view(name, run).map(|v| to_js(&v))
+    }
+
+    /// `formatView('condensed', run).data` (OpenHands: Condensation.apply).
+    #[wasm_bindgen(js_name = condensedView, unchecked_return_type = "CondensedView")]
+    pub fn condensed_view(&self, run: u32) -> Result<JsValue, JsError> {
+        self.view("condensed", run).map(|v| to_js(&v.data))
+    }
+
+    /// `formatView('llm-messages', run).data` (OpenHands: events_to_messages).
     #[wasm_bindgen(js_name = llmMessages, unchecked_return_type = "LlmMessages")]
-    pub fn llm_messages(&self, run: u32) -> JsValue {
-        to_js(&crate::import::openhands::views::llm_messages(&self.trace, run))
+    pub fn llm_messages(&self, run: u32) -> Result<JsValue, JsError> {
+        self.view("llm-messages", run).map(|v| to_js(&v.data))
     }
 }
+
+impl JsTrace {
+    fn view(&self, name: &str, run: u32) -> Result<crate::import::FormatView, JsError> {
+        let format = crate::import::by_id(self.trace.format);
+        format.and_then(|f| f.view(&self.trace, name, run)).ok_or_else(|| {
+            let names: Vec<&str> = format.map(|f| f.views().iter().map(|v| v.name).collect()).unwrap_or_default();
+            JsError::new(&format!("this trace's format offers no view {name:?} (its views: {})", if names.is_empty() { "none".to_string() } else { names.join(", ") }))
+        })
+    }
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const FORMAT_VIEW_TYPES: &'static str = r#"
+/** A view a format offers besides the event list (`trace.formatViews()`). */
+export interface FormatViewInfo {
+  name: string;
+  label: string;
+  description: string;
+}
+/** One row of a format view. */
+export interface FormatViewItem {
+  /** When set, the row shows this event as the event list does. */
+  event: number | null;
+  /** A short label before the text (a role, `summary`). */
+  badge: string | null;
+  /** Shown when there is no event row, or beside it. */
+  text: string;
+  /** Trace events the row links to. */
+  events: number[];
+  /** Extra facts of the row (`data-*` attributes in the page). */
+  attrs: Record<string, string>;
+}
+/** A format view of one run (`trace.formatView(name, run)`). */
+export interface FormatView {
+  name: string;
+  label: string;
+  title: string;
+  notes: string[];
+  notices: string[];
+  error: string | null;
+  items: FormatViewItem[];
+  /** The format's own shape of the view (what `condensedView`/`llmMessages` return). */
+  data: unknown;
+}
+"#;
 
 #[wasm_bindgen(typescript_custom_section)]
 const SPAN_TYPES: &'static str = r#"

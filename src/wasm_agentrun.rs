@@ -194,8 +194,8 @@ impl JsTrace {
     #[wasm_bindgen(js_name = toAgentRun, unchecked_return_type = "Record<string, unknown>")]
     pub fn to_agent_run(&self, #[wasm_bindgen(unchecked_optional_param_type = "{ run?: number }")] options_value: Option<js_sys::Object>) -> Result<JsValue, JsError> {
         let opts = options(options_value.map(JsValue::from).unwrap_or(JsValue::UNDEFINED))?;
-        let run = crate::render::run::doc_run(&self.trace, opts.run).ok_or_else(|| JsError::new(&format!("the trace has {} runs; there is no run {}", self.trace.runs.len(), opts.run)))?;
-        Ok(super::to_js(&crate::render::run::to_docent_json(&run)))
+        let run = crate::import::agent_run(&self.trace, opts.run).ok_or_else(|| JsError::new(&format!("the trace has {} runs; there is no run {}", self.trace.runs.len(), opts.run)))?;
+        Ok(super::to_js(&crate::agentrun::to_docent_json(&run)))
     }
 
     /// cl100k_base tokens of the run's whole AgentRun text (as docent-python's

@@ -8,7 +8,8 @@
 mod common;
 
 use agent_trace_viewer::model::{EventBody, KeyValue, Marker, SpanEvent, SpanPhase, Trace};
-use agent_trace_viewer::render::run::{doc_run, to_docent_json, DocContent};
+use agent_trace_viewer::agentrun::{to_docent_json, DocContent};
+use agent_trace_viewer::import::agent_run as doc_run;
 use agent_trace_viewer::render::{agent_run_text, render_run, ContextConfig, Style, TextOptions};
 use serde_json::json;
 

@@ -114,7 +114,7 @@ fn s(p: &Path) -> &str {
 /// The text of a run as the library renders it (what the CLI must print).
 fn library_text(bytes: &[u8], format: Option<&str>, style: Style, run: usize) -> Result<String, String> {
     let options = agent_trace_viewer::ParseOptions { format: format.map(str::to_string), ..Default::default() };
-    let trace = agent_trace_viewer::parse_trace(bytes.to_vec(), &options).map_err(|e| e.message)?;
+    let trace = agent_trace_viewer::parse_trace(bytes.to_vec(), &options).map_err(|e| e.to_string())?;
     let o = TextOptions { style, run, ..TextOptions::default() };
     agent_run_text(&trace, &o, None).map(|c| c.concat()).map_err(|e| e.message)
 }
@@ -385,7 +385,7 @@ fn convert_agentrun_json_reads_back_to_the_same_run_text() {
             // Older Docent runs key transcripts by dict key, which the current generation's JSON
             // (a list of transcripts with ids) has no place for: the legacy text, which shows
             // `<transcript KEY>`, names them by id after the conversion. Everything else is kept.
-            let run = agent_trace_viewer::render::run::doc_run(&trace, r).unwrap();
+            let run = agent_trace_viewer::import::agent_run(&trace, r).unwrap();
             let mut styles = vec![Style::Current];
             if run.transcripts.iter().all(|t| t.key == t.id) {
                 styles.push(Style::Legacy);

@@ -16,8 +16,9 @@ fn every_invariant_corpus_file_loads() {
         if name.ends_with("playground-examples.json") {
             // Explorer's playground list ({name, description, policy, input}) is not a trace.
             let e = result.expect_err("not a trace");
-            assert!(e.message.contains("not a supported trace format"), "{}", e.message);
-            assert!(e.message.contains("`input`") && e.message.contains("`policy`"), "{}", e.message);
+            assert!(e.to_string().contains("not a supported trace format"), "{e}");
+            let m = e.to_string();
+            assert!(m.contains("`input`") && m.contains("`policy`"), "{m}");
             continue;
         }
         let trace = result.unwrap_or_else(|e| panic!("{name}: {e}"));

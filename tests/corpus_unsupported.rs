@@ -12,9 +12,9 @@ fn expect_unsupported(folder: &str, looks_like: &str) {
         match agent_trace_viewer::parse_trace(bytes, &Default::default()) {
             Ok(t) => panic!("{folder}/{name}: unexpectedly read as {}", t.format),
             Err(e) => {
-                assert!(e.message.starts_with("not supported yet: this"), "{name}: {}", e.message);
-                assert!(e.message.contains(looks_like), "{name}: {}", e.message);
-                assert!(e.message.contains("openai"), "{name}: names what is supported: {}", e.message);
+                assert!(e.to_string().starts_with("not supported yet: this"), "{name}: {}", e.to_string());
+                assert!(e.to_string().contains(looks_like), "{name}: {}", e.to_string());
+                assert!(e.to_string().contains("openai"), "{name}: names what is supported: {}", e.to_string());
             }
         }
     }
@@ -31,7 +31,7 @@ fn inspect() {
     for path in corpus_files("inspect") {
         let bytes = std::fs::read(&path).unwrap();
         let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
-        assert!(e.message.contains("Inspect AI"), "{}: {}", path.display(), e.message);
+        assert!(e.to_string().contains("Inspect AI"), "{}: {}", path.display(), e.to_string());
     }
 }
 
@@ -50,7 +50,7 @@ fn otel_genai() {
     for path in corpus_files("otel-genai") {
         let bytes = std::fs::read(&path).unwrap();
         let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
-        assert!(e.message.contains("OpenTelemetry GenAI") || e.message.contains("OpenInference"), "{}", e.message);
+        assert!(e.to_string().contains("OpenTelemetry GenAI") || e.to_string().contains("OpenInference"), "{}", e.to_string());
     }
 }
 

@@ -62,8 +62,8 @@ fn same_both_ways(bytes: &[u8], format: Option<&str>) -> Result<usize, String> {
             assert_eq!(texts_in_source(&exact), 0, "the exact path leaves no text in the source");
             Ok(texts_in_source(&fast))
         }
-        (Err(a), Err(b)) if a.message == b.message => Ok(0),
-        (a, b) => Err(format!("one way fails: fast {:?}, exact {:?}", a.err().map(|e| e.message), b.err().map(|e| e.message))),
+        (Err(a), Err(b)) if a.to_string() == b.to_string() => Ok(0),
+        (a, b) => Err(format!("one way fails: fast {:?}, exact {:?}", a.err().map(|e| e.to_string()), b.err().map(|e| e.to_string()))),
     }
 }
 

@@ -12,7 +12,7 @@ fn check(file: &str, format: Option<&str>) -> agent_trace_viewer::model::Trace {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions").join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let options = ParseOptions { format: format.map(str::to_string), ..Default::default() };
-    let trace = parse_trace(bytes, &options).unwrap_or_else(|e| panic!("{file}: {}", e.message));
+    let trace = parse_trace(bytes, &options).unwrap_or_else(|e| panic!("{file}: {}", e.to_string()));
     let lost = lost_values(&trace);
     assert!(lost.is_empty(), "{file}: values lost: {lost:?}");
     trace

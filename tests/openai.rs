@@ -205,13 +205,13 @@ fn jsonl_of_traces_with_a_bad_line() {
 #[test]
 fn not_json_at_all_is_an_error_with_a_place() {
     let e = agent_trace_viewer::parse_trace(b"hello".to_vec(), &Default::default()).unwrap_err();
-    assert!(e.message.contains("line 1, column 1"), "{}", e.message);
+    assert!(e.to_string().contains("line 1, column 1"), "{}", e.to_string());
     let e = agent_trace_viewer::parse_trace(b"  \n".to_vec(), &Default::default()).unwrap_err();
-    assert!(e.message.contains("only whitespace"), "{}", e.message);
+    assert!(e.to_string().contains("only whitespace"), "{}", e.to_string());
     let e = agent_trace_viewer::parse_trace(Vec::new(), &Default::default()).unwrap_err();
-    assert!(e.message.contains("empty"), "{}", e.message);
+    assert!(e.to_string().contains("empty"), "{}", e.to_string());
     let e = agent_trace_viewer::parse_trace(b"[1]".to_vec(), &agent_trace_viewer::ParseOptions { format: Some("nope".into()), ..Default::default() }).unwrap_err();
-    assert!(e.message.contains("unknown format") && e.message.contains("openai"), "{}", e.message);
+    assert!(e.to_string().contains("unknown format") && e.to_string().contains("openai"), "{}", e.to_string());
 }
 
 #[test]

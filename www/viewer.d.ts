@@ -2,7 +2,7 @@
 // Types of `agent-trace-viewer/viewer` (viewer.js): the whole viewer, mounted
 // in an element of your page. Hand-written; checked by tests/types/embed.mts.
 
-import type { Detection, FilterableField, TraceStats } from './pkg/agent_trace_viewer.js';
+import type { Detection, FilterableField, FormatViewInfo, TraceStats } from './pkg/agent_trace_viewer.js';
 
 /** What `load()` accepts: bytes, a File or Blob, a URL (absolute or relative to the page), or named bytes or text. */
 export type ViewerInput =
@@ -26,7 +26,7 @@ export interface ViewerRun {
 /** The trace a viewer shows: what `load()` resolves to and `atv-load` carries. */
 export interface ViewerTraceInfo {
   name: string;
-  /** Format id, e.g. "openai", "openhands". */
+  /** Format id: one of `formats()` of the core. */
   format: string;
   /** "json" or "jsonl". */
   layout: string;
@@ -40,6 +40,8 @@ export interface ViewerTraceInfo {
   filterableFields: FilterableField[];
   runs: ViewerRun[];
   hasTimestamps: boolean;
+  /** The views the format offers besides the event list (`trace.formatViews()`): a tab each. */
+  formatViews: FormatViewInfo[];
   /** Time the core took to parse, in milliseconds. */
   parseMs: number;
 }

@@ -78,6 +78,59 @@ function matches(entry, query, run) {
   return all.slice(lowerBound(all, range.firstEvent), lowerBound(all, range.firstEvent + range.eventCount));
 }
 
+/**
+ * The trace's diagnostics grouped as the core's `trace.diagnosticGroups()`
+ * does, for a core without it: one group per (severity, code, message), in
+ * order of first occurrence: { code, severity, message, count, events (how
+ * many distinct events), diagnostics (indices in the trace's diagnostics
+ * order), first }.
+ */
+function groupDiagnosticsInWorker(diagnostics) {
+  const groups = [];
+  const byKey = new Map();
+  diagnostics.forEach((d, i) => {
+    const key = `${d.severity}\u0000${d.code}\u0000${d.message}`;
+    let group = byKey.get(key);
+    if (!group) {
+      group = { code: d.code, severity: d.severity, message: d.message, count: 0, events: 0, diagnostics: [], first: i, seen: new Set() };
+      byKey.set(key, group);
+      groups.push(group);
+    }
+    group.count++;
+    group.diagnostics.push(i);
+    if (d.event !== null && d.event !== undefined && !group.seen.has(d.event)) {
+      group.seen.add(d.event);
+      group.events++;
+    }
+  });
+  return groups.map(({ seen, ...group }) => group);
+}
+
+/** The grouped diagnostics of a trace, computed once. */
+function diagnosticGroupsOf(entry) {
+  if (!entry.diagnosticGroups) {
+    const { trace } = entry;
+    entry.diagnosticGroups = typeof trace.diagnosticGroups === 'function' ? trace.diagnosticGroups() : groupDiagnosticsInWorker(trace.diagnostics());
+  }
+  return entry.diagnosticGroups;
+}
+
+/** The first `n` distinct events among diagnostics `indices` (looking at no more than 8n of them). */
+function firstEvents(entry, indices, n) {
+  const events = [];
+  for (const i of indices.slice(0, 8 * n)) {
+    const d = diagnosticAt(entry, i);
+    if (d && d.event !== null && d.event !== undefined && !events.includes(d.event)) events.push(d.event);
+    if (events.length === n) break;
+  }
+  return events;
+}
+
+/** Diagnostic `index` of the trace (in its diagnostics order). */
+function diagnosticAt(entry, index) {
+  return entry.trace.diagnosticsRange(index, 1)[0] ?? null;
+}
+
 /** Keeps a parsed trace and says what the page needs to show it. */
 function describe(trace, name, parseMs) {
   const id = nextId++;
@@ -98,6 +151,8 @@ function describe(trace, name, parseMs) {
     filterableFields: trace.filterableFields(),
     runs: runList(entry),
     hasTimestamps: trace.timestamps().some((t) => !Number.isNaN(t)),
+    /** The views the format offers besides the event list ({ name, label, description }). */
+    formatViews: trace.formatViews(),
     parseMs,
   };
 }
@@ -164,8 +219,33 @@ const ops = {
   runs({ traceId }) {
     return runList(get(traceId));
   },
-  diagnostics({ traceId, start, count }) {
-    return get(traceId).trace.diagnosticsRange(start, count);
+  /** How many diagnostics each group holds, groups in order of first occurrence (see diagnosticGroupsOf). */
+  diagnosticGroups({ traceId }) {
+    const counts = Uint32Array.from(diagnosticGroupsOf(get(traceId)), (g) => g.count);
+    return { value: counts, transfer: [counts.buffer] };
+  },
+  /**
+   * Lines of the grouped diagnostics list: for each `[group, member]`, the
+   * group's summary (member -1: its code, severity, message, count,
+   * eventCount, someEvents (the first few) and first diagnostic) or its
+   * `member`-th diagnostic (with `index`, its place in the trace's
+   * diagnostics).
+   */
+  diagnosticLines({ traceId, lines }) {
+    const entry = get(traceId);
+    const groups = diagnosticGroupsOf(entry);
+    return lines.map(([g, member]) => {
+      const group = groups[g];
+      if (!group) return null;
+      if (member < 0) {
+        const { diagnostics, events, ...rest } = group;
+        // `events`: how many distinct events (a list of them in the issue's first sketch of the API).
+        const eventCount = Array.isArray(events) ? events.length : events;
+        return { group: g, ...rest, eventCount, someEvents: firstEvents(entry, diagnostics, 8), firstDiagnostic: diagnosticAt(entry, group.first) };
+      }
+      const index = group.diagnostics[member];
+      return index === undefined ? null : { group: g, index, ...diagnosticAt(entry, index) };
+    });
   },
   toolStats({ traceId }) {
     return get(traceId).trace.toolStats();
@@ -206,35 +286,30 @@ const ops = {
     const text = entry.agentRunText?.key === key && typeof entry.agentRunText.text === 'string' ? entry.agentRunText.text : entry.trace.toAgentRunText(options);
     return tokenizer.count(text);
   },
-  /** OpenHands' condensed view of a run, a page of entries with their rows. */
-  condensed({ traceId, run, start, count }) {
+  /**
+   * View `name` of run `run`, one the trace's format declares
+   * (`formatViews` of the parse result): its header (title, notes, notices,
+   * error, item count) without `start`, else items `start`..`start+count`
+   * with the row of each item's event attached (as the event list shows
+   * it). The view is computed once per (name, run) and kept.
+   */
+  formatView({ traceId, name, run, start, count }) {
     const entry = get(traceId);
-    entry.condensed ??= new Map();
-    let view = entry.condensed.get(run);
+    entry.formatViews ??= new Map();
+    const key = `${run}\u0000${name}`;
+    let view = entry.formatViews.get(key);
     if (!view) {
-      view = entry.trace.condensedView(run);
-      entry.condensed.set(run, view);
+      view = entry.trace.formatView(name, run);
+      entry.formatViews.set(key, view);
     }
-    if (count === undefined) return { count: view.entries.length, dropped: view.dropped.length, unhandledCondensationRequest: view.unhandledCondensationRequest };
-    const page = view.entries.slice(start, start + count);
-    const indices = Uint32Array.from(page.filter((e) => e.event !== null).map((e) => e.event));
-    const rows = new Map(entry.trace.rowsAt(indices).map((r) => [r.index, r]));
-    return page.map((e) => ({ ...e, row: e.event === null ? null : rows.get(e.event) ?? null }));
-  },
-  /** OpenHands' LLM message stream of a run, a page of messages with the rows of their events. */
-  llmMessages({ traceId, run, start, count }) {
-    const entry = get(traceId);
-    entry.llm ??= new Map();
-    let view = entry.llm.get(run);
-    if (!view) {
-      view = entry.trace.llmMessages(run);
-      entry.llm.set(run, view);
+    if (start === undefined) {
+      const { title, label, notes, notices, error } = view;
+      return { name, label, title, notes, notices, error: error ?? null, count: view.items.length };
     }
-    if (count === undefined) return { count: view.messages.length, error: view.error ?? null };
-    const page = view.messages.slice(start, start + count);
-    const indices = Uint32Array.from(page.flatMap((m) => m.events));
+    const page = view.items.slice(start, start + (count ?? view.items.length));
+    const indices = Uint32Array.from(page.filter((item) => item.event !== null && item.event !== undefined).map((item) => item.event));
     const rows = new Map(entry.trace.rowsAt(indices).map((r) => [r.index, r]));
-    return page.map((m) => ({ ...m, rows: m.events.map((i) => rows.get(i)).filter(Boolean) }));
+    return page.map((item) => ({ ...item, row: item.event === null || item.event === undefined ? null : rows.get(item.event) ?? null }));
   },
   timestamps({ traceId }) {
     const ts = get(traceId).trace.timestamps();

@@ -329,7 +329,8 @@ function openhandsInstance(r, s) {
   return { instance_id: `synthetic-${s.index}`, test_result: { score: r.int(0, 1) }, instruction: cut(s.turns[1].text, 500), metadata: { model: s.model, max_iterations: 100 }, history, error: null };
 }
 
-/** Per format: the records one session yields, and the layouts it is written in. */
+/** Per format: the records one session yields, and the layouts it is written in. One entry per
+ * format of the core's registry, formats() (tests/node/formats.test.mjs checks). */
 export const FORMATS = {
   openai: { records: (r, s) => [openaiRow(r, s)], layouts: ['json', 'jsonl'] },
   docent: { records: (r, s) => [docentRun(r, s)], layouts: ['jsonl', 'json'] },

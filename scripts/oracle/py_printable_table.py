@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/render/py_printable.rs: the code points Python's repr() escapes.
+"""Writes src/agentrun/py_printable.rs: the code points Python's repr() escapes.
 
 repr() of a str escapes every character for which str.isprintable() is false
 (Unicode categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs other than the space). Which
@@ -13,7 +13,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent.parent / "src" / "render" / "py_printable.rs"
+OUT = Path(__file__).resolve().parent.parent.parent / "src" / "agentrun" / "py_printable.rs"
 
 ranges = []
 start = None

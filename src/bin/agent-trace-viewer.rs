@@ -6,6 +6,7 @@
 //!     agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
 //!                             [--context FILE_OR_JSON] [--format json] [--as FORMAT] FILE…
 //!     agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
+//!     agent-trace-viewer formats [--format json]
 //!
 //! `-` reads standard input. Exit status: 0 when every file read without
 //! errors, 1 when any file has an error diagnostic (validate, stats), is no
@@ -33,6 +34,7 @@ const USAGE: &str = "usage:
   agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
                           [--context FILE_OR_JSON] [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
+  agent-trace-viewer formats [--format text|json]
 
 text: the run's AgentRun text as Docent renders it (default style current,
   docent 0.1.88; legacy: docent-python 0.1.3a0). --token-limit (legacy only)
@@ -41,10 +43,17 @@ text: the run's AgentRun text as Docent renders it (default style current,
 convert: the normalised trace as JSON Lines: Docent AgentRun JSON, or OpenAI
   chat rows (Invariant Explorer), one line per run (--run N: that run only).
 
-FILE may be - for standard input. FORMAT forces a format (openai, docent,
-openhands, agent-catalog, agentlens); by default it is detected.
+formats: the format ids this build reads, one per line with its name.
+
+FILE may be - for standard input. FORMAT forces a format ({FORMATS});
+by default it is detected.
 Exit status: 0 clean, 1 errors in a file (or not a trace, or not renderable),
 2 usage or I/O error.";
+
+/// [`USAGE`] with the registry's format ids.
+fn usage() -> String {
+    USAGE.replace("{FORMATS}", &agent_trace_viewer::format_ids().join(", "))
+}
 
 /// Printed before each chunk of a token-limited text (`--format text`).
 /// `{i}` counts from 1; the chunk text follows on the next line and is itself
@@ -59,6 +68,7 @@ enum Command {
     Stats,
     Text,
     Convert,
+    Formats,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -106,6 +116,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         "stats" => Command::Stats,
         "text" => Command::Text,
         "convert" => Command::Convert,
+        "formats" => Command::Formats,
         other => return Err(format!("unknown command {other:?}")),
     };
     let mut out = Args {
@@ -129,7 +140,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--format" => {
-                only("--format", &[Command::Validate, Command::Stats, Command::Text])?;
+                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats])?;
                 match it.next().as_deref() {
                     Some("json") => out.json = true,
                     Some("text") => out.json = false,
@@ -169,6 +180,12 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
             _ => out.files.push(a),
         }
     }
+    if command == Command::Formats {
+        return match out.files.first() {
+            Some(f) => Err(format!("formats takes no FILE, not {f:?}")),
+            None => Ok(out),
+        };
+    }
     if out.files.is_empty() {
         return Err("no FILE given (use - for standard input)".to_string());
     }
@@ -190,7 +207,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
             }
         }
-        Command::Validate | Command::Stats => {}
+        Command::Validate | Command::Stats | Command::Formats => {}
     }
     Ok(out)
 }
@@ -202,6 +219,19 @@ fn read(file: &str) -> Result<Vec<u8>, String> {
         return Ok(buf);
     }
     std::fs::read(file).map_err(|e| format!("{file}: cannot read: {e}"))
+}
+
+/// `formats`: every format of the registry, in detection order.
+fn print_formats(json: bool) {
+    let formats = agent_trace_viewer::import::FORMATS;
+    if json {
+        let list: Vec<Value> = formats.iter().map(|f| json!({"id": f.id(), "name": f.name()})).collect();
+        println!("{}", Value::Array(list));
+    } else {
+        for f in formats {
+            println!("{}\t{}", f.id(), f.name());
+        }
+    }
 }
 
 /// tiktoken's cl100k_base through the tokenizer crate (the one the wasm
@@ -224,13 +254,17 @@ fn main() -> ExitCode {
             if !e.is_empty() {
                 eprintln!("agent-trace-viewer: {e}");
             }
-            eprintln!("{USAGE}");
+            eprintln!("{}", usage());
             return ExitCode::from(if e.is_empty() { 0 } else { 2 });
         }
     };
     if args.token_limit.is_some() && !atv_tokenizer::ready() {
         eprintln!("agent-trace-viewer: the cl100k_base tokenizer could not be built");
         return ExitCode::from(2);
+    }
+    if args.command == Command::Formats {
+        print_formats(args.json);
+        return ExitCode::SUCCESS;
     }
     let options = ParseOptions { format: args.format.clone(), ..Default::default() };
     let mut status = 0u8;
@@ -252,14 +286,14 @@ fn main() -> ExitCode {
             Err(e) => {
                 status = status.max(1);
                 match (args.command, args.json) {
-                    (Command::Validate | Command::Stats, true) => json_out.push(json!({"file": file, "error": e.message})),
+                    (Command::Validate | Command::Stats, true) => json_out.push(json!({"file": file, "error": e.to_string()})),
                     (Command::Validate | Command::Stats, false) => {
-                        let _ = writeln!(out, "{file}: error: {}", e.message);
+                        let _ = writeln!(out, "{file}: error: {e}");
                     }
                     (Command::Text, true) => {
-                        let _ = writeln!(out, "{}", json!({"file": file, "error": e.message}));
+                        let _ = writeln!(out, "{}", json!({"file": file, "error": e.to_string()}));
                     }
-                    (Command::Text | Command::Convert, _) => eprintln!("agent-trace-viewer: {file}: error: {}", e.message),
+                    (Command::Text | Command::Convert | Command::Formats, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
                 }
                 continue;
             }
@@ -289,6 +323,7 @@ fn main() -> ExitCode {
                     eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
             }
+            Command::Formats => {}
         }
     }
     if args.json && matches!(args.command, Command::Validate | Command::Stats) {
@@ -372,8 +407,8 @@ fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), Strin
         }
         Some(Target::AgentRunJson) | None => {
             for &r in &runs {
-                let run = agent_trace_viewer::render::run::doc_run(trace, r).ok_or_else(|| format!("there is no run {r}"))?;
-                lines.push(agent_trace_viewer::render::run::to_docent_json(&run));
+                let run = agent_trace_viewer::import::agent_run(trace, r).ok_or_else(|| format!("there is no run {r}"))?;
+                lines.push(agent_trace_viewer::agentrun::to_docent_json(&run));
             }
         }
     }

@@ -27,7 +27,7 @@ use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::json::{path, scan, ContainerEnds, Seg};
-use crate::model::{EventBody, Metadata};
+use crate::model::{CallRef, EventBody, Metadata};
 
 pub struct AgentCatalog;
 
@@ -60,14 +60,7 @@ impl Format for AgentCatalog {
     }
 
     fn detect(&self, sample: &Sample) -> Option<Score> {
-        let records: Vec<&Value> = sample
-            .values
-            .iter()
-            .flat_map(|v| match v {
-                Value::Array(items) => items.iter().collect::<Vec<_>>(),
-                other => vec![other],
-            })
-            .collect();
+        let records: Vec<&Value> = sample.records().collect();
         let mut matched = 0usize;
         let mut known_kind = 0usize;
         let mut with_version = 0usize;
@@ -98,7 +91,7 @@ impl Format for AgentCatalog {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        let b = out.bytes;
+        let b = out.bytes();
         let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, identifiers: HashSet::new() };
         let records = reader.records(input);
         reader.sessions(records);
@@ -222,7 +215,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: crate::source::clamp_u32(self.out.events.len()) };
+        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
             self.d(&ctx, Error, "record-not-object", format!("expected a log record object, found {}", json_type(&v)), &[]);
             self.unparsed(r.range.clone(), &r.path, format!("a log record must be an object, not {}", json_type(&v)));
@@ -257,7 +250,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let read = self.content(o, &ctx, span.as_deref(), &mut meta, links);
         let index = self.out.push_event(read.body, &read.kind, r.range.clone(), r.path.clone(), timestamp);
         if let Some(call) = read.link {
-            self.set_call_result(call, index);
+            self.out.link_result(CallRef { event: call, call: 0 }, index);
         }
         if let Some(e) = self.out.event_mut(index) {
             e.span = span;
@@ -268,7 +261,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// The run's catalog version and root span: those of its first record.
     fn remember_catalog_version(&mut self, o: &Map<String, Value>) {
-        let Some(run) = self.out.runs.last_mut() else { return };
+        let Some(run) = self.out.last_run_mut() else { return };
         if let Some(cv) = o.get("catalog_version") {
             run.metadata.entry("catalog_version".to_string()).or_insert_with(|| cv.clone());
         }
@@ -418,7 +411,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let errors_before = self.out.diagnostics.len();
+        let errors_before = self.out.diagnostic_count();
         self.aware_datetime(cv.get("timestamp"), ctx, &at("timestamp"));
         let identifier = match cv.get("identifier") {
             None | Some(Value::Null) => None,
@@ -470,7 +463,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(other) => self.type_error(ctx, &at("metadata"), "an object of strings (or null)", other),
         }
         // The model's own validator runs only once its fields are valid.
-        if self.out.diagnostics.len() == errors_before && identifier.is_none() && !is_dirty.unwrap_or(false) {
+        if self.out.diagnostic_count() == errors_before && identifier.is_none() && !is_dirty.unwrap_or(false) {
             self.d(
                 ctx,
                 Error,
@@ -484,10 +477,10 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Warnings for begin/end records without a partner, from the span tree.
     fn span_diagnostics(&mut self) {
-        let tree = crate::spans::build(&self.out.events);
+        let tree = crate::spans::build(self.out.events());
         for issue in &tree.issues {
             let name = tree.path(issue.node).join("/");
-            let Some(e) = self.out.events.get(issue.event as usize) else { continue };
+            let Some(e) = self.out.events().get(issue.event as usize) else { continue };
             let (path, offset) = (e.path.clone(), e.raw.start);
             let message = match issue.code {
                 "span-not-ended" => format!("span `{name}` begins here but no `end` record with the same `span.name` follows in its session"),

@@ -94,7 +94,7 @@ impl Format for AgentLens {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        let b = out.bytes;
+        let b = out.bytes();
         let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards };
         let records = reader.records(input);
         reader.runs(records);
@@ -254,7 +254,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                             _ => self.event(r.range.clone(), &r.path, &mut tokens, None),
                         }
                     }
-                    if let Some(run) = self.out.runs.last_mut() {
+                    if let Some(run) = self.out.last_run_mut() {
                         run.metadata.insert("tokens_in".to_string(), Value::from(tokens.tokens_in));
                         run.metadata.insert("tokens_out".to_string(), Value::from(tokens.tokens_out));
                     }
@@ -307,7 +307,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
         }
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         let id = fields.get("session_id").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| format!("session-{n}"));
         self.out.begin_run(id, Metadata::new(), Some(start));
         self.session_fields(&fields, &ctx);
@@ -336,7 +336,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             None => {}
         }
         self.check_totals(&fields, &tokens, &ctx);
-        if let Some(run) = self.out.runs.last_mut() {
+        if let Some(run) = self.out.last_run_mut() {
             run.name = Some(fields.get("agent_name").and_then(Value::as_str).unwrap_or("default-agent").to_string());
             const KNOWN: [&str; 8] = ["session_id", "agent_name", "status", "started_at", "ended_at", "total_tokens_in", "total_tokens_out", "metadata"];
             for k in KNOWN {
@@ -370,7 +370,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let ctx = Ctx { range: range.clone(), path: path.to_string(), index: crate::source::clamp_u32(self.out.events.len()) };
+        let ctx = Ctx { range: range.clone(), path: path.to_string(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
             tokens.exact = false;
             self.d(&ctx, Error, "record-not-object", format!("expected an AgentLens event object, found {}", json_type(&v)), &[]);

@@ -8,11 +8,12 @@
 //! [`rules`]); an older run that the current library would reject gets a
 //! warning. Layouts: one run, a JSON list of runs, JSON Lines of runs.
 //!
-//! Mapping (docs/format-docent.md): a run → an AgentRun; each transcript → a
+//! Mapping (docs/formats/docent.md): a run → an AgentRun; each transcript → a
 //! Transcript keyed by its name (older) or id (current); each message → one
 //! event: a Message, or a ToolResult for `tool` messages, linked to its call
 //! by `tool_call_id` within the transcript.
 
+mod agentrun;
 mod lax;
 mod rules;
 
@@ -21,7 +22,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{json_type, Builder, Format, Input, Sample, Score};
+use super::{json_type, Builder, CallQueue, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::json::{render_path, scan, Layout, Seg};
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Metadata, ToolCall, ToolResult, ToolStatus};
@@ -42,15 +43,14 @@ impl Format for Docent {
         "Docent AgentRun JSON"
     }
 
+    /// The run read back from its own JSON: every field Docent renders is there.
+    fn agent_run(&self, trace: &crate::model::Trace, run: usize) -> Option<crate::agentrun::DocRun> {
+        let start = trace.runs.get(run)?.offset?;
+        agentrun::docent_source(trace, start, run)
+    }
+
     fn detect(&self, sample: &Sample) -> Option<Score> {
-        let records: Vec<&Value> = sample
-            .values
-            .iter()
-            .flat_map(|v| match v {
-                Value::Array(items) => items.iter().collect::<Vec<_>>(),
-                other => vec![other],
-            })
-            .collect();
+        let records: Vec<&Value> = sample.records().collect();
         let mut runs = 0usize;
         let (mut older, mut current, mut shaped, mut scores, mut groups) = (0usize, 0usize, 0usize, 0usize, 0usize);
         for o in records.iter().filter_map(|r| r.as_object()) {
@@ -100,7 +100,7 @@ impl Format for Docent {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        let b = out.bytes;
+        let b = out.bytes();
         let mut reader = Reader { out, b, ends: &input.split.ends };
         match input.split.layout {
             Layout::Json => {
@@ -154,7 +154,7 @@ enum Messages {
 struct Links {
     by_id: HashMap<String, CallRef>,
     /// Calls of the latest assistant message that made calls, for tool messages without an id.
-    latest: Vec<CallRef>,
+    latest: CallQueue,
     /// Every call, with its message's range and path and its index, to warn about unanswered ones.
     calls: Vec<(CallRef, Range<usize>, String)>,
 }
@@ -222,7 +222,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// One AgentRun.
     fn run(&mut self, range: Range<usize>, path: &str) {
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         let start = scan::skip_ws(self.b, range.start);
         let members = match self.first_byte(&range) {
             Some(b'{') => scan::object_members_in(self.b, start, self.ends),
@@ -250,7 +250,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         };
         let metadata = with_reserved(own_metadata(&fields), &fields, &["metadata"], gen);
         self.out.begin_run(id, metadata, Some(start));
-        if let Some(run) = self.out.runs.last_mut() {
+        if let Some(run) = self.out.last_run_mut() {
             run.name = fields.get("name").and_then(Value::as_str).map(str::to_string);
             run.description = fields.get("description").and_then(Value::as_str).map(str::to_string);
         }
@@ -284,7 +284,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// A top-level value that is not an object: an error, kept as an unparsed event.
     fn not_a_run(&mut self, range: Range<usize>, path: &str) {
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         let start = scan::skip_ws(self.b, range.start);
         // Without an object `transcripts`, a run counts as current, as the oracle counts it.
         self.out.begin_run(format!("run-{n}"), with_reserved(Metadata::new(), &Map::new(), &[], Gen::Current), Some(start));
@@ -411,7 +411,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let index = crate::source::clamp_u32(self.out.events.len());
+        let index = self.out.next_event();
         let primary = rules::check_message(&v, gen);
         let secondary = if gen == Gen::Older { rules::check_message(&v, Gen::Current) } else { Vec::new() };
         self.report(&primary, &secondary, gen == Gen::Older, &range, path, Some(index));
@@ -458,14 +458,14 @@ impl<'r, 'a> Reader<'r, 'a> {
                     self.out.diag_in(Warning, "duplicate-tool-call-id", message, range, path, &at, Some(index));
                 }
             }
-            links.latest.push(cref);
+            links.latest.push(cref, &call.function);
             links.calls.push((cref, range.clone(), path.to_string()));
         }
     }
 
     /// A `tool` message: linked by `tool_call_id`, or without one to the first
     /// unanswered call (of the same function, when named) of the latest assistant message.
-    fn tool_result(&mut self, o: &Map<String, Value>, content: Content, links: &Links, range: &Range<usize>, path: &str, index: u32) -> ToolResult {
+    fn tool_result(&mut self, o: &Map<String, Value>, content: Content, links: &mut Links, range: &Range<usize>, path: &str, index: u32) -> ToolResult {
         let status = match o.get("error") {
             None | Some(Value::Null) => ToolStatus::Success,
             Some(_) => ToolStatus::Error,
@@ -483,9 +483,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             None | Some(Value::Null) => {
                 let function = o.get("function").and_then(Value::as_str);
-                let found = links.latest.iter().copied().find(|c| {
-                    self.call_at(*c).is_some_and(|call| call.result.is_none() && (function.is_none() || function == Some(call.function.as_str())))
-                });
+                let found = links.latest.first_unanswered(self.out, function);
                 match found {
                     Some(_) => result.implicit_link = true,
                     None => {
@@ -500,31 +498,14 @@ impl<'r, 'a> Reader<'r, 'a> {
         };
         if let Some(cref) = target {
             result.call = Some(cref);
-            self.set_call_result(cref, index);
+            self.out.link_result(cref, index);
         }
         result
     }
 
-    fn call_at(&self, c: CallRef) -> Option<&ToolCall> {
-        match &self.out.events.get(c.event as usize)?.body {
-            EventBody::Message(m) => m.tool_calls.get(c.call as usize),
-            _ => None,
-        }
-    }
-
-    fn set_call_result(&mut self, c: CallRef, result: u32) {
-        if let Some(EventBody::Message(m)) = self.out.events.get_mut(c.event as usize).map(|e| &mut e.body) {
-            if let Some(call) = m.tool_calls.get_mut(c.call as usize) {
-                if call.result.is_none() {
-                    call.result = Some(result);
-                }
-            }
-        }
-    }
-
     fn finish_links(&mut self, links: Links) {
         for (cref, range, path) in links.calls {
-            let Some(call) = self.call_at(cref) else { continue };
+            let Some(call) = self.out.call(cref) else { continue };
             if call.result.is_some() {
                 continue;
             }

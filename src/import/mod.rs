@@ -6,7 +6,9 @@
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
 pub mod agent_catalog;
+pub mod format_view;
 pub mod agentlens;
+mod builder;
 pub mod docent;
 pub mod lookalike;
 pub mod openai;
@@ -17,10 +19,11 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::json::{scan, render_path, Layout, Seg, Split, SyntaxError};
-use crate::model::{AgentRun, Event, EventBody, LazyValue, Metadata, Source, Text, Transcript};
-use crate::source::SourceMap;
+use crate::json::{scan, Layout, Split};
+use crate::model::{Metadata, Trace};
+pub use builder::{Builder, CallQueue, CallSite};
+pub(crate) use builder::Built;
+pub use format_view::{FormatView, ViewInfo, ViewItem};
 
 /// Every format the core reads, in detection order (ties go to the first).
 pub static FORMATS: &[&dyn Format] = &[
@@ -48,6 +51,113 @@ pub trait Format: Sync {
     fn detect(&self, sample: &Sample) -> Option<Score>;
     /// Reads the whole input into the builder.
     fn import(&self, input: &Input, out: &mut Builder);
+    /// Where a file goes when several files are read as one trace
+    /// ([`crate::parse_files`]): files are joined in the order of this key.
+    /// The default orders by base name.
+    fn file_order(&self, name: &str) -> FileOrder {
+        FileOrder { group: 1, index: 0, name: base_name(name).to_string() }
+    }
+    /// Files that make one trace together when dropped or picked with
+    /// others (a conversation folder with one event per file): the group the
+    /// file at `path` belongs to, or `None` for a file that is a trace of
+    /// its own. The page reads each group with [`crate::parse_files`].
+    fn file_group(&self, _path: &str) -> Option<FileGroupKey> {
+        None
+    }
+    /// The views this format offers besides the event list.
+    fn views(&self) -> &'static [ViewInfo] {
+        &[]
+    }
+    /// Computes view `name` (one of [`Format::views`]) of run `run`.
+    fn view(&self, _trace: &Trace, _name: &str, _run: u32) -> Option<FormatView> {
+        None
+    }
+    /// The run as a Docent AgentRun, when the format holds one of its own
+    /// (its source is one, or a reference loader defines the mapping);
+    /// `None` takes the mapping of the shared model
+    /// ([`crate::agentrun::from_model`]).
+    fn agent_run(&self, _trace: &Trace, _run: usize) -> Option<crate::agentrun::DocRun> {
+        None
+    }
+}
+
+/// The sort key of a file among the files of one trace: by `group`, then
+/// `index`, then `name`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileOrder {
+    pub group: u8,
+    pub index: u64,
+    pub name: String,
+}
+
+/// Which group of files a file belongs to ([`Format::file_group`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileGroupKey {
+    /// Files with equal keys are one trace.
+    pub key: String,
+    /// What the group is called (a folder's name).
+    pub label: String,
+    /// What its files are, in the plural ("event files").
+    pub what: &'static str,
+}
+
+/// Files read together as one trace, by their indices in the list given to
+/// [`group_files`], and what the group is called.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FileGroup {
+    pub name: String,
+    pub files: Vec<usize>,
+}
+
+/// Groups files into traces: files some format claims for one group
+/// ([`Format::file_group`]) together, in the order given; every other file
+/// on its own. Groups come in the order of their first file.
+pub fn group_files(paths: &[String]) -> Vec<FileGroup> {
+    let mut groups: Vec<(Option<(String, FileGroupKey)>, FileGroup)> = Vec::new();
+    let mut by_key: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
+    for (i, path) in paths.iter().enumerate() {
+        let claim = FORMATS.iter().find_map(|f| f.file_group(path).map(|k| (f.id().to_string(), k)));
+        match claim {
+            Some((format, key)) => {
+                let slot = *by_key.entry((format.clone(), key.key.clone())).or_insert_with(|| {
+                    groups.push((Some((format, key)), FileGroup { name: String::new(), files: Vec::new() }));
+                    groups.len() - 1
+                });
+                if let Some((_, g)) = groups.get_mut(slot) {
+                    g.files.push(i);
+                }
+            }
+            None => groups.push((None, FileGroup { name: base_name(path).to_string(), files: vec![i] })),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(claim, mut g)| {
+            match (claim, g.files.as_slice()) {
+                (Some(_), [one]) => g.name = paths.get(*one).map(|p| base_name(p).to_string()).unwrap_or_default(),
+                (Some((_, key)), files) => g.name = format!("{} ({} {})", key.label, files.len(), key.what),
+                (None, _) => {}
+            }
+            g
+        })
+        .collect()
+}
+
+/// The last component of a `/` or `\\` separated path.
+pub fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// The run at `run` of the trace as a Docent AgentRun: the format's own
+/// mapping when it has one, else the shared model's.
+pub fn agent_run(trace: &Trace, run: usize) -> Option<crate::agentrun::DocRun> {
+    trace.runs.get(run)?;
+    by_id(trace.format).and_then(|f| f.agent_run(trace, run)).or_else(|| Some(crate::agentrun::from_model(trace, run)))
+}
+
+/// The format with id `id`.
+pub fn by_id(id: &str) -> Option<&'static dyn Format> {
+    FORMATS.iter().copied().find(|f| f.id() == id)
 }
 
 /// The input as a format module sees it.
@@ -70,6 +180,15 @@ const SAMPLE_ITEMS: usize = 16;
 const SAMPLE_FULL_BYTES: usize = 64 * 1024;
 
 impl Sample {
+    /// The sampled records: the items of a top-level list, else the values
+    /// themselves (a document or a line is one record).
+    pub fn records(&self) -> impl Iterator<Item = &Value> {
+        self.values.iter().flat_map(|v| match v {
+            Value::Array(items) => items.iter(),
+            other => std::slice::from_ref(other).iter(),
+        })
+    }
+
     pub fn new(bytes: &[u8], split: &Split) -> Sample {
         let values = split
             .values
@@ -191,228 +310,6 @@ pub fn top_records(input: &Input) -> Vec<TopRecord> {
     merged
 }
 
-/// Collects what a format module reads.
-pub struct Builder<'a> {
-    pub bytes: &'a [u8],
-    /// The same bytes, shared: what [`Builder::text`] points into.
-    source: &'a Source,
-    map: &'a SourceMap,
-    pub runs: Vec<AgentRun>,
-    pub events: Vec<Event>,
-    pub diagnostics: Vec<Diagnostic>,
-    pub metadata: Metadata,
-    /// The whole input is valid UTF-8 (else readers check each record
-    /// before reading it in place).
-    pub utf8_valid: bool,
-    /// [`crate::ParseOptions::exact_only`]: no fast paths.
-    pub exact_only: bool,
-    /// Set once an event past [`crate::limits::MAX_EVENTS`] was offered:
-    /// the input is then refused as too large.
-    pub too_many_events: bool,
-    /// Diagnostics left out past [`crate::limits::MAX_DIAGNOSTICS`].
-    pub dropped_diagnostics: usize,
-    /// Records [`Builder::parse_record`] could not decode; those no event
-    /// holds become unparsed events after the import ([`crate::integrity`]).
-    pub failed_records: Vec<(Range<usize>, String)>,
-    /// Records a format module read but could not place without losing
-    /// something (e.g. a second dataset-metadata line that contradicts the
-    /// first): kept whole as unparsed events, with why.
-    pub set_aside: Vec<(Range<usize>, String, &'static str)>,
-}
-
-impl<'a> Builder<'a> {
-    pub fn new(source: &'a Source, map: &'a SourceMap) -> Builder<'a> {
-        Builder {
-            bytes: source.as_slice(),
-            source,
-            map,
-            runs: Vec::new(),
-            events: Vec::new(),
-            diagnostics: Vec::new(),
-            metadata: Metadata::new(),
-            utf8_valid: true,
-            exact_only: false,
-            too_many_events: false,
-            dropped_diagnostics: 0,
-            failed_records: Vec::new(),
-            set_aside: Vec::new(),
-        }
-    }
-
-    /// The string literal whose contents (between its quotes) are `inner`,
-    /// left in the source; `escaped` when they hold a `\\` escape.
-    pub fn text(&self, inner: Range<usize>, escaped: bool) -> Text {
-        Text::in_source(self.source, inner, escaped)
-    }
-
-    /// The validated JSON value at `range`, left in the source and parsed
-    /// when first read.
-    pub fn json(&self, range: Range<usize>) -> LazyValue {
-        LazyValue::in_source(self.source, range)
-    }
-
-    /// Keeps a diagnostic unless the cap is reached (then only counts it).
-    fn push_diagnostic(&mut self, d: Diagnostic) {
-        if self.diagnostics.len() < crate::limits::MAX_DIAGNOSTICS {
-            self.diagnostics.push(d);
-        } else {
-            self.dropped_diagnostics += 1;
-        }
-    }
-
-    /// Adds a diagnostic at a byte offset.
-    pub fn diag(&mut self, severity: Severity, code: &'static str, message: String, path: String, offset: usize, event: Option<u32>) {
-        let pos = self.map.position(self.bytes, offset);
-        self.push_diagnostic(Diagnostic {
-            severity,
-            code,
-            message,
-            path,
-            line: pos.line,
-            column: pos.column,
-            offset,
-            event,
-            snippet: None,
-        });
-    }
-
-    /// Adds a diagnostic about the value at `segs` inside the record at `record`.
-    #[allow(clippy::too_many_arguments)] // each is one fact of the diagnostic
-    pub fn diag_in(&mut self, severity: Severity, code: &'static str, message: String, record: &Range<usize>, record_path: &str, segs: &[Seg], event: Option<u32>) {
-        let offset = scan::find_path(self.bytes, record.start, segs);
-        self.diag(severity, code, message, render_path(record_path, segs), offset, event);
-    }
-
-    pub fn syntax_error(&mut self, e: &SyntaxError, path: &str) {
-        let pos = self.map.position(self.bytes, e.offset);
-        let snippet = self.map.snippet(self.bytes, e.offset);
-        self.push_diagnostic(Diagnostic {
-            severity: Severity::Error,
-            code: "json-syntax",
-            message: format!("invalid JSON: {}", e.message),
-            path: path.to_string(),
-            line: pos.line,
-            column: pos.column,
-            offset: e.offset,
-            event: None,
-            snippet: Some(snippet),
-        });
-    }
-
-    /// Parses one record; on failure records a diagnostic pointing into it.
-    pub fn parse_record(&mut self, range: &Range<usize>, path: &str) -> Result<Value, String> {
-        let slice = self.bytes.get(range.clone()).unwrap_or(&[]);
-        match serde_json::from_slice::<Value>(slice) {
-            Ok(v) => Ok(v),
-            Err(e) => {
-                self.failed_records.push((range.clone(), path.to_string()));
-                // serde_json's line and column are relative to the slice.
-                let mut offset = range.start;
-                let mut line = 1usize;
-                for (i, c) in slice.iter().enumerate() {
-                    if line == e.line() {
-                        offset = range.start + i;
-                        break;
-                    }
-                    if *c == b'\n' {
-                        line += 1;
-                    }
-                }
-                offset = (offset + e.column().saturating_sub(1)).min(range.end);
-                let message = describe_serde_error(&e);
-                let pos = self.map.position(self.bytes, offset);
-                let snippet = self.map.snippet(self.bytes, offset);
-                self.push_diagnostic(Diagnostic {
-                    severity: Severity::Error,
-                    code: "json-invalid",
-                    message: format!("invalid JSON: {message}"),
-                    path: path.to_string(),
-                    line: pos.line,
-                    column: pos.column,
-                    offset,
-                    event: Some(crate::source::clamp_u32(self.events.len())),
-                    snippet: Some(snippet),
-                });
-                Err(message)
-            }
-        }
-    }
-
-    pub fn begin_run(&mut self, id: String, metadata: Metadata, offset: Option<usize>) -> u32 {
-        let n = crate::source::clamp_u32(self.events.len());
-        self.runs.push(AgentRun {
-            id,
-            name: None,
-            description: None,
-            transcripts: vec![Transcript { key: "default".to_string(), events: n..n, metadata: Metadata::new() }],
-            metadata,
-            offset,
-        });
-        crate::source::clamp_u32(self.runs.len() - 1)
-    }
-
-    /// Starts a new transcript with `key` in the last run, for formats whose
-    /// runs hold several transcripts; events pushed next belong to it. The
-    /// run's initial "default" transcript is dropped while it is still empty.
-    /// Returns the transcript's index within the run.
-    pub fn begin_transcript(&mut self, key: String, metadata: Metadata) -> u32 {
-        if self.runs.is_empty() {
-            self.begin_run("run-0".to_string(), Metadata::new(), None);
-        }
-        let n = crate::source::clamp_u32(self.events.len());
-        let Some(run) = self.runs.last_mut() else { return 0 };
-        let untouched_default = run.transcripts.len() == 1
-            && run.transcripts.first().is_some_and(|t| t.key == "default" && t.events.is_empty() && t.metadata.is_empty());
-        if untouched_default {
-            run.transcripts.clear();
-        }
-        run.transcripts.push(Transcript { key, events: n..n, metadata });
-        crate::source::clamp_u32(run.transcripts.len() - 1)
-    }
-
-    /// Appends an event to the last run's last transcript; returns its index.
-    /// Past [`crate::limits::MAX_EVENTS`] nothing is stored and the parse
-    /// ends in a "too large" error.
-    pub fn push_event(&mut self, body: EventBody, source_kind: &str, raw: Range<usize>, path: String, timestamp: Option<String>) -> u32 {
-        if self.events.len() >= crate::limits::MAX_EVENTS {
-            self.too_many_events = true;
-            return crate::source::clamp_u32(self.events.len());
-        }
-        if self.runs.is_empty() {
-            self.begin_run("run-0".to_string(), Metadata::new(), None);
-        }
-        let run = self.runs.len() - 1;
-        let index = crate::source::clamp_u32(self.events.len());
-        let transcript = self.runs.get(run).map(|r| r.transcripts.len().saturating_sub(1)).unwrap_or(0);
-        let pos = self.map.position(self.bytes, raw.start);
-        self.events.push(Event {
-            run: crate::source::clamp_u32(run),
-            transcript: crate::source::clamp_u32(transcript),
-            body,
-            source_kind: source_kind.to_string(),
-            timestamp,
-            raw,
-            path,
-            line: pos.line,
-            column: pos.column,
-            span: None,
-            failed: false,
-            metadata: Metadata::new(),
-        });
-        if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {
-            t.events.end = index + 1;
-        }
-        index
-    }
-
-    /// The event at `index`, to fill in what `push_event` does not take
-    /// (span path, failure flag, metadata).
-    pub fn event_mut(&mut self, index: u32) -> Option<&mut Event> {
-        self.events.get_mut(index as usize)
-    }
-}
-
-/// serde_json's message without its own "at line X column Y" suffix (we add ours).
 /// serde_json's message without its own "at line X column Y" suffix (we add
 /// ours), reworded where its words mislead.
 pub fn describe_serde_error(e: &serde_json::Error) -> String {
@@ -444,5 +341,38 @@ pub fn json_type(v: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversation_event_files_group_and_other_files_stay_alone() {
+        let paths: Vec<String> = [
+            "run/conv-a/events/event-00001-x.json",
+            "notes.json",
+            "run/conv-a/events/event-00000-y.json",
+            "run/conv-b/events/event-00000-z.json",
+            "flat__conv-c__events__event-00003-q.json",
+            "flat__conv-c__events__event-00004-r.json",
+            "event-1-short.json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let groups = group_files(&paths);
+        let got: Vec<(&str, Vec<usize>)> = groups.iter().map(|g| (g.name.as_str(), g.files.clone())).collect();
+        assert_eq!(
+            got,
+            [
+                ("events (2 event files)", vec![0, 2]),
+                ("notes.json", vec![1]),
+                ("event-00000-z.json", vec![3]),
+                ("flat__conv-c__events (2 event files)", vec![4, 5]),
+                ("event-1-short.json", vec![6]),
+            ]
+        );
     }
 }

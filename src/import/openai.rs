@@ -30,7 +30,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{json_type, Builder, Format, Input, Sample, Score};
+use super::{json_type, Builder, CallQueue, CallSite, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::json::{scan, Layout, Seg};
 use crate::model::{
@@ -102,7 +102,7 @@ impl Format for OpenAi {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        let b = out.bytes;
+        let b = out.bytes();
         let split = input.split;
         let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, scratch: fast::Scratch::default() };
         match split.layout {
@@ -167,11 +167,9 @@ struct Links {
     by_id: HashMap<String, CallRef>,
     last: Option<CallRef>,
     /// Calls of the most recent message with calls, for id-less outputs answering parallel calls in order.
-    group: Vec<CallRef>,
+    group: CallQueue,
     /// Every call of the trace, with where it sits, to warn about unanswered ones.
-    /// (Its path is the event's, with `.tool_calls[j]` for a call in a
-    /// message: rendered only for a call that goes unanswered.)
-    calls: Vec<(CallRef, bool)>,
+    calls: Vec<CallSite>,
 }
 
 impl<'r, 'a> Reader<'r, 'a> {
@@ -221,9 +219,9 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn scalar_trace(&mut self, range: Range<usize>, path: &str, expected: &str) {
         let start = scan::skip_ws(self.b, range.start);
         let v = self.out.parse_record(&range, path).unwrap_or(Value::Null);
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         self.out.begin_run(format!("run-{n}"), Metadata::new(), Some(start));
-        let index = Some(crate::source::clamp_u32(self.out.events.len()));
+        let index = Some(self.out.next_event());
         if reads_as_empty_trace(&v) {
             let message = format!("{expected}; found {}, which Invariant reads as an empty trace", describe_empty(&v));
             self.out.diag(Warning, "empty-non-list-trace", message, path.to_string(), start, index);
@@ -307,7 +305,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         if events.is_empty() {
             return;
         }
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         self.out.begin_run(format!("run-{n}"), Metadata::new(), events.first().map(|r| r.start));
         let items = std::mem::take(events);
         let mut links = Links::default();
@@ -323,25 +321,25 @@ impl<'r, 'a> Reader<'r, 'a> {
                 // A later metadata line adds keys; one that contradicts an
                 // earlier line is kept whole as an unparsed record (Explorer
                 // reads one dataset-metadata line), never merged over it.
-                let clash = m.iter().find(|(k, v)| self.out.metadata.get(*k).is_some_and(|old| old != *v)).map(|(k, _)| k.clone());
+                let clash = m.iter().find(|(k, v)| self.out.metadata().get(*k).is_some_and(|old| old != *v)).map(|(k, _)| k.clone());
                 if let Some(k) = clash {
                     let message = format!("dataset metadata given again, with a different `{k}`: this line is kept as an unparsed record; the first one holds");
                     self.out.diag(Warning, "repeated-dataset-metadata", message, path.to_string(), range.start, None);
-                    self.out.set_aside.push((range, path.to_string(), "dataset metadata contradicting an earlier line"));
+                    self.out.set_aside(range, path.to_string(), "dataset metadata contradicting an earlier line");
                     return;
                 }
                 for (k, v) in m {
-                    self.out.metadata.insert(k.clone(), v.clone());
+                    self.out.metadata_mut().insert(k.clone(), v.clone());
                 }
             } else {
                 let v = o.get("metadata").cloned().unwrap_or(Value::Null);
-                if self.out.metadata.get("metadata").is_some_and(|old| *old != v) {
+                if self.out.metadata().get("metadata").is_some_and(|old| *old != v) {
                     let message = "dataset metadata given again, with a different value: this line is kept as an unparsed record; the first one holds".to_string();
                     self.out.diag(Warning, "repeated-dataset-metadata", message, path.to_string(), range.start, None);
-                    self.out.set_aside.push((range, path.to_string(), "dataset metadata contradicting an earlier line"));
+                    self.out.set_aside(range, path.to_string(), "dataset metadata contradicting an earlier line");
                     return;
                 }
-                self.out.metadata.insert("metadata".to_string(), v);
+                self.out.metadata_mut().insert("metadata".to_string(), v);
             }
         }
     }
@@ -352,7 +350,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         match self.b.get(start) {
             Some(b'[') => {
                 let (items, end) = scan::array_items_in(self.b, start, self.ends);
-                let n = self.out.runs.len();
+                let n = self.out.runs().len();
                 self.out.begin_run(format!("run-{n}"), Metadata::new(), Some(start));
                 self.trace(&items, path);
                 if let Err(e) = end {
@@ -467,7 +465,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
         }
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         self.out.begin_run(id.unwrap_or_else(|| format!("run-{n}")), metadata, Some(start));
         match messages {
             Some((r, mpath)) => {
@@ -481,7 +479,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     }
                     _ => {
                         let v = self.out.parse_record(&r, &mpath).unwrap_or(Value::Null);
-                        let index = Some(crate::source::clamp_u32(self.out.events.len()));
+                        let index = Some(self.out.next_event());
                         if reads_as_empty_trace(&v) {
                             let message = format!(
                                 "expected `messages` to be a list of events; found {}, which Invariant reads as an empty trace",
@@ -525,7 +523,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     fn event(&mut self, r: Range<usize>, path: String, links: &mut Links) {
         if let Some(event) = self.fast_event(&r) {
-            let index = crate::source::clamp_u32(self.out.events.len());
+            let index = self.out.next_event();
             let ctx = Ctx { range: r.clone(), path, index };
             match event {
                 fast::FastEvent::Message { role, content, calls, timestamp } => {
@@ -549,7 +547,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let index = crate::source::clamp_u32(self.out.events.len());
+        let index = self.out.next_event();
         let Value::Object(mut o) = v else {
             self.out.diag(
                 Error,
@@ -814,8 +812,9 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
             links.last = Some(cref);
-            links.group.push(cref);
-            links.calls.push((cref, !at.is_empty()));
+            links.group.push(cref, &call.function);
+            let segs = if at.is_empty() { Vec::new() } else { vec![Seg::key("tool_calls"), Seg::Index(j)] };
+            links.calls.push(CallSite { call: cref, segs });
         }
     }
 
@@ -839,7 +838,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Links a tool output to its call: by `call_id`, or without one to the
     /// first unanswered call of the last message with calls (else the last call).
-    fn link_output(&mut self, result: &mut ToolResult, call_id: Option<String>, ctx: &Ctx, links: &Links) {
+    fn link_output(&mut self, result: &mut ToolResult, call_id: Option<String>, ctx: &Ctx, links: &mut Links) {
         let target = match &call_id {
             Some(id) => {
                 let found = links.by_id.get(id).copied();
@@ -850,7 +849,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             None => {
                 result.implicit_link = true;
-                let target = self.first_unanswered(&links.group).or(links.last);
+                let target = links.group.first_unanswered(self.out, None).or(links.last);
                 if target.is_none() {
                     self.d(ctx, Warning, "tool-output-without-call", "tool output has no `tool_call_id` and no tool call comes before it".to_string(), &[]);
                 }
@@ -860,48 +859,12 @@ impl<'r, 'a> Reader<'r, 'a> {
         result.call_id = call_id;
         if let Some(cref) = target {
             result.call = Some(cref);
-            self.set_call_result(cref, ctx.index);
-        }
-    }
-
-    fn first_unanswered(&self, group: &[CallRef]) -> Option<CallRef> {
-        group.iter().copied().find(|c| self.call_at(*c).is_some_and(|call| call.result.is_none()))
-    }
-
-    fn call_at(&self, c: CallRef) -> Option<&ToolCall> {
-        match &self.out.events.get(c.event as usize)?.body {
-            EventBody::Message(m) => m.tool_calls.get(c.call as usize),
-            EventBody::ToolCall(call) => Some(call),
-            _ => None,
-        }
-    }
-
-    fn set_call_result(&mut self, c: CallRef, result: u32) {
-        let call = match self.out.events.get_mut(c.event as usize).map(|e| &mut e.body) {
-            Some(EventBody::Message(m)) => m.tool_calls.get_mut(c.call as usize),
-            Some(EventBody::ToolCall(call)) => Some(call),
-            _ => None,
-        };
-        if let Some(call) = call {
-            if call.result.is_none() {
-                call.result = Some(result);
-            }
+            self.out.link_result(cref, ctx.index);
         }
     }
 
     fn finish_links(&mut self, links: Links) {
-        for (cref, in_message) in links.calls {
-            let Some(call) = self.call_at(cref) else { continue };
-            if call.result.is_some() {
-                continue;
-            }
-            let name = if call.function.is_empty() { "tool call".to_string() } else { format!("call to `{}`", call.function) };
-            let Some(event) = self.out.events.get(cref.event as usize) else { continue };
-            let segs = if in_message { vec![Seg::key("tool_calls"), Seg::Index(cref.call as usize)] } else { Vec::new() };
-            let path = crate::json::render_path(&event.path, &segs);
-            let offset = scan::find_path(self.b, event.raw.start, &segs);
-            self.out.diag(Warning, "unanswered-tool-call", format!("{name} never gets a tool output"), path, offset, Some(cref.event));
-        }
+        self.out.warn_unanswered(&links.calls, |name| format!("{name} never gets a tool output"));
     }
 
     /// A `{tools: [...]}` event, checked as Invariant converts each tool's

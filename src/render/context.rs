@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::pattern::fnmatch;
-use super::py::Py;
+use crate::agentrun::py::Py;
 use super::RenderError;
 
 #[derive(Debug, Clone, PartialEq, Default)]

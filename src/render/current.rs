@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::context::{filter_metadata, name_decision, ContextConfig, GlobFilter, Specificity, NO_MATCH};
 use super::legacy::tool_calls_text;
-use super::py::{py_str, Py};
+use crate::agentrun::py::{py_str, Py};
 use super::pyjson::dumps_indent2;
-use super::run::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
+use crate::agentrun::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
 use super::RenderError;
 
 const ROOT: &str = "__global_root";
@@ -88,7 +88,7 @@ fn lookup<'a, T>(items: &ById<'a, T>, id: &str) -> Option<&'a T> {
     items.index.get(id).and_then(|&i| items.order.get(i)).map(|(_, v)| *v)
 }
 
-fn build_tree(transcripts: &ById<DocTranscript>, groups: &ById<super::run::DocGroup>) -> Result<Tree, RenderError> {
+fn build_tree(transcripts: &ById<DocTranscript>, groups: &ById<crate::agentrun::DocGroup>) -> Result<Tree, RenderError> {
     let mut nodes: HashMap<String, Node> = HashMap::new();
     let new = |kind| Node { kind, children: Vec::new(), has_transcript: false };
     nodes.insert(ROOT.to_string(), new(Kind::Run));
@@ -183,7 +183,7 @@ fn update(best: Decision, included: bool, spec: Specificity, object: i64) -> Dec
     }
 }
 
-fn visible_nodes(tree: &Tree, transcripts: &ById<DocTranscript>, groups: &ById<super::run::DocGroup>, config: &ContextConfig) -> HashSet<String> {
+fn visible_nodes(tree: &Tree, transcripts: &ById<DocTranscript>, groups: &ById<crate::agentrun::DocGroup>, config: &ContextConfig) -> HashSet<String> {
     let mut visible = HashSet::from([ROOT.to_string()]);
     visit(tree, ROOT, None, 0, transcripts, groups, config, &mut visible, 0);
     visible
@@ -196,7 +196,7 @@ fn visit(
     mut best: Decision,
     mut depth: i64,
     transcripts: &ById<DocTranscript>,
-    groups: &ById<super::run::DocGroup>,
+    groups: &ById<crate::agentrun::DocGroup>,
     config: &ContextConfig,
     visible: &mut HashSet<String>,
     guard: usize,
@@ -236,7 +236,7 @@ fn visit(
 struct Renderer<'a> {
     tree: &'a Tree,
     transcripts: &'a ById<'a, DocTranscript>,
-    groups: &'a ById<'a, super::run::DocGroup>,
+    groups: &'a ById<'a, crate::agentrun::DocGroup>,
     config: &'a ContextConfig,
     visible: &'a HashSet<String>,
 }

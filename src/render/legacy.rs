@@ -8,8 +8,8 @@
 //! action units too long even alone are cut with `truncate_to_token_limit`
 //! (which may end in U+FFFD where a token splits a character).
 
-use super::py::{get, py_str, set, Py};
-use super::run::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
+use crate::agentrun::py::{get, py_str, set, Py};
+use crate::agentrun::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
 use super::{yaml, RenderError, Tokenizer};
 
 const SCORES_DESCRIPTION: &str = "A dict of score_key -> score_value. Use one key for each metric you're tracking.";
@@ -260,7 +260,7 @@ fn coerce_score(v: &Py) -> Py {
     use crate::import::pydantic_lax::{bool_text, float_text, int_text};
     let Py::Str(s) = v else { return v.clone() };
     if let Some(digits) = int_text(s) {
-        return super::py::number(&digits);
+        return crate::agentrun::py::number(&digits);
     }
     if let Some(f) = float_text(s) {
         return Py::Float(f);

@@ -7,7 +7,7 @@
 //! - [`Style::Current`]: docent 0.1.88's `AgentRunView.to_text()`
 //!   (`<|agent run R0|>`, metadata as JSON shown per [`ContextConfig`]).
 //!
-//! Every format renders: [`run::doc_run`] reads a run as a Docent AgentRun.
+//! Every format renders: [`crate::import::agent_run`] reads a run as a Docent AgentRun.
 //! Token counts need a [`Tokenizer`] (cl100k_base, GPT-4's encoding), which
 //! lives outside the core so the main wasm module stays small.
 
@@ -15,10 +15,7 @@ pub mod context;
 pub mod current;
 pub mod legacy;
 pub mod pattern;
-pub mod py;
-mod py_printable;
 pub mod pyjson;
-pub mod run;
 pub mod yaml;
 
 pub use context::ContextConfig;
@@ -89,12 +86,12 @@ impl std::error::Error for RenderError {}
 
 /// The run's text: one string, or the legacy chunks when a token limit is set.
 pub fn agent_run_text(trace: &Trace, options: &TextOptions, tokenizer: Option<&dyn Tokenizer>) -> Result<Vec<String>, RenderError> {
-    let run = run::doc_run(trace, options.run).ok_or_else(|| RenderError::new(format!("the trace has {} runs; there is no run {}", trace.runs.len(), options.run)))?;
+    let run = crate::import::agent_run(trace, options.run).ok_or_else(|| RenderError::new(format!("the trace has {} runs; there is no run {}", trace.runs.len(), options.run)))?;
     render_run(&run, options, tokenizer)
 }
 
 /// Renders an already mapped run.
-pub fn render_run(run: &run::DocRun, options: &TextOptions, tokenizer: Option<&dyn Tokenizer>) -> Result<Vec<String>, RenderError> {
+pub fn render_run(run: &crate::agentrun::DocRun, options: &TextOptions, tokenizer: Option<&dyn Tokenizer>) -> Result<Vec<String>, RenderError> {
     match options.style {
         Style::Legacy => {
             if options.token_limit.is_some() && tokenizer.is_none() {

@@ -3,7 +3,7 @@
 //! `\uXXXX`, astral characters as surrogate pairs), float repr, `Infinity` and
 //! `NaN`, key order kept, `", "`/`": "` separators with newlines.
 
-use super::py::{float_repr, Py};
+use crate::agentrun::py::{float_repr, Py};
 
 pub fn dumps_indent2(v: &Py) -> String {
     let mut out = String::new();

@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 
 use super::pattern::{alt, class, lit, opt, plus, seq, star, P};
-use super::py::{float_repr, Py};
+use crate::agentrun::py::{float_repr, Py};
 
 /// `yaml.dump(value, width=inf)`.
 pub fn dump(value: &Py) -> String {

@@ -8,7 +8,7 @@ use agent_trace_viewer::{parse_trace, ParseOptions};
 use common::{codes, parse};
 
 fn err(bytes: &[u8]) -> String {
-    parse_trace(bytes.to_vec(), &ParseOptions::default()).expect_err("should be refused").message
+    parse_trace(bytes.to_vec(), &ParseOptions::default()).expect_err("should be refused").to_string()
 }
 
 fn message(t: &agent_trace_viewer::model::Trace, code: &str) -> String {
@@ -342,13 +342,14 @@ fn xss_fixtures_are_read_as_their_format_with_payloads_intact() {
     let payloads: serde_json::Value = serde_json::from_slice(&common::fixture("xss/payloads.json")).unwrap();
     let payloads: Vec<&str> = payloads["payloads"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
     assert!(payloads.len() >= 15);
-    for (format, file) in [
-        ("openai", "xss/openai.json"),
-        ("docent", "xss/docent.json"),
-        ("openhands", "xss/openhands.json"),
-        ("agent-catalog", "xss/agent-catalog.jsonl"),
-        ("agentlens", "xss/agentlens.json"),
-    ] {
+    // One fixture per registered format, named after it (`<id>.json` or `<id>.jsonl`).
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for format in agent_trace_viewer::format_ids() {
+        let file = [format!("xss/{format}.json"), format!("xss/{format}.jsonl")]
+            .into_iter()
+            .find(|f| fixtures.join(f).exists())
+            .unwrap_or_else(|| panic!("{format}: no XSS fixture tests/fixtures/xss/{format}.json or .jsonl (add one to generate.mjs)"));
+        let file = file.as_str();
         let t = parse(&common::fixture(file));
         assert_eq!(t.format, format, "{file} detected as {}", t.format);
         assert!(t.events.len() > 20, "{file}: {} events", t.events.len());

@@ -5,13 +5,16 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:https';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { launch, openViewer, root, artifacts, rowIndices, waitForCount, query, loadSample } from './helpers.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+
+const { parseTrace } = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
 
 let env;
 
@@ -28,8 +31,10 @@ const SAMPLE = join(root, 'www', 'samples', 'openai-weather.json');
 /** Everything the page may request while it starts: its own files, the wasm, the sample list. */
 const STARTUP = new Set([
   '/', '/style.css', '/app.js', '/viewer.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
-  '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js', '/views/openhands.js', '/views/agentrun.js',
+  '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js', '/views/format.js', '/views/agentrun.js',
   '/pkg/agent_trace_viewer.js', '/pkg/agent_trace_viewer_bg.wasm', '/samples/index.json',
+  // viewer.js's parts.
+  ...readdirSync(join(root, 'www', 'viewer')).map((f) => `/viewer/${f}`),
 ]);
 
 test('every bundled sample loads; the request log holds only what the page needs', async () => {
@@ -46,7 +51,10 @@ test('every bundled sample loads; the request log holds only what the page needs
   assert.deepEqual(options, samples.map((s) => s.file));
   for (const s of samples) {
     await loadSample(page, s.file);
-    assert.equal(await page.textContent('[data-fact="format"]'), s.format);
+    // The format the core detects (the index names none: detection decides).
+    const trace = parseTrace(readFileSync(join(root, 'www', 'samples', s.file)));
+    assert.equal(await page.textContent('[data-fact="format"]'), trace.format);
+    trace.free();
     assert.ok(Number(await page.textContent('[data-fact="events"]')) > 0);
     assert.equal(new URL(page.url()).searchParams.get('sample'), s.file);
   }

@@ -1,16 +1,17 @@
 // The format-specific views in Chromium, checked against the reference
 // libraries' own output: the AgentRun text view (Docent's goldens, byte for
 // byte, in both styles, with context configs and token-limit chunks; copy and
-// download), OpenHands' condensed and LLM-message views (the SDK's goldens),
+// download), OpenHands' condensed and LLM-message views through the generic
+// format view (the SDK's goldens),
 // and the span tree on real Agent Catalog records. Screenshots go to
 // test-artifacts/.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { launch, openViewer, root, artifacts, loadSample } from './helpers.mjs';
+import { launch, openViewer, root, corpus, artifacts, loadSample } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const golden = (name) => readFileSync(join(root, 'tests', 'golden', 'agentrun-text', name), 'utf8');
@@ -147,33 +148,53 @@ test("AgentRun text view follows the run switcher and equals the npm package's t
   await context.close();
 });
 
-test("OpenHands views: condensed and LLM messages match the SDK's own (openhands-sdk goldens); rows jump to events", async () => {
+test("OpenHands views through the generic format view: condensed and LLM messages match the SDK's own (openhands-sdk goldens); rows jump to events", async () => {
   const { page, context, errors } = await openViewer(env);
   await loadSample(page, 'openhands-events.jsonl');
   const expected = JSON.parse(readFileSync(join(root, 'tests', 'golden', 'openhands', 'sdk_stream.jsonl.json'), 'utf8')).runs[0];
+  // The tabs are the views the core declares for the trace, in its order.
+  const { parseTrace } = require(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+  const trace = parseTrace(readFileSync(join(root, 'www', 'samples', 'openhands-events.jsonl')));
+  const declared = trace.formatViews();
+  trace.free();
+  assert.deepEqual(declared.map((v) => v.name), ['condensed', 'llm-messages']);
+  const tabs = await page.$$eval('#tabs [role=tab]', (ts) => ts.map((t) => [t.dataset.view, t.textContent]));
+  assert.deepEqual(tabs.filter(([id]) => id.startsWith('format-')), declared.map((v) => [`format-${v.name}`, v.label]));
 
-  await page.click('#tab-openhands-condensed');
-  await page.waitForSelector('#condensed-list .vrow:not(.loading)');
-  await page.waitForFunction((n) => document.querySelectorAll('#condensed-list [data-sdk-id]').length === n, expected.view.length);
-  const shown = await page.$$eval('#condensed-list [data-sdk-id]', (rows) => rows.map((r) => ({ id: r.dataset.sdkId, kind: r.dataset.sdkKind, text: r.textContent })));
+  await page.click('#tab-format-condensed');
+  await page.waitForSelector('#format-condensed-list .vrow:not(.loading)');
+  await page.waitForFunction((n) => document.querySelectorAll('#format-condensed-list [data-sdk-id]').length === n, expected.view.length);
+  const shown = await page.$$eval('#format-condensed-list [data-sdk-id]', (rows) => rows.map((r) => ({ id: r.dataset.sdkId, kind: r.dataset.sdkKind, text: r.textContent })));
   assert.deepEqual(shown.map(({ id, kind }) => ({ id, kind })), expected.view.map(({ id, kind }) => ({ id, kind })));
   const summary = expected.view.find((v) => v.summary);
   assert.ok(summary, 'the fixture has a condensation summary');
-  assert.ok(shown.find((s) => s.id === summary.id).text.includes(summary.summary));
-  assert.match(await page.textContent('#condensed-summary'), /events remain, \d+ forgotten by condensations/);
+  const summaryRow = shown.find((s) => s.id === summary.id);
+  assert.ok(summaryRow.text.includes(summary.summary));
+  assert.ok(summaryRow.text.includes('summary'), 'the summary item carries its badge');
+  assert.match(await page.textContent('#format-condensed-title'), /^Condensed view of run #0/);
+  assert.match(await page.textContent('#format-condensed-notes'), /events remain, \d+ forgotten by condensations/);
   await page.screenshot({ path: join(artifacts, 'view-openhands-condensed.png') });
   // A click on an event's row opens it in the events view.
   const actionPos = expected.view.findIndex((v) => v.kind === 'ActionEvent');
-  await page.click(`#condensed-${actionPos}`);
+  await page.click(`#format-condensed-${actionPos}`);
   await page.waitForFunction(() => document.querySelector('#tab-events').getAttribute('aria-selected') === 'true' && document.querySelector('#detail-title'));
   assert.match(await page.textContent('#detail'), /ActionEvent/);
+  assert.equal(await page.evaluate(() => window.__viewer.state.view), 'events');
 
-  await page.click('#tab-openhands-llm');
-  await page.waitForSelector('#llm-list .vrow:not(.loading)');
-  await page.waitForFunction((n) => document.querySelectorAll('#llm-list [data-role]').length === n, expected.messages.length);
-  const messages = await page.$$eval('#llm-list [data-role]', (rows) => rows.map((r) => ({ role: r.dataset.role, ids: r.dataset.toolCallIds })));
+  await page.click('#tab-format-llm-messages');
+  await page.waitForSelector('#format-llm-messages-list .vrow:not(.loading)');
+  await page.waitForFunction((n) => document.querySelectorAll('#format-llm-messages-list [data-role]').length === n, expected.messages.length);
+  const messages = await page.$$eval('#format-llm-messages-list [data-role]', (rows) => rows.map((r) => ({ role: r.dataset.role, ids: r.dataset.toolCallIds })));
   assert.deepEqual(messages, expected.messages.map((m) => ({ role: m.role, ids: (m.tool_call_ids ?? [m.tool_call_id ?? '']).join(' ') })));
+  // Each message shows its role as a badge.
+  const badges = await page.$$eval('#format-llm-messages-list [data-role] > .badge', (bs) => bs.map((b) => b.textContent));
+  assert.deepEqual(badges, expected.messages.map((m) => m.role));
+  assert.match(await page.textContent('#format-llm-messages-notes'), /^\d+ messages, as OpenHands' events_to_messages/);
   await page.screenshot({ path: join(artifacts, 'view-openhands-llm.png') });
+  // The view is in the hash: a reload comes back to it.
+  assert.match(page.url(), /[#&]v=format-llm-messages\b/);
+  await page.reload();
+  await page.waitForSelector('#format-llm-messages-list .vrow:not(.loading)');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -200,6 +221,68 @@ test('spans view on real Agent Catalog records: the nesting of begin/end, a clic
   const deepest = spans.reduce((a, s, i) => (s.depth > spans[a].depth ? i : a), 0);
   await page.click(`.span-tree li:nth-child(${deepest + 1}) button`);
   await page.waitForFunction((i) => document.querySelector('#detail-title')?.textContent.startsWith(`Event #${i} `), spans[deepest].begin);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('diagnostics: the same finding on many records is one line, "N records: message", that expands to them', async () => {
+  // Real output of another openhands-sdk version: its action and observation kinds are unknown to ours.
+  const file = join(corpus, 'openhands', 'OpenHands__benchmarks__benchmarks__openagentsafety__outputs__mgulavani__openagentsafety_full_updated-train__litellm_proxy__neulab__gpt-4o-2024-08-06_maxiter_100_N_initial__output.jsonl');
+  assert.ok(existsSync(file), `CORPUS MISSING: ${file}`);
+  const { parseTrace } = require(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+  const trace = parseTrace(readFileSync(file));
+  const diagnostics = trace.diagnostics();
+  trace.free();
+  // The groups, worked out here: one per (code, severity, message), in order of first occurrence.
+  const groups = [];
+  const byKey = new Map();
+  diagnostics.forEach((d, i) => {
+    const key = JSON.stringify([d.code, d.severity, d.message]);
+    if (!byKey.has(key)) {
+      byKey.set(key, { ...d, members: [] });
+      groups.push(byKey.get(key));
+    }
+    byKey.get(key).members.push(i);
+  });
+  const big = groups.findIndex((g) => g.members.length > 1);
+  assert.ok(big >= 0 && groups.length < diagnostics.length, 'the file repeats a finding');
+
+  const { page, context, errors } = await openViewer(env);
+  await page.setInputFiles('#file-input', file);
+  await page.waitForSelector('#event-list .vrow:not(.loading)');
+  await page.click('#tab-diagnostics');
+  await page.waitForSelector('#diagnostics-list .vrow:not(.loading)');
+  const lines = () => page.$eval('#diagnostics-list .vrow', (r) => Number(r.getAttribute('aria-setsize')));
+  assert.equal(await lines(), groups.length, 'one line per group');
+  const shown = await page.$$eval('#diagnostics-list .vrow', (rows) => rows.map((r) => r.textContent));
+  groups.slice(0, shown.length).forEach((g, i) => {
+    const events = new Set(g.members.map((m) => diagnostics[m].event).filter((e) => e !== null && e !== undefined)).size;
+    const n = g.members.length;
+    const count = n === events ? `${n} records` : events ? `${n} diagnostics in ${events} records` : `${n} times`;
+    if (n > 1) assert.ok(shown[i].includes(`${count}: ${g.message}`), `line ${i}: ${shown[i]}`);
+    else assert.ok(shown[i].includes(g.message) && !shown[i].includes('records:'), `line ${i}: ${shown[i]}`);
+    assert.ok(shown[i].includes(g.code), `line ${i} names its code`);
+  });
+  assert.match(await page.textContent('#diagnostics-hint'), new RegExp(`^${groups.length} distinct findings`));
+  await page.screenshot({ path: join(artifacts, 'view-diagnostics-grouped.png') });
+
+  // Expanding a group lists its findings, in the trace's order, under it.
+  await page.click(`#diag-${big}`);
+  await page.waitForFunction(([n]) => Number(document.querySelector('#diagnostics-list .vrow')?.getAttribute('aria-setsize')) === n, [groups.length + groups[big].members.length]);
+  assert.equal(await page.getAttribute(`#diag-${big} .d-group`, 'aria-expanded'), 'true');
+  const members = groups[big].members.slice(0, 5);
+  await page.waitForFunction((n) => document.querySelectorAll('#diagnostics-list .d-member').length >= n, members.length);
+  const memberIndices = await page.$$eval('#diagnostics-list .d-member', (rows) => rows.map((r) => Number(r.dataset.diagnostic)));
+  assert.deepEqual(memberIndices.slice(0, members.length), members);
+  await page.screenshot({ path: join(artifacts, 'view-diagnostics-group-open.png') });
+  // A finding of the group opens its event.
+  const first = diagnostics[members[0]];
+  await page.click(`#diag-${big + 1}`);
+  await page.waitForFunction((i) => document.querySelector('#detail-title')?.textContent.startsWith(`Event #${i} `), first.event);
+  // Back in the view, Enter on the group's line closes it again.
+  await page.click('#tab-diagnostics');
+  await page.waitForSelector('#diagnostics-list .vrow:not(.loading)');
+  assert.equal(await lines(), groups.length, 'a new render starts with every group closed');
   assert.deepEqual(errors, []);
   await context.close();
 });

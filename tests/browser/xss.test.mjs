@@ -11,7 +11,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { launch, openViewer, root, artifacts } from './helpers.mjs';
 import { CSP } from '../../scripts/serve.mjs';
@@ -19,13 +20,15 @@ import { CSP } from '../../scripts/serve.mjs';
 const fixtures = join(root, 'tests', 'fixtures', 'xss');
 const { payloads: PAYLOADS, controls: CONTROLS } = JSON.parse(readFileSync(join(fixtures, 'payloads.json'), 'utf8'));
 
-const FIXTURES = {
-  openai: 'openai.json',
-  docent: 'docent.json',
-  openhands: 'openhands.json',
-  'agent-catalog': 'agent-catalog.jsonl',
-  agentlens: 'agentlens.json',
-};
+/** Format id → its fixture (`<id>.json` or `<id>.jsonl`), for every format the core registers. */
+const { formats } = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+const FIXTURES = Object.fromEntries(
+  formats().map((id) => {
+    const name = [`${id}.json`, `${id}.jsonl`].find((f) => existsSync(join(fixtures, f)));
+    assert.ok(name, `${id}: no XSS fixture in ${fixtures} (add one to generate.mjs)`);
+    return [id, name];
+  }),
+);
 
 /** Tags a payload would have to create to do anything. The page's own
  * controls (the AgentRun view's options form) are the one exception. */

@@ -1,19 +1,98 @@
 // Every format through the npm package, with expectations computed here from
-// the raw JSON (or from the corpus INDEX), not from our own output.
+// the raw JSON (or from the corpus INDEX), not from our own output. The list
+// of formats is the core's registry, `formats()`: nothing here keeps one by
+// hand, and every place that needs an entry per format (the page's samples,
+// the XSS fixtures, the benchmark generators) is checked against it.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTrace, formats } from 'agent-trace-viewer';
+import { FIXTURES as XSS_FIXTURES } from '../fixtures/xss/generate.mjs';
+import { FORMATS as BENCH_FORMATS, generate } from '../../scripts/bench/gen.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpus = process.env.ATV_CORPUS ?? join(root, '..', 'shared', 'corpus');
 const fixture = (p) => readFileSync(join(root, 'tests', 'fixtures', p));
+const ids = [...formats()];
 
-test('all five formats are registered', () => {
-  assert.deepEqual([...formats()].sort(), ['agent-catalog', 'agentlens', 'docent', 'openai', 'openhands']);
+/** The format the core detects for `bytes`. */
+function detected(bytes) {
+  const t = parseTrace(bytes);
+  try {
+    return t.format;
+  } finally {
+    t.free();
+  }
+}
+
+test('formats() lists each format once', () => {
+  assert.ok(ids.length > 0);
+  assert.equal(new Set(ids).size, ids.length, ids.join(', '));
+  for (const id of ids) assert.match(id, /^[a-z][a-z0-9-]*$/, `${id}: ids are lowercase words joined by dashes`);
+});
+
+test("every format has exactly one of the page's samples, and the core detects it as that format", () => {
+  const samples = JSON.parse(readFileSync(join(root, 'www', 'samples', 'index.json'), 'utf8'));
+  const seen = samples.map((s) => [s.file, detected(readFileSync(join(root, 'www', 'samples', s.file)))]);
+  for (const [file, format] of seen) assert.ok(ids.includes(format), `${file} is read as ${format}, not a registered format`);
+  for (const id of ids) {
+    const files = seen.filter(([, f]) => f === id).map(([file]) => file);
+    assert.equal(files.length, 1, `${id}: ${files.length} samples (${files.join(', ')}); www/samples/index.json needs one per format`);
+  }
+  // The index leaves the format to detection.
+  for (const s of samples) assert.deepEqual(Object.keys(s).sort(), ['description', 'file', 'title'], s.file);
+});
+
+test('every format has one XSS fixture (tests/fixtures/xss), written by generate.mjs and detected as it', () => {
+  const dir = join(root, 'tests', 'fixtures', 'xss');
+  const files = readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && f !== 'payloads.json');
+  assert.deepEqual(Object.keys(XSS_FIXTURES).sort(), files.sort(), 'generate.mjs writes exactly the committed fixtures');
+  for (const id of ids) {
+    const mine = files.filter((f) => f.replace(/\.jsonl?$/, '') === id);
+    assert.equal(mine.length, 1, `${id}: no XSS fixture named ${id}.json or ${id}.jsonl in ${dir}`);
+    assert.equal(detected(readFileSync(join(dir, mine[0]))), id, mine[0]);
+  }
+  for (const f of files) assert.ok(ids.includes(f.replace(/\.jsonl?$/, '')), `${f}: not named after a registered format`);
+});
+
+test('every format has a benchmark generator (scripts/bench/gen.mjs) whose output the core detects as it', () => {
+  assert.deepEqual(Object.keys(BENCH_FORMATS).sort(), [...ids].sort(), 'gen.mjs FORMATS and formats()');
+  const dir = mkdtempSync(join(tmpdir(), 'atv-gen-'));
+  try {
+    for (const id of ids) {
+      for (const layout of BENCH_FORMATS[id].layouts) {
+        const out = join(dir, `${id}.${layout}`);
+        generate({ format: id, layout, size: 20_000, out });
+        assert.equal(detected(readFileSync(out)), id, `${id} as ${layout}`);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('www/ holds no format id as a string literal: the page learns formats from the core', () => {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (path !== join(root, 'www', 'pkg')) walk(path);
+      } else if (/\.(m?js|ts|html|css|json)$/.test(entry.name)) {
+        const text = readFileSync(path, 'utf8');
+        for (const id of ids) {
+          const literal = new RegExp(`(['"\`])${id.replace(/[-]/g, '\\-')}\\1`, 'g');
+          for (const m of text.matchAll(literal)) found.push(`${path.slice(root.length + 1)}:${text.slice(0, m.index).split('\n').length}: ${m[0]}`);
+        }
+      }
+    }
+  };
+  walk(join(root, 'www'));
+  assert.deepEqual(found, []);
 });
 
 test('docent: one event per message, transcripts keyed as in the file', () => {

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,10 @@ test('the tarball holds the built package and nothing else', () => {
     'package/pkg/viewer/viewer.js', 'package/pkg/viewer/viewer.d.ts', 'package/pkg/viewer/element.js', 'package/pkg/viewer/element.d.ts',
     'package/pkg/viewer/worker.js', 'package/pkg/viewer/style.css', 'package/pkg/viewer/views/index.js']) {
     assert.ok(listing.includes(f), `${f} in ${listing.join(' ')}`);
+  }
+  // viewer.js's parts (www/viewer/) ship with it.
+  for (const part of readdirSync(join(root, 'www', 'viewer'))) {
+    assert.ok(listing.includes(`package/pkg/viewer/viewer/${part}`), `viewer/${part} in ${listing.join(' ')}`);
   }
   assert.ok(!listing.some((f) => f.startsWith('package/src/') || f.startsWith('package/tests/')), listing.join(' '));
   // The viewer's page shell and the static site's wasm copy stay out of the package.

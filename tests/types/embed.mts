@@ -20,7 +20,8 @@ async function use(): Promise<void> {
   const forced: boolean = info.detection.forced;
   const toolCalls: number = info.stats.toolCalls;
   const firstRun: number | undefined = info.runs[0]?.firstEvent;
-  void [events, format, forced, toolCalls, firstRun];
+  const viewTabs: string[] = info.formatViews.map((v) => `${v.label}: ${v.description}`);
+  void [events, format, forced, toolCalls, firstRun, viewTabs];
   await viewer.load(new ArrayBuffer(2));
   await viewer.load(file);
   await viewer.load(new Blob(['[]']));

@@ -1,12 +1,13 @@
-// Registers every view; the order is the order of the tabs. Add a
-// format-specific view by importing its module here (see registry.js).
+// Registers every view; the order is the order of the tabs. A format's
+// own views need nothing here (views/format.js shows them all); a view with
+// page code of its own is imported here (see registry.js).
 
-import { registerView } from './registry.js';
+import { registerView, registerViewFamily } from './registry.js';
 import { statsView } from './stats.js';
 import { diagnosticsView } from './diagnostics.js';
 import { spansView } from './spans.js';
 import { timelineView } from './timeline.js';
-import { condensedView, llmMessagesView } from './openhands.js';
+import { formatViews } from './format.js';
 import { agentRunView } from './agentrun.js';
 
 // `events` is the page's own list + detail view; it is always first.
@@ -15,8 +16,7 @@ registerView(statsView);
 registerView(diagnosticsView);
 registerView(spansView);
 registerView(timelineView);
-registerView(condensedView);
-registerView(llmMessagesView);
+registerViewFamily(formatViews);
 registerView(agentRunView);
 
 export { viewsFor, viewById } from './registry.js';

@@ -8,29 +8,37 @@
 //   ctx.setQuery(query)  filter the events view
 //   ctx.run              the run picked in the run switcher (null: all)
 //   ctx.id(name)         an element id unique to this viewer (several can share a page)
+//   ctx.info             the trace's info
 // `render` is called each time the tab is shown for a trace; the panel is
 // emptied before.
 //
-// Format-specific views (OpenHands' condensed and LLM-message views, an
-// AgentRun's text, …) plug in here: add www/views/<format>.js that calls
-// registerView({ id: 'openhands-condensed', label: 'Condensed',
-// available: (info) => info.format === 'openhands', render }) and import it
-// from www/views/index.js. Such a view gets its data through ctx.call; a
-// worker op that needs new core support is added to worker.js and the wasm
-// API in the same change.
+// A family of views is { id, views(info) → view[] }: views that depend on
+// the trace, such as those its format declares (views/format.js, which
+// shows every view a format offers through the core's
+// `trace.formatView(name, run)`, so a format's own view needs no page
+// code). A view that needs page code of its own goes in
+// www/views/<name>.js, registered from www/views/index.js; a worker op that
+// needs new core support is added to worker.js and the wasm API in the same
+// change.
 
-const views = [];
+const entries = [];
 
 export function registerView(view) {
-  if (views.some((v) => v.id === view.id)) throw new Error(`view ${view.id} registered twice`);
-  views.push(view);
+  if (entries.some((v) => v.id === view.id)) throw new Error(`view ${view.id} registered twice`);
+  entries.push(view);
 }
 
-/** The views that apply to a trace, in registration order. */
+/** Registers a family of views ({ id, views(info) }), shown where it is registered. */
+export function registerViewFamily(family) {
+  registerView(family);
+}
+
+/** The views that apply to a trace, in registration order (a family's in its own order). */
 export function viewsFor(info) {
-  return views.filter((v) => v.available(info));
+  return entries.flatMap((v) => (v.views ? v.views(info) : v.available(info) ? [v] : []));
 }
 
+/** A registered view (not one of a family's) by id. */
 export function viewById(id) {
-  return views.find((v) => v.id === id);
+  return entries.find((v) => v.id === id && !v.views);
 }

@@ -352,20 +352,12 @@ impl Reader<'_, '_> {
         (result, target)
     }
 
-    pub(super) fn set_call_result(&mut self, call: u32, result: u32) {
-        if let Some(EventBody::ToolCall(c)) = self.out.event_mut(call).map(|e| &mut e.body) {
-            if c.result.is_none() {
-                c.result = Some(result);
-            }
-        }
-    }
-
     pub(super) fn finish_links(&mut self, links: &Links) {
         for &call in &links.calls {
             if links.answered.contains(&call) {
                 continue;
             }
-            let Some(e) = self.out.events.get(call as usize) else { continue };
+            let Some(e) = self.out.events().get(call as usize) else { continue };
             let name = match &e.body {
                 EventBody::ToolCall(c) if !c.function.is_empty() => format!("call to `{}`", c.function),
                 _ => "tool call".to_string(),

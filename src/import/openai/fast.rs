@@ -100,7 +100,7 @@ const EVENT_FIELDS: [&[u8]; 8] = [b"role", b"content", b"tool_calls", b"tool_cal
 impl Reader<'_, '_> {
     /// The event at `r`, read fast, or `None` for the exact path to read.
     pub(super) fn fast_event(&mut self, r: &Range<usize>) -> Option<FastEvent> {
-        if self.out.exact_only || !self.fast_allowed(r) {
+        if self.out.exact_only() || !self.fast_allowed(r) {
             return None;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -116,7 +116,7 @@ impl Reader<'_, '_> {
         let Some(bytes) = self.b.get(r.clone()) else { return false };
         let first_hazard = self.hazards.partition_point(|h| *h < r.start);
         let hazard_inside = self.hazards.get(first_hazard).is_some_and(|h| *h < r.end);
-        !hazard_inside && (self.out.utf8_valid || std::str::from_utf8(bytes).is_ok())
+        !hazard_inside && (self.out.utf8_valid() || std::str::from_utf8(bytes).is_ok())
     }
 
     fn fast_event_in(&mut self, r: &Range<usize>, s: &mut Scratch) -> Option<FastEvent> {

@@ -8,8 +8,9 @@
 //! [`crate::parse_files`]), and eval outputs whose rows hold a `history` list
 //! (one run per row). [`views`] derives the SDK's condensed view and LLM
 //! message stream. The mapping onto the shared model is documented in
-//! docs/format-openhands.md.
+//! docs/formats/openhands.md.
 
+mod format_views;
 mod sdk;
 mod v0;
 pub mod validate;
@@ -19,10 +20,10 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{json_type, Builder, Format, Input, Sample, Score};
+use super::{base_name, json_type, Builder, FileGroupKey, FileOrder, Format, FormatView, Input, Sample, Score, ViewInfo};
 use crate::diagnostic::Severity::{Error, Info, Warning};
 use crate::json::{scan, Layout};
-use crate::model::{CallRef, EventBody, Metadata, ToolCall};
+use crate::model::{EventBody, Metadata};
 
 pub use views::{condensed_view, llm_messages, CondensedView, LlmMessage, LlmMessages, ViewEntry};
 
@@ -41,8 +42,54 @@ impl Format for OpenHands {
         detect(sample)
     }
 
+    /// The SDK's order of a conversation's files: `base_state.json`, then
+    /// `event-NNNNN-<id>.json` by index, then any other file by name.
+    fn file_order(&self, name: &str) -> FileOrder {
+        let base = base_name(name);
+        if base.ends_with("base_state.json") {
+            return FileOrder { group: 0, index: 0, name: base.to_string() };
+        }
+        let index = base.rfind("event-").and_then(|i| {
+            let rest = base.get(i + "event-".len()..)?;
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            let after = rest.get(digits.len()..)?;
+            (digits.len() >= 5 && after.starts_with('-') && after.ends_with(".json")).then(|| digits.parse::<u64>().ok()).flatten()
+        });
+        match index {
+            Some(i) => FileOrder { group: 1, index: i, name: base.to_string() },
+            None => FileOrder { group: 2, index: 0, name: base.to_string() },
+        }
+    }
+
+    /// A conversation folder's event files (`…/events/event-00012-<id>.json`,
+    /// also inside longer names) are one trace: grouped by what precedes
+    /// `event-`.
+    fn file_group(&self, path: &str) -> Option<FileGroupKey> {
+        let base = base_name(path);
+        let at = path.len() - base.len();
+        let i = base.rfind("event-")?;
+        let rest = base.get(i + "event-".len()..)?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let after = rest.get(digits..)?;
+        if digits != 5 || !after.starts_with('-') || !after.ends_with(".json") || !(i == 0 || base.get(..i)?.ends_with('_')) {
+            return None;
+        }
+        let key = path.get(..at + i)?.trim_end_matches(['_', '/']).to_string();
+        let dir = key.rsplit('/').next().unwrap_or("");
+        let label = if dir.is_empty() { "conversation".to_string() } else { dir.to_string() };
+        Some(FileGroupKey { key, label, what: "event files" })
+    }
+
+    fn views(&self) -> &'static [ViewInfo] {
+        &format_views::VIEWS
+    }
+
+    fn view(&self, trace: &crate::model::Trace, name: &str, run: u32) -> Option<FormatView> {
+        format_views::view(trace, name, run)
+    }
+
     fn import(&self, input: &Input, out: &mut Builder) {
-        let b = out.bytes;
+        let b = out.bytes();
         let mut reader = Reader { out, b, ends: &input.split.ends, pending_metadata: None };
         match input.split.layout {
             Layout::Json => {
@@ -75,15 +122,8 @@ struct Tally {
 
 fn detect(sample: &Sample) -> Option<Score> {
     let mut t = Tally::default();
-    for v in &sample.values {
-        match v {
-            Value::Array(items) => {
-                for item in items {
-                    tally_top(item, &mut t);
-                }
-            }
-            other => tally_top(other, &mut t),
-        }
+    for record in sample.records() {
+        tally_top(record, &mut t);
     }
     let matched = t.sdk + t.sdk_unknown + t.v0;
     if matched == 0 {
@@ -350,7 +390,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 metadata.entry(k).or_insert(v);
             }
         }
-        let n = self.out.runs.len();
+        let n = self.out.runs().len();
         let id = id.or_else(|| metadata.get("id").and_then(Value::as_str).map(str::to_string)).unwrap_or_else(|| format!("run-{n}"));
         self.out.begin_run(id, metadata, Some(offset))
     }
@@ -459,8 +499,8 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A base state with no events after it still becomes a run, so its settings show.
     fn flush_pending_metadata(&mut self) {
         if let Some(m) = self.pending_metadata.take() {
-            let n = self.out.runs.len();
-            if let Some(run) = self.out.runs.last_mut().filter(|_| n > 0) {
+            let n = self.out.runs().len();
+            if let Some(run) = self.out.last_run_mut().filter(|_| n > 0) {
                 for (k, v) in m {
                     run.metadata.entry(k).or_insert(v);
                 }
@@ -499,32 +539,6 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     fn warn_at(&mut self, code: &'static str, message: String, range: &Range<usize>, path: &str, segs: &[crate::json::Seg], event: u32) {
         self.out.diag_in(Warning, code, message, range, path, segs, Some(event));
-    }
-}
-
-/// The tool call at `c`, inside a message or standalone.
-fn call_at<'b>(out: &'b Builder, c: CallRef) -> Option<&'b ToolCall> {
-    match &out.events.get(c.event as usize)?.body {
-        EventBody::Message(m) => m.tool_calls.get(c.call as usize),
-        EventBody::ToolCall(call) if c.call == 0 => Some(call),
-        _ => None,
-    }
-}
-
-/// Records `result` as the call's result; false when the call already had one.
-fn set_call_result(out: &mut Builder, c: CallRef, result: u32) -> bool {
-    let call = match out.events.get_mut(c.event as usize).map(|e| &mut e.body) {
-        Some(EventBody::Message(m)) => m.tool_calls.get_mut(c.call as usize),
-        Some(EventBody::ToolCall(call)) if c.call == 0 => Some(call),
-        _ => None,
-    };
-    match call {
-        Some(call) if call.result.is_none() => {
-            call.result = Some(result);
-            true
-        }
-        Some(_) => false,
-        None => true,
     }
 }
 

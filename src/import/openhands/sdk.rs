@@ -39,7 +39,7 @@ struct LinkWarning {
 
 impl Run {
     pub(super) fn event(&mut self, rd: &mut Reader, v: &Value, r: Range<usize>, path: &str) {
-        let index = crate::source::clamp_u32(rd.out.events.len());
+        let index = rd.out.next_event();
         self.records += 1;
         let issues = validate_event(v);
         for issue in &issues {
@@ -261,7 +261,7 @@ impl Run {
         let target = by_call.or(by_action);
         match target {
             Some(cref) => {
-                if !super::set_call_result(rd.out, cref, ctx.index) {
+                if !rd.out.link_result(cref, ctx.index) {
                     self.link_warning(
                         "duplicate-observation",
                         format!("the call {:?} already has an observation; the SDK's view keeps only the first", call_id.as_deref().unwrap_or("?")),
@@ -294,11 +294,11 @@ impl Run {
             rd.warn_at(w.code, w.message, &w.range, &w.path, &[Seg::key("tool_call_id")], w.index);
         }
         for (cref, range, path) in self.calls {
-            let answered = super::call_at(rd.out, cref).is_none_or(|c| c.result.is_some());
+            let answered = rd.out.call(cref).is_none_or(|c| c.result.is_some());
             if answered {
                 continue;
             }
-            let name = super::call_at(rd.out, cref).map(|c| c.function.clone()).unwrap_or_default();
+            let name = rd.out.call(cref).map(|c| c.function.clone()).unwrap_or_default();
             rd.out.diag(
                 crate::diagnostic::Severity::Warning,
                 "unanswered-tool-call",
@@ -401,7 +401,7 @@ fn system_prompt(rd: &mut Reader, o: &Map<String, Value>) -> EventBody {
         .and_then(Value::as_array)
         .map(|list| list.iter().map(tool_summary).collect())
         .unwrap_or_default();
-    if let Some(run) = rd.out.runs.last_mut() {
+    if let Some(run) = rd.out.last_run_mut() {
         run.metadata.entry("tools".to_string()).or_insert(Value::Array(tools));
     }
     EventBody::Message(Message { role: "system".to_string(), content: content_of(parts), tool_calls: Vec::new() })

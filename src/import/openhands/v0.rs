@@ -39,7 +39,7 @@ impl Run {
 
     pub(super) fn event(&mut self, rd: &mut Reader, o: &Map<String, Value>, r: Range<usize>, path: &str) {
         self.seen = true;
-        let index = crate::source::clamp_u32(rd.out.events.len());
+        let index = rd.out.next_event();
         let timestamp = str_field(o, "timestamp").map(str::to_string);
         let (body, source_kind) = if let Some(action) = str_field(o, "action") {
             (self.action(o, action, index), format!("action:{action}"))
@@ -139,7 +139,7 @@ impl Run {
             rd.warn_at("v0-unlinked-observation", why, r, path, &[], index);
         }
         if let Some(cref) = target {
-            super::set_call_result(rd.out, cref, index);
+            rd.out.link_result(cref, index);
             self.open.retain(|c| *c != cref);
         }
         let text = o.get("content").and_then(Value::as_str).or_else(|| str_field(o, "message")).unwrap_or_default();

@@ -1,0 +1,34 @@
+// Where the state a link should carry lives: with `hash`, the page's URL
+// hash (history entries included); without it, a hash kept in the viewer,
+// so that the viewer behaves the same either way.
+
+/** Adds `currentHash`, `setHash` and `setSearch` to the viewer context `v`. */
+export function installLocationState(v) {
+  const { o } = v;
+  /** The hash without `hash`: the same state, kept here instead of in the page's URL. */
+  let keptHash = '';
+
+  function currentHash() {
+    return o.hash ? location.hash : keptHash;
+  }
+
+  function setHash(hash, { push = false } = {}) {
+    if (!o.hash) {
+      keptHash = hash === '#' ? '' : hash;
+      return;
+    }
+    if (push) history.pushState(null, '', hash);
+    else history.replaceState(null, '', hash);
+  }
+
+  /** After a new load: the query string that reloads it, and the hash kept or dropped. */
+  function setSearch(search, keepHash) {
+    if (!o.hash) {
+      if (!keepHash) keptHash = '';
+      return;
+    }
+    history.replaceState(null, '', `${location.pathname}${search}${keepHash ? location.hash : ''}`);
+  }
+
+  Object.assign(v, { currentHash, setHash, setSearch });
+}

@@ -1,0 +1,59 @@
+// Switching views (tabs): the events view is part of the skeleton; every
+// other view (www/views/) renders into the one shared panel, given a
+// context of what it may do (see views/registry.js).
+
+import { el, clear } from '../dom.js';
+import { viewsFor } from '../views/index.js';
+
+/** Adds `setView` to the viewer context `v`. */
+export function installViewSwitch(v) {
+  const { state, $, P } = v;
+
+  function viewContext() {
+    return {
+      info: state.info,
+      /** The run picked in the run switcher (null: all runs). */
+      run: state.run,
+      call: v.call,
+      /** An element id unique to this viewer. */
+      id: (name) => P + name,
+      goto: (index) => v.gotoEvent(index, { push: true }),
+      setQuery: (q) => {
+        $('query').value = q;
+        $('role-filter').value = '';
+        // One history entry for "show these events": the view switch and the filter together.
+        setView('events', { write: false });
+        v.applyFilter({ push: true });
+      },
+    };
+  }
+
+  async function setView(id, { push = false, write = true } = {}) {
+    const available = viewsFor(state.info);
+    const view = available.find((candidate) => candidate.id === id) ?? available[0];
+    state.view = view.id;
+    for (const tab of $('tabs').querySelectorAll('[role=tab]')) {
+      const on = tab.dataset.view === view.id;
+      tab.setAttribute('aria-selected', String(on));
+      tab.tabIndex = on ? 0 : -1;
+    }
+    $('view-events').hidden = view.id !== 'events';
+    const other = $('view-other');
+    other.hidden = view.id === 'events';
+    if (view.id !== 'events') {
+      other.setAttribute('aria-labelledby', `${P}tab-${view.id}`);
+      clear(other);
+      other.list = null;
+      other.dataset.view = view.id;
+      const traceId = state.info.traceId;
+      try {
+        await view.render(other, viewContext());
+      } catch (e) {
+        if (state.info?.traceId === traceId) other.append(el('p', { className: 'load-error' }, `This view failed: ${e.message}`));
+      }
+    }
+    if (write) v.writeHash({ push });
+  }
+
+  Object.assign(v, { setView });
+}
