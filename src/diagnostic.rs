@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -33,14 +33,21 @@ pub struct Diagnostic {
     pub snippet: Option<String>,
 }
 
-impl Diagnostic {
-    /// `file:line:col: severity[code]: message`, the form compilers use.
-    pub fn to_line(&self, file: &str) -> String {
-        let sev = match self.severity {
+impl Severity {
+    /// `info`, `warning` or `error`, as it is serialised.
+    pub fn name(self) -> &'static str {
+        match self {
             Severity::Info => "info",
             Severity::Warning => "warning",
             Severity::Error => "error",
-        };
+        }
+    }
+}
+
+impl Diagnostic {
+    /// `file:line:col: severity[code]: message`, the form compilers use.
+    pub fn to_line(&self, file: &str) -> String {
+        let sev = self.severity.name();
         format!("{file}:{}:{}: {sev}[{}]: {} (at {})", self.line, self.column, self.code, self.message, self.path)
     }
 }

@@ -3,8 +3,9 @@
 //! them to a browser UI through WebAssembly.
 //!
 //! Data flows one way: bytes → [`json`] split → a format module in [`import`]
-//! → the shared [`model`] → [`query`] and [`view`]. The wasm-bindgen layer
-//! (`wasm`, compiled only for wasm32) is a thin wrapper over [`parse_trace`].
+//! → the shared [`model`] → [`analysis`] → [`query`], [`view`] and [`render`].
+//! The wasm-bindgen layer (`wasm`, compiled only for wasm32) is a thin
+//! wrapper over [`parse_trace`].
 
 // No panics on paths reachable from input: a panic in wasm poisons the
 // module for the page. Enforced here; tests may unwrap.
@@ -14,6 +15,7 @@
 )]
 
 pub mod agentrun;
+pub mod analysis;
 pub mod container;
 pub mod diagnostic;
 pub mod error;
@@ -29,8 +31,6 @@ pub mod query;
 pub mod render;
 pub mod sort;
 pub mod source;
-pub mod stats;
-pub mod spans;
 pub mod text;
 pub mod view;
 

@@ -108,6 +108,90 @@ pub struct Event {
     pub failed: bool,
     /// Record fields the body has no place for (model, token counts, state, …).
     pub metadata: Metadata,
+    /// Token usage, duration, model and hand-off, typed, when the record
+    /// gives them (see [`EventFacts`]). Boxed: most events have none, and a
+    /// trace has many events.
+    pub facts: Option<Box<EventFacts>>,
+}
+
+/// What a record says about its model call or hand-off, in typed fields that
+/// the format modules fill, so that analysis reads one shape instead of
+/// guessing metadata keys across formats. The values stay in
+/// [`Event::metadata`] (or the raw JSON) as written too.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EventFacts {
+    pub usage: Option<Usage>,
+    /// How long the call took, in milliseconds, as the record says.
+    pub duration_ms: Option<f64>,
+    /// The model that answered.
+    pub model: Option<String>,
+    /// A hand-off from one span to another (Agent Catalog `edge` records).
+    pub handoff: Option<Handoff>,
+}
+
+/// The facts of an event that has none.
+static NO_FACTS: EventFacts = EventFacts { usage: None, duration_ms: None, model: None, handoff: None };
+
+/// Token counts of one model call, as the format reports them. A count the
+/// source does not give is 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Prompt tokens as the source counts them: OpenAI's `prompt_tokens`
+    /// include the cached ones, Anthropic's `input_tokens` do not.
+    pub input_tokens: u64,
+    /// Completion tokens (OpenAI's include the reasoning ones).
+    pub output_tokens: u64,
+    /// Prompt tokens read from the cache (Anthropic's
+    /// `cache_read_input_tokens`, OpenAI's `prompt_tokens_details.cached_tokens`).
+    pub cache_read_input_tokens: u64,
+    /// Prompt tokens written to the cache (Anthropic).
+    pub cache_creation_input_tokens: u64,
+    /// Reasoning tokens among the output (OpenAI's
+    /// `completion_tokens_details.reasoning_tokens`).
+    pub reasoning_output_tokens: u64,
+    /// The source's total when it gives one, else what its counts add up to.
+    pub total_tokens: u64,
+}
+
+impl Usage {
+    /// Adds `other` field by field (saturating: counts come from the input).
+    pub fn add(&mut self, other: &Usage) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cache_read_input_tokens = self.cache_read_input_tokens.saturating_add(other.cache_read_input_tokens);
+        self.cache_creation_input_tokens = self.cache_creation_input_tokens.saturating_add(other.cache_creation_input_tokens);
+        self.reasoning_output_tokens = self.reasoning_output_tokens.saturating_add(other.reasoning_output_tokens);
+        self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+    }
+}
+
+/// A unit of work handing over to another: the span paths, root first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Handoff {
+    pub source: Vec<String>,
+    pub dest: Vec<String>,
+}
+
+impl Event {
+    /// The typed facts of the record (all `None` when it gave none).
+    pub fn facts(&self) -> &EventFacts {
+        self.facts.as_deref().unwrap_or(&NO_FACTS)
+    }
+
+    /// The facts, to fill in (format modules).
+    pub fn facts_mut(&mut self) -> &mut EventFacts {
+        self.facts.get_or_insert_with(Box::default)
+    }
+
+    /// The role facet: a message's role, `tool` for tool results.
+    pub fn role(&self) -> Option<&str> {
+        match &self.body {
+            EventBody::Message(m) => Some(&m.role),
+            EventBody::ToolResult(_) => Some("tool"),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -7,6 +7,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
+pub use crate::analysis::spans::SpanRow;
+pub use crate::analysis::summary::{summary, truncate};
+use crate::analysis::summary::one_line;
 use crate::diagnostic::Severity;
 use crate::model::{CallRef, Content, ContentPart, Event, EventBody, LazyValue, Text, ToolCall, ToolStatus, Trace};
 
@@ -191,75 +194,6 @@ pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Opt
     Some(v)
 }
 
-/// Cuts `s` to at most `max` characters on a character boundary.
-pub fn truncate(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", s.get(..i).unwrap_or(s)),
-        None => s.to_string(),
-    }
-}
-
-fn one_line(s: &str, max: usize) -> String {
-    // Only the head can show: a 20 MB tool output costs a row no more than a short one.
-    let head = match s.char_indices().nth(max.saturating_mul(8)) {
-        Some((i, _)) => s.get(..i).unwrap_or(s),
-        None => s,
-    };
-    let collapsed: String = head.split_whitespace().collect::<Vec<_>>().join(" ");
-    truncate(&collapsed, max)
-}
-
-/// `[image]`, `[2 images, reasoning]`: what a content without text holds.
-fn media_label(content: &Content) -> String {
-    let Content::Parts(parts) = content else { return String::new() };
-    let images = parts.iter().filter(|p| matches!(p, ContentPart::Image { .. })).count();
-    let mut out = Vec::new();
-    match images {
-        0 => {}
-        1 => out.push("image".to_string()),
-        n => out.push(format!("{n} images")),
-    }
-    if parts.iter().any(|p| matches!(p, ContentPart::Reasoning(_))) {
-        out.push("reasoning".to_string());
-    }
-    if out.is_empty() {
-        String::new()
-    } else {
-        format!("[{}]", out.join(", "))
-    }
-}
-
-/// One line that says what the event is, for list rows.
-pub fn summary(trace: &Trace, e: &Event) -> String {
-    match &e.body {
-        EventBody::Message(m) => {
-            let text = match one_line(&m.content.text(), 160) {
-                t if t.is_empty() => media_label(&m.content),
-                t => t,
-            };
-            let calls: Vec<String> =
-                m.tool_calls.iter().map(|c| format!("{}({})", c.function, one_line(&c.arguments.display(), 60))).collect();
-            match (text.is_empty(), calls.is_empty()) {
-                (_, true) => text,
-                (true, false) => format!("→ {}", calls.join(", ")),
-                (false, false) => format!("{text} → {}", calls.join(", ")),
-            }
-        }
-        EventBody::ToolCall(c) => format!("{}({})", c.function, one_line(&c.arguments.display(), 100)),
-        EventBody::ToolResult(r) => {
-            let f = r.call.and_then(|c| trace.call(c)).map(|c| format!("{}: ", c.function)).unwrap_or_default();
-            format!("{f}{}", one_line(&r.content.text(), 160))
-        }
-        EventBody::ToolDefinitions(t) => {
-            format!("tools: {}", t.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", "))
-        }
-        EventBody::Span(s) => format!("{:?} {}", s.phase, s.name.join("/")),
-        EventBody::Marker(m) => m.label.clone(),
-        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&kv.value.to_string(), 100)),
-        EventBody::Unparsed(why) => why.clone(),
-    }
-}
-
 /// A light row for the virtualised list: what one line shows, without the
 /// content (which the detail pane fetches with [`event_view`]).
 #[derive(Debug, Serialize)]
@@ -297,7 +231,7 @@ pub fn row_view(trace: &Trace, index: usize, counts: (u32, u32)) -> Option<RowVi
         run: e.run,
         kind: e.body.kind(),
         source_kind: &e.source_kind,
-        role: crate::query::event_role(e),
+        role: e.role(),
         timestamp: e.timestamp.as_deref(),
         summary: one_line(&summary(trace, e), 240),
         failed: e.failed,
@@ -319,111 +253,11 @@ pub fn row_view(trace: &Trace, index: usize, counts: (u32, u32)) -> Option<RowVi
     Some(row)
 }
 
-/// Calls, results and failures of one tool.
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ToolStat {
-    pub tool: String,
-    pub calls: u32,
-    /// Calls with a linked result.
-    pub answered: u32,
-    /// Results with an error status or an error diagnostic, and calls with an error diagnostic.
-    pub failures: u32,
-    /// Index of the first event calling the tool.
-    pub first_event: u32,
-}
-
-/// Per-tool counts, most-called first.
-pub fn tool_stats(trace: &Trace, counts: &[(u32, u32)]) -> Vec<ToolStat> {
-    let mut by_tool: std::collections::HashMap<String, ToolStat> = std::collections::HashMap::new();
-    let has_error = |i: usize| counts.get(i).is_some_and(|c| c.0 > 0);
-    let mut record = |i: usize, c: &ToolCall| {
-        let s = by_tool.entry(c.function.clone()).or_insert_with(|| ToolStat {
-            tool: c.function.clone(),
-            first_event: crate::source::clamp_u32(i),
-            ..ToolStat::default()
-        });
-        s.calls += 1;
-        let result_failed = c.result.and_then(|r| trace.events.get(r as usize).map(|e| (r, e))).is_some_and(|(r, e)| {
-            matches!(&e.body, EventBody::ToolResult(res) if res.status == ToolStatus::Error) || has_error(r as usize)
-        });
-        if c.result.is_some() {
-            s.answered += 1;
-        }
-        if result_failed || has_error(i) {
-            s.failures += 1;
-        }
-    };
-    for (i, e) in trace.events.iter().enumerate() {
-        match &e.body {
-            EventBody::Message(m) => m.tool_calls.iter().for_each(|c| record(i, c)),
-            EventBody::ToolCall(c) => record(i, c),
-            _ => {}
-        }
-    }
-    let mut out: Vec<ToolStat> = by_tool.into_values().collect();
-    crate::sort::by(&mut out, |a, b| b.calls.cmp(&a.calls).then_with(|| a.tool.cmp(&b.tool)));
-    out
-}
-
-/// One span of the span tree, in pre-order with its depth.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SpanNode<'a> {
-    pub run: u32,
-    pub name: &'a str,
-    pub path: String,
-    pub depth: u32,
-    /// Event index of the span's begin record.
-    pub begin: u32,
-    /// Event index of its end record (None: never closed).
-    pub end: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start_time: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub end_time: Option<&'a str>,
-}
-
-/// The span tree of every run, built from `EventBody::Span` begin/end
-/// records (see `query::span_paths` for the same walk). Empty for formats
-/// without spans.
-pub fn span_tree(trace: &Trace) -> Vec<SpanNode<'_>> {
-    let mut out: Vec<SpanNode> = Vec::new();
-    let mut stack: Vec<usize> = Vec::new();
-    let mut run = u32::MAX;
-    for (i, e) in trace.events.iter().enumerate() {
-        if e.run != run {
-            run = e.run;
-            stack.clear();
-        }
-        let EventBody::Span(s) = &e.body else { continue };
-        match s.phase {
-            crate::model::SpanPhase::Begin => {
-                stack.push(out.len());
-                out.push(SpanNode {
-                    run: e.run,
-                    name: s.name.last().map(String::as_str).unwrap_or(""),
-                    path: s.name.join("/"),
-                    depth: crate::source::clamp_u32(stack.len().saturating_sub(1)),
-                    begin: crate::source::clamp_u32(i),
-                    end: None,
-                    start_time: e.timestamp.as_deref(),
-                    end_time: None,
-                });
-            }
-            crate::model::SpanPhase::End => {
-                let path = s.name.join("/");
-                let at = stack.iter().rposition(|n| out.get(*n).is_some_and(|n| n.path == path));
-                let Some(at) = at.or(stack.len().checked_sub(1)) else { continue };
-                if let Some(node) = stack.get(at).and_then(|n| out.get_mut(*n)) {
-                    node.end = Some(crate::source::clamp_u32(i));
-                    node.end_time = e.timestamp.as_deref();
-                }
-                stack.truncate(at);
-            }
-        }
-    }
-    out
+/// The flat list of spans (`trace.spans()`): every opening of a span in
+/// the order they begin, read off the one span tree ([`crate::analysis::spans`]).
+/// Empty for formats without spans.
+pub fn span_tree(trace: &Trace) -> Vec<SpanRow<'_>> {
+    crate::analysis::spans::span_tree(trace).rows(trace)
 }
 
 #[cfg(test)]
@@ -468,29 +302,6 @@ mod tests {
     }
 
     #[test]
-    fn one_line_collapses_and_cuts_long_text() {
-        assert_eq!(one_line("a\n  b\tc", 10), "a b c");
-        let long = format!("{}end", "word ".repeat(1_000_000));
-        let line = one_line(&long, 20);
-        assert_eq!(line.chars().count(), 21);
-        assert!(line.ends_with('…'));
-        // Whitespace runs longer than the head still give the start of the text.
-        assert_eq!(one_line(&format!("{}x", " ".repeat(10_000)), 5), "");
-        assert_eq!(one_line(&format!("x{}y", " ".repeat(10)), 5), "x y");
-    }
-
-    #[test]
-    fn tool_stats_count_calls_and_failures() {
-        let t = trace();
-        let stats = tool_stats(&t, &diagnostic_counts(&t));
-        let ls = stats.iter().find(|s| s.tool == "ls").unwrap();
-        assert_eq!((ls.calls, ls.answered, ls.failures, ls.first_event), (2, 1, 0, 1));
-        let cat = stats.iter().find(|s| s.tool == "cat").unwrap();
-        assert_eq!((cat.calls, cat.answered, cat.failures), (1, 1, 1));
-        assert_eq!(stats[0].tool, "ls", "most-called first");
-    }
-
-    #[test]
     fn span_tree_nests_and_closes() {
         let mut t = trace();
         let span = |name: &[&str], phase| EventBody::Span(SpanEvent { name: name.iter().map(|s| s.to_string()).collect(), phase });
@@ -499,7 +310,7 @@ mod tests {
         t.events[2].body = span(&["agent", "step"], SpanPhase::End);
         t.events[3].body = span(&["agent", "step2"], SpanPhase::Begin);
         let tree = span_tree(&t);
-        let shape: Vec<(&str, u32, u32, Option<u32>)> = tree.iter().map(|n| (n.name, n.depth, n.begin, n.end)).collect();
+        let shape: Vec<(&str, u32, u32, Option<u32>)> = tree.iter().map(|n| (n.name.as_str(), n.depth, n.begin, n.end)).collect();
         assert_eq!(shape, vec![("agent", 0, 0, None), ("step", 1, 1, Some(2)), ("step2", 1, 3, None)]);
         assert_eq!(tree[1].path, "agent/step");
     }

@@ -252,12 +252,21 @@ export interface ToolStat {
   calls: number;
   /** Calls with a linked result. */
   answered: number;
-  /** Failed results (error status or error diagnostic) and calls with an error diagnostic. */
+  /** Calls without one. */
+  unanswered: number;
+  /**
+   * Calls that failed by the trace's own word: an error status on the result
+   * (an `error` field, `is_error`, an error observation) or a record the format
+   * marks failed. Never a validation diagnostic.
+   */
   failures: number;
   firstEvent: number;
+  /** Sum of the durations recorded on the calls (or their results), and how many had one. */
+  durationMsTotal: number;
+  durations: number;
 }
 
-/** A span of the span tree, in pre-order. */
+/** One opening of a span (`trace.spans()` lists them in the order they begin), read off the span tree. */
 export interface SpanNode {
   run: number;
   name: string;
@@ -272,7 +281,19 @@ export interface SpanNode {
   endTime?: string;
 }
 
+/** Token counts, as the format reports them (0 where it gives none). */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  reasoningOutputTokens: number;
+  totalTokens: number;
+}
+
+/** The counts of a trace: what the CLI's `stats --format json` prints for it too. */
 export interface TraceStats {
+  format: string;
   events: number;
   runs: number;
   toolCalls: number;
@@ -281,6 +302,29 @@ export interface TraceStats {
   warnings: number;
   byKind: Record<string, number>;
   byRole: Record<string, number>;
+  /** Per tool, most-called first: the same list as {@link Trace.toolStats}. */
+  tools: ToolStat[];
+  /** Tool results that answer no call of the trace. */
+  unlinkedResults: { results: number; failures: number };
+  /** Token usage over all events, and per model ("" when the event names none). */
+  usage: { total: Usage; byModel: Record<string, Usage>; events: number };
+  /** First and last timestamp of each run that has one, and the seconds between. */
+  runTimes: { run: number; first: string | null; last: string | null; durationSeconds: number | null }[];
+}
+
+/** Diagnostics with the same severity, code and message, as one finding. */
+export interface DiagnosticGroup {
+  code: string;
+  severity: Severity;
+  message: string;
+  /** How many diagnostics. */
+  count: number;
+  /** How many distinct events they are about. */
+  events: number;
+  /** Their indices in {@link Trace.diagnostics} order. */
+  diagnostics: number[];
+  /** The first of them. */
+  first: number;
 }
 "#;
 
@@ -438,19 +482,6 @@ struct RunView<'a> {
     metadata: &'a crate::model::Metadata,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Stats {
-    events: usize,
-    runs: usize,
-    tool_calls: usize,
-    linked_results: usize,
-    errors: usize,
-    warnings: usize,
-    by_kind: std::collections::BTreeMap<&'static str, u32>,
-    by_role: std::collections::BTreeMap<String, u32>,
-}
-
 #[wasm_bindgen(js_class = Trace)]
 impl JsTrace {
     /// Format id: `openai`, …
@@ -565,32 +596,11 @@ impl JsTrace {
         to_js(&self.trace.metadata)
     }
 
+    /// Counts by kind and role, per tool, token usage and run times: the
+    /// same computation as the CLI's `stats` (`analysis::stats`).
     #[wasm_bindgen(unchecked_return_type = "TraceStats")]
     pub fn stats(&self) -> JsValue {
-        let mut by_kind = std::collections::BTreeMap::new();
-        let mut by_role = std::collections::BTreeMap::new();
-        for e in &self.trace.events {
-            *by_kind.entry(e.body.kind()).or_insert(0) += 1;
-            let role = match &e.body {
-                crate::model::EventBody::Message(m) => Some(m.role.clone()),
-                crate::model::EventBody::ToolResult(_) => Some("tool".to_string()),
-                _ => None,
-            };
-            if let Some(r) = role {
-                *by_role.entry(r).or_insert(0) += 1;
-            }
-        }
-        let warnings = self.trace.diagnostics.iter().filter(|d| d.severity == crate::diagnostic::Severity::Warning).count();
-        to_js(&Stats {
-            events: self.trace.events.len(),
-            runs: self.trace.runs.len(),
-            tool_calls: self.trace.tool_call_count(),
-            linked_results: self.trace.linked_result_count(),
-            errors: self.trace.error_count(),
-            warnings,
-            by_kind,
-            by_role,
-        })
+        to_js(&crate::analysis::stats::trace_stats(&self.trace))
     }
 
     /// Indices of the events matching `query`, in order. Throws an `Error`
@@ -680,10 +690,10 @@ impl JsTrace {
     /// Calls, answered calls and failures per tool, most-called first.
     #[wasm_bindgen(js_name = toolStats, unchecked_return_type = "ToolStat[]")]
     pub fn tool_stats(&self) -> JsValue {
-        to_js(&crate::view::tool_stats(&self.trace, &self.counts))
+        to_js(&crate::analysis::stats::tool_stats(&self.trace))
     }
 
-    /// The span tree of every run (empty when the format has no spans).
+    /// Every opening of a span, in order (empty when the format has no spans).
     #[wasm_bindgen(unchecked_return_type = "SpanNode[]")]
     pub fn spans(&self) -> JsValue {
         to_js(&crate::view::span_tree(&self.trace))
@@ -696,7 +706,7 @@ impl JsTrace {
             .index
             .instants(&self.trace)
             .iter()
-            .map(|t| t.map_or(f64::NAN, crate::query::Instant::millis))
+            .map(|t| t.map_or(f64::NAN, crate::analysis::time::Instant::millis))
             .collect();
         js_sys::Float64Array::from(ms.as_slice())
     }
@@ -884,7 +894,14 @@ impl JsTrace {
     /// The span tree of every run, built from span paths and begin/end records.
     #[wasm_bindgen(js_name = spanTree, unchecked_return_type = "SpanTree")]
     pub fn span_tree(&self) -> JsValue {
-        to_js(&crate::spans::span_tree(&self.trace))
+        to_js(&crate::analysis::spans::span_tree(&self.trace))
+    }
+
+    /// Diagnostics with the same severity, code and message, grouped, in
+    /// order of their first diagnostic.
+    #[wasm_bindgen(js_name = diagnosticGroups, unchecked_return_type = "DiagnosticGroup[]")]
+    pub fn diagnostic_groups(&self) -> JsValue {
+        to_js(&crate::analysis::diagnostics::group(&self.trace.diagnostics))
     }
 }
 

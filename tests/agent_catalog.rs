@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::{CallRef, Content, EventBody, SpanPhase, ToolStatus, Trace};
-use agent_trace_viewer::spans::span_tree;
+use agent_trace_viewer::analysis::spans::span_tree;
 use common::{codes, corpus_dir, corpus_files, errors, fixture, parse, parse_as};
 use serde_json::Value;
 

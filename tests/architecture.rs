@@ -95,9 +95,10 @@ fn every_format_has_its_parts() {
                 missing.push(format!("{part}/"));
             }
         }
-        let doc = format!("docs/formats/{id}.md");
-        if !root().join(&doc).is_file() {
-            missing.push(doc);
+        for file in [format!("docs/formats/{id}.md"), format!("tests/fixtures/{id}/xss/builder.mjs"), format!("scripts/bench/formats/{id}.mjs")] {
+            if !root().join(&file).is_file() {
+                missing.push(file);
+            }
         }
     }
     assert!(root().join("docs/adding-a-format.md").is_file(), "docs/adding-a-format.md is the recipe");

@@ -76,16 +76,48 @@ fn stats_counts_tools_tokens_and_time() {
     let session: serde_json::Value = serde_json::from_slice(&common::fixture("agentlens/session.json")).unwrap();
     let events = session["events"].as_array().unwrap();
     let sum = |k: &str| events.iter().map(|e| e[k].as_u64().unwrap_or(0)).sum::<u64>();
-    assert_eq!(v[0]["tokensIn"], sum("tokens_in"));
-    assert_eq!(v[0]["tokensOut"], sum("tokens_out"));
+    // Token usage is typed now (`usage.total`, per model in `usage.byModel`), and
+    // `tools` is the list `trace.toolStats()` gives, with results answering no
+    // call counted apart.
+    assert_eq!(v[0]["usage"]["total"]["inputTokens"], sum("tokens_in"));
+    assert_eq!(v[0]["usage"]["total"]["outputTokens"], sum("tokens_out"));
     let failures = events.iter().filter(|e| e["event_type"] == "tool_error").count() as u64;
-    let tools = v[0]["tools"].as_object().unwrap();
-    assert_eq!(tools.values().map(|t| t["failures"].as_u64().unwrap()).sum::<u64>(), failures);
+    let tools = v[0]["tools"].as_array().unwrap();
+    let unlinked = v[0]["unlinkedResults"]["failures"].as_u64().unwrap();
+    assert_eq!(tools.iter().map(|t| t["failures"].as_u64().unwrap()).sum::<u64>() + unlinked, failures);
     assert_eq!(v[0]["runTimes"][0]["durationSeconds"], 7.0);
 
     let (code, out, _) = cli(&["stats", "-"], Some(br#"[{"role": "user", "content": "a"}]"#));
     assert_eq!(code, 0);
     assert!(out.contains("format      openai") && out.contains("by role     user 1"), "{out}");
+}
+
+#[test]
+fn validate_groups_repeated_diagnostics_unless_all() {
+    let file = common::corpus_dir().join("openhands/OpenHands__benchmarks__benchmarks__openagentsafety__outputs__mgulavani__openagentsafety_full_updated-train__litellm_proxy__neulab__gpt-4o-2024-08-06_maxiter_100_N_initial__output.jsonl");
+    let file = file.to_str().unwrap();
+    let (code, out, _) = cli(&["validate", file], None);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    // 35 errors: two messages repeated 17 times each, and one on its own.
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with(&format!("{file}:1:3141: error[unknown-action-kind]: 17 records: openhands-sdk 1.58.2")), "{out}");
+    assert!(lines[0].ends_with("(first at $.history[0].action)"), "{out}");
+    assert!(lines[1].contains("error[unknown-observation-kind]: 17 records: "), "{out}");
+    assert!(lines[2].contains("error[unknown-field]: FinishObservation has no field `message`"), "{out}");
+    assert!(lines[3].ends_with("35 errors, 0 other diagnostics (repeated ones grouped: --all lists each)"), "{out}");
+    let (code, all, _) = cli(&["validate", "--all", file], None);
+    assert_eq!(code, 1);
+    assert_eq!(all.lines().count(), 36, "{all}");
+    assert_eq!(all.lines().filter(|l| l.contains("error[unknown-action-kind]: openhands-sdk")).count(), 17);
+    let (_, json, _) = cli(&["validate", "--format", "json", file], None);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0]["diagnostics"].as_array().unwrap().len(), 35);
+    let counts: Vec<u64> = v[0]["groups"].as_array().unwrap().iter().map(|g| g["count"].as_u64().unwrap()).collect();
+    assert_eq!(counts, [17, 17, 1]);
+    let (code, _, err) = cli(&["stats", "--all", file], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("--all is not an option of this command"), "{err}");
 }
 
 // ---- text and convert -------------------------------------------------------

@@ -394,3 +394,30 @@ fn broken_input_gives_diagnostics_not_panics() {
         }
     }
 }
+
+/// An eval output written by an older SDK: every `execute_bash` action and
+/// observation carries an "unknown kind" error for openhands-sdk 1.58.2, yet
+/// no call failed (no observation is an error). The diagnostics stay; the
+/// failures count what the trace says (they were 17 of 17 when a diagnostic
+/// on the call counted as a failure), and the diagnostics read as one finding
+/// per message.
+#[test]
+fn an_older_sdk_output_has_diagnostics_but_no_failed_calls() {
+    let t = parse_path(&corpus_file(
+        "OpenHands__benchmarks__benchmarks__openagentsafety__outputs__mgulavani__openagentsafety_full_updated-train__litellm_proxy__neulab__gpt-4o-2024-08-06_maxiter_100_N_initial__output.jsonl",
+    ));
+    let unknown = t.diagnostics.iter().filter(|d| d.code == "unknown-action-kind" && d.severity == Severity::Error).count();
+    assert_eq!(unknown, 17);
+    let tools = agent_trace_viewer::analysis::stats::tool_stats(&t);
+    let bash = tools.iter().find(|s| s.tool == "execute_bash").unwrap();
+    assert_eq!((bash.calls, bash.answered, bash.failures), (17, 17, 0));
+    assert_eq!(agent_trace_viewer::analysis::stats::trace_stats(&t).tools, tools);
+    let groups = agent_trace_viewer::analysis::diagnostics::group(&t.diagnostics);
+    let shape: Vec<(&str, u32, u32)> = groups.iter().map(|g| (g.code, g.count, g.events)).collect();
+    assert_eq!(shape, vec![("unknown-action-kind", 17, 17), ("unknown-observation-kind", 17, 17), ("unknown-field", 1, 1)]);
+    assert!(groups[0].headline().starts_with("17 records: openhands-sdk 1.58.2"), "{}", groups[0].headline());
+    assert!(groups[0].message.contains("\"ExecuteBashAction\""));
+    // `is:error` still finds the records with error diagnostics.
+    let errors = agent_trace_viewer::query::filter(&t, "is:error", &mut Default::default()).unwrap();
+    assert!(errors.len() >= 34, "{}", errors.len());
+}

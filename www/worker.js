@@ -5,7 +5,7 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace, parseFiles, formats } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles, formats, groupFiles } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 
 // The module uses WebAssembly SIMD (fixed-width, 128-bit): a browser without
@@ -162,6 +162,14 @@ const ops = {
     return formats();
   },
   /**
+   * Which of the dropped files make one trace (`paths` as dropped): the
+   * core's `groupFiles`, [{ name, files: indices into paths }], each format
+   * deciding for its own files.
+   */
+  groupFiles({ paths }) {
+    return groupFiles(paths);
+  },
+  /**
    * Reads a File here, in Blob.slice chunks with progress, so that the page's
    * thread never touches the bytes; then parses it.
    */
@@ -171,8 +179,9 @@ const ops = {
     return ops.parse({ buffer, name, format });
   },
   /**
-   * Several files as one trace (an OpenHands conversation folder, one event
-   * per file): read here, then joined by the core in the SDK's file order.
+   * Several files as one trace (a group of `groupFiles`: a conversation
+   * folder, one event per file): read here, then joined by the core in the
+   * format's file order.
    */
   async parseFiles({ files, name, format }, progress) {
     const total = files.reduce((n, f) => n + f.size, 0);

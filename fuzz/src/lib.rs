@@ -144,7 +144,7 @@ pub fn check_trace(t: &Trace) {
     assert!(serde_json::to_string(&t.diagnostics).is_ok());
     assert!(serde_json::to_string(&t.metadata).is_ok());
     assert!(serde_json::to_string(&t.detection).is_ok());
-    let _ = agent_trace_viewer::spans::span_tree(t);
+    let _ = agent_trace_viewer::analysis::spans::span_tree(t);
     for run in 0..t.runs.len().min(64) {
         let run = run as u32;
         let _ = serde_json::to_string(&agent_trace_viewer::import::openhands::views::condensed_view(t, run));

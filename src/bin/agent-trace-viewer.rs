@@ -1,7 +1,7 @@
 //! The command-line tool: the same core as the viewer, for CI pipelines and
 //! scripts where there is no browser.
 //!
-//!     agent-trace-viewer validate [--format json] [--as FORMAT] FILE…
+//!     agent-trace-viewer validate [--format json] [--all] [--as FORMAT] FILE…
 //!     agent-trace-viewer stats [--format json] [--as FORMAT] FILE…
 //!     agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
 //!                             [--context FILE_OR_JSON] [--format json] [--as FORMAT] FILE…
@@ -21,21 +21,26 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use agent_trace_viewer::analysis::diagnostics::group;
+use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
-use agent_trace_viewer::model::Trace;
+use agent_trace_viewer::model::{Trace, Usage};
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
-use agent_trace_viewer::stats::trace_stats;
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::{json, Value};
 
 const USAGE: &str = "usage:
-  agent-trace-viewer validate [--format text|json] [--as FORMAT] FILE...
+  agent-trace-viewer validate [--format text|json] [--all] [--as FORMAT] FILE...
   agent-trace-viewer stats [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
                           [--context FILE_OR_JSON] [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
   agent-trace-viewer formats [--format text|json]
 
+validate: one line per diagnostic, `file:line:col: severity[code]: message`;
+  diagnostics repeated with the same severity, code and message print as one
+  line, `N records: message`, at the first of them (--all: every one).
+  JSON output has them all, and their groups.
 text: the run's AgentRun text as Docent renders it (default style current,
   docent 0.1.88; legacy: docent-python 0.1.3a0). --token-limit (legacy only)
   splits it into chunks with cl100k_base token counts; --context (current
@@ -80,6 +85,8 @@ enum Target {
 struct Args {
     command: Command,
     json: bool,
+    /// `validate`: every diagnostic on its own line, repeated ones too.
+    all: bool,
     format: Option<String>,
     style: Option<Style>,
     token_limit: Option<i64>,
@@ -122,6 +129,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     let mut out = Args {
         command,
         json: false,
+        all: false,
         format: None,
         style: None,
         token_limit: None,
@@ -148,6 +156,10 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 }
             }
             "--as" => out.format = Some(it.next().ok_or("--as needs a format id")?),
+            "--all" => {
+                only("--all", &[Command::Validate])?;
+                out.all = true;
+            }
             "--style" => {
                 only("--style", &[Command::Text])?;
                 let v = it.next().unwrap_or_default();
@@ -425,16 +437,31 @@ fn report(out: &mut impl Write, json_out: &mut Vec<Value>, args: &Args, file: &s
             "format": trace.format,
             "events": trace.events.len(),
             "diagnostics": trace.diagnostics,
+            "groups": group(&trace.diagnostics),
         })),
         (Command::Validate, false) => {
-            for d in &trace.diagnostics {
+            let groups = group(&trace.diagnostics);
+            let mut collapsed = 0;
+            for g in &groups {
+                let members = g.diagnostics.iter().filter_map(|&i| trace.diagnostics.get(i as usize));
+                if args.all || g.count == 1 {
+                    for d in members {
+                        let name = trace.file_at(d.offset).map(|f| f.name.as_str()).unwrap_or(file);
+                        let _ = writeln!(out, "{}", d.to_line(name));
+                    }
+                    continue;
+                }
+                collapsed += 1;
+                let Some(d) = trace.diagnostics.get(g.first as usize) else { continue };
                 let name = trace.file_at(d.offset).map(|f| f.name.as_str()).unwrap_or(file);
-                let _ = writeln!(out, "{}", d.to_line(name));
+                let (sev, code, headline) = (g.severity.name(), g.code, g.headline());
+                let _ = writeln!(out, "{name}:{}:{}: {sev}[{code}]: {headline} (first at {})", d.line, d.column, d.path);
             }
             let errors = trace.error_count();
+            let grouped = if collapsed > 0 { " (repeated ones grouped: --all lists each)" } else { "" };
             let _ = writeln!(
                 out,
-                "{file}: {} ({}, {}): {}, {}",
+                "{file}: {} ({}, {}): {}, {}{grouped}",
                 trace.format,
                 plural(trace.events.len(), "event"),
                 plural(trace.runs.len(), "run"),
@@ -453,6 +480,18 @@ fn report(out: &mut impl Write, json_out: &mut Vec<Value>, args: &Args, file: &s
     }
 }
 
+/// `1200 in, 300 out, 1500 total`, with cache and reasoning counts when there are any.
+fn usage_line(u: &Usage) -> String {
+    let mut parts = vec![format!("{} in", u.input_tokens), format!("{} out", u.output_tokens)];
+    for (n, what) in [(u.cache_read_input_tokens, "cache read"), (u.cache_creation_input_tokens, "cache write"), (u.reasoning_output_tokens, "reasoning")] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    }
+    parts.push(format!("{} total", u.total_tokens));
+    parts.join(", ")
+}
+
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
@@ -469,13 +508,22 @@ fn print_stats(out: &mut impl Write, file: &str, trace: &Trace) {
         let _ = writeln!(out, "  by role     {}", join(s.by_role.iter().map(|(k, n)| format!("{k} {n}")).collect()));
     }
     let _ = writeln!(out, "  tool calls  {} ({} results linked)", s.tool_calls, s.linked_results);
-    for (name, t) in &s.tools {
-        let name = if name.is_empty() { "(unlinked results)" } else { name };
+    for t in &s.tools {
         let latency = if t.durations > 0 { format!(", mean {:.0} ms", t.duration_ms_total / f64::from(t.durations)) } else { String::new() };
-        let _ = writeln!(out, "    {name}: {} calls, {} results, {} failed{latency}", t.calls, t.results, t.failures);
+        let _ = writeln!(out, "    {}: {} calls, {} answered, {} failed{latency}", t.tool, t.calls, t.answered, t.failures);
     }
-    if s.tokens_in + s.tokens_out > 0 {
-        let _ = writeln!(out, "  tokens      {} in, {} out", s.tokens_in, s.tokens_out);
+    let u = &s.unlinked_results;
+    if u.results > 0 {
+        let _ = writeln!(out, "    (results answering no call): {} results, {} failed", u.results, u.failures);
+    }
+    if s.usage.events > 0 {
+        let _ = writeln!(out, "  tokens      {}", usage_line(&s.usage.total));
+        if s.usage.by_model.len() > 1 || s.usage.by_model.keys().any(|m| !m.is_empty()) {
+            for (model, u) in &s.usage.by_model {
+                let model = if model.is_empty() { "(model not named)" } else { model };
+                let _ = writeln!(out, "    {model}: {}", usage_line(u));
+            }
+        }
     }
     for r in &s.run_times {
         let span = r.duration_seconds.map(|d| format!(" ({d:.1} s)")).unwrap_or_default();

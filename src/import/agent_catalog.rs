@@ -256,6 +256,9 @@ impl<'r, 'a> Reader<'r, 'a> {
             e.span = span;
             e.metadata = meta;
             e.failed = read.failed;
+            if let Some(h) = read.handoff {
+                e.facts_mut().handoff = Some(h);
+            }
         }
     }
 
@@ -477,7 +480,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Warnings for begin/end records without a partner, from the span tree.
     fn span_diagnostics(&mut self) {
-        let tree = crate::spans::build(self.out.events());
+        let tree = crate::analysis::spans::build(self.out.events());
         for issue in &tree.issues {
             let name = tree.path(issue.node).join("/");
             let Some(e) = self.out.events().get(issue.event as usize) else { continue };

@@ -443,6 +443,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         if let Some(e) = self.out.event_mut(index) {
             e.failed = failed;
             e.metadata = metadata;
+            e.facts = super::facts::agentlens(o);
         }
         // A call that carries its output (or failed) gets a result event beside it.
         let result = match (event_type.as_deref(), &call) {

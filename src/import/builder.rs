@@ -411,6 +411,7 @@ impl<'a> Builder<'a> {
             span: None,
             failed: false,
             metadata: Metadata::new(),
+            facts: None,
         });
         if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {
             t.events.end = index + 1;

@@ -10,6 +10,7 @@ pub mod format_view;
 pub mod agentlens;
 mod builder;
 pub mod docent;
+pub mod facts;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;

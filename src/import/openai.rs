@@ -588,7 +588,10 @@ impl<'r, 'a> Reader<'r, 'a> {
                 let tool_calls = self.message_calls(&o, &ctx);
                 self.register_calls(&tool_calls, &ctx, &[Seg::key("tool_calls")], links);
                 let body = Message { role, content, tool_calls };
-                self.out.push_event(EventBody::Message(body), "Message", r, path.to_string(), timestamp);
+                let index = self.out.push_event(EventBody::Message(body), "Message", r, path.to_string(), timestamp);
+                if let Some(e) = self.out.event_mut(index) {
+                    e.facts = super::facts::completion(&o);
+                }
             }
         } else if o.contains_key("type") {
             let call = self.call(&Value::Object(std::mem::take(&mut o)), &ctx, &[], false);

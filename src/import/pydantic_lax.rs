@@ -16,6 +16,8 @@
 
 use serde_json::Value;
 
+use crate::analysis::time::iso::{self as time, numeric, unix_seconds, END_UNIX, MIN_UNIX};
+
 use super::json_type;
 
 // `str`, `dict` and `list` fields take only their own JSON type (no
@@ -169,12 +171,6 @@ fn dt_err(kind: &'static str, message: impl Into<String>) -> DateTimeError {
     DateTimeError { kind, message: message.into() }
 }
 
-/// Unix timestamps beyond this magnitude are milliseconds (speedate's rule).
-const MS_WATERSHED: f64 = 2e10;
-/// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z as Unix seconds.
-const MIN_UNIX: f64 = -62_135_596_800.0;
-const MAX_UNIX: f64 = 253_402_300_799.0;
-
 /// A `datetime` field in lax mode: an RFC 3339-like string
 /// (`YYYY-MM-DD[Tt _]HH:MM[:SS[.f…]][Z|±HH[:]MM]`, or a bare date), a Unix
 /// timestamp as a JSON number or a numeric string (seconds, or milliseconds
@@ -202,8 +198,8 @@ pub fn datetime(v: &Value) -> Result<DateTime, DateTimeError> {
 }
 
 fn unix(f: f64) -> Result<DateTime, DateTimeError> {
-    let secs = if f.abs() > MS_WATERSHED { f / 1000.0 } else { f };
-    if secs.is_nan() || secs >= MAX_UNIX + 1.0 {
+    let secs = unix_seconds(f);
+    if secs.is_nan() || secs >= END_UNIX {
         return Err(dt_err("datetime_parsing", "dates after 9999 are not supported as Unix timestamps"));
     }
     if secs < MIN_UNIX {
@@ -212,112 +208,9 @@ fn unix(f: f64) -> Result<DateTime, DateTimeError> {
     Ok(DateTime { aware: true })
 }
 
-/// speedate's number form for timestamps in strings: `[+-]digits[.digits]`,
-/// at least one digit, no exponent, no whitespace.
-fn numeric(s: &str) -> Option<f64> {
-    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (int, frac) = body.split_once('.').unwrap_or((body, ""));
-    let digits = |p: &str| p.bytes().all(|b| b.is_ascii_digit());
-    if (int.is_empty() && frac.is_empty()) || !digits(int) || !digits(frac) {
-        return None;
-    }
-    s.parse::<f64>().ok().or_else(|| format!("{s}0").parse::<f64>().ok())
-}
-
 /// Parses speedate's datetime or date form; returns whether it has an offset.
 fn iso(b: &[u8]) -> Result<bool, &'static str> {
-    let num = |from: usize, len: usize| -> Option<u32> {
-        let part = b.get(from..from + len)?;
-        if !part.iter().all(u8::is_ascii_digit) {
-            return None;
-        }
-        std::str::from_utf8(part).ok()?.parse().ok()
-    };
-    if b.len() < 10 {
-        return Err("input is too short");
-    }
-    let year = num(0, 4).ok_or("invalid character in year")?;
-    if b.get(4) != Some(&b'-') {
-        return Err("invalid date separator, expected `-`");
-    }
-    let month = num(5, 2).ok_or("invalid character in month")?;
-    if b.get(7) != Some(&b'-') {
-        return Err("invalid date separator, expected `-`");
-    }
-    let day = num(8, 2).ok_or("invalid character in day")?;
-    if year == 0 {
-        return Err("year 0 is out of range");
-    }
-    if !(1..=12).contains(&month) {
-        return Err("month value is outside expected range");
-    }
-    if day == 0 || day > days_in_month(year, month) {
-        return Err("day value is outside expected range");
-    }
-    if b.len() == 10 {
-        return Ok(false);
-    }
-    if !matches!(b.get(10), Some(b'T' | b't' | b' ' | b'_')) {
-        return Err("unexpected extra characters at the end of the input");
-    }
-    time_and_offset(b, 11).ok_or("unexpected extra characters at the end of the input")
-}
-
-/// `HH:MM[:SS[(.|,)digits]]` then an optional `Z` or `±HH[:]MM`, then the end.
-fn time_and_offset(b: &[u8], mut i: usize) -> Option<bool> {
-    let two = |at: usize| -> Option<u32> {
-        let (x, y) = (*b.get(at)?, *b.get(at + 1)?);
-        (x.is_ascii_digit() && y.is_ascii_digit()).then(|| u32::from(x - b'0') * 10 + u32::from(y - b'0'))
-    };
-    let hour = two(i)?;
-    if hour > 23 || b.get(i + 2) != Some(&b':') {
-        return None;
-    }
-    let minute = two(i + 3)?;
-    if minute > 59 {
-        return None;
-    }
-    i += 5;
-    if b.get(i) == Some(&b':') {
-        let second = two(i + 1)?;
-        if second > 59 {
-            return None;
-        }
-        i += 3;
-        if matches!(b.get(i), Some(b'.' | b',')) {
-            let start = i + 1;
-            i = start;
-            while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
-            if i == start {
-                return None;
-            }
-        }
-    }
-    match b.get(i) {
-        None => Some(false),
-        Some(b'Z' | b'z') => (i + 1 == b.len()).then_some(true),
-        Some(b'+' | b'-') => {
-            let hours = two(i + 1)?;
-            let mut j = i + 3;
-            if b.get(j) == Some(&b':') {
-                j += 1;
-            }
-            let minutes = two(j)?;
-            (hours <= 23 && minutes <= 59 && j + 2 == b.len()).then_some(true)
-        }
-        Some(_) => None,
-    }
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        _ => 31,
-    }
+    time::parse(b).map(|d| d.aware)
 }
 
 #[cfg(test)]
@@ -437,6 +330,41 @@ mod tests {
         }
         for v in [json!(2), json!(1.5), json!(" true"), json!(null), json!("maybe"), json!([])] {
             assert!(boolean(&v).is_err(), "{v}");
+        }
+    }
+
+    /// Docent's `datetime` cases (tests/golden/docent agrees).
+    #[test]
+    fn docent_datetimes() {
+        for v in [
+            json!("2024-01-01"),
+            json!("2024-01-01 10:00"),
+            json!("2024-01-01_10:00"),
+            json!("2024-01-01t10:00:00,5z"),
+            json!("2024-01-01T10:00:00.1234567890+0200"),
+            json!("2000-02-29"),
+            json!("1700000000.5"),
+            json!(".5"),
+            json!(2.5e14),
+            json!(-62_135_596_800_000i64),
+        ] {
+            assert!(datetime(&v).is_ok(), "{v}");
+        }
+        for v in [
+            json!(true),
+            json!("2024-1-1"),
+            json!("1900-02-29"),
+            json!("2024-01-01T10"),
+            json!("2024-01-01T10:00:00+02"),
+            json!("2024-01-01T10:00:00.Z"),
+            json!("2024-01-01T"),
+            json!(" 1700000000"),
+            json!("1e3"),
+            json!(2.6e14),
+            json!(-62_135_596_800_001i64),
+            json!(""),
+        ] {
+            assert!(!datetime(&v).is_ok(), "{v}");
         }
     }
 }

@@ -1,6 +1,10 @@
 //! Every form of the query language and every error it reports.
 
 use super::*;
+use super::index::{push_lowercase, EventTexts};
+use super::syntax::build_regex;
+use crate::analysis::time::parse_instant;
+use crate::diagnostic::Severity;
 use crate::model::{EventBody, SpanEvent, SpanPhase};
 use crate::{parse_trace, ParseOptions};
 
@@ -124,6 +128,8 @@ fn negation_or_and_groups() {
     // A `)` closing a `(` of the word is part of it.
     assert_eq!(q("paris?"), vec![1]);
     assert!(q("f(x)").is_empty());
+    assert!(q("tool:f(x)").is_empty());
+    assert_eq!(q(r#"role:"(""#), Vec::<u32>::new());
     assert_eq!(q("(quickly)"), vec![1]);
     assert_eq!(q(r#""(quickly)""#), vec![1]);
 }
@@ -184,6 +190,14 @@ fn errors_name_what_and_where() {
         ("x ()", 3, "empty parentheses"),
         ("role:tool)", 10, "unmatched `)`"),
         ("(a) b)", 6, "unmatched `)`"),
+        // An unbalanced parenthesis is an error wherever it stands: in a field's
+        // value (once read as the value "(") as in a free word.
+        ("role:(", 6, "unclosed `(`"),
+        ("role:)", 6, "`role:` needs a value"),
+        ("tool:f(x", 7, "unclosed `(`"),
+        ("f(x", 2, "unclosed `(`"),
+        ("f(g(x) y", 2, "unclosed `(`"),
+        ("(role:(x)", 1, "unclosed `(`"),
         ("is:broken", 4, "unknown value `broken` for `is:`"),
         ("has:wings", 5, "unknown value `wings` for `has:`"),
         ("after:yesterday", 7, "`yesterday` is not a time"),

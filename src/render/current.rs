@@ -341,71 +341,20 @@ fn parse_datetime(v: &Py) -> Option<When> {
         Py::Float(f) => timestamp(*f),
         Py::Str(s) => {
             let s = s.trim();
-            if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-') && s.get(4..5).is_none_or(|c| c != "-") {
-                return timestamp(s.parse::<f64>().ok()?);
-            }
-            iso(s)
+            iso(s).or_else(|| timestamp(crate::analysis::time::iso::numeric(s)?))
         }
         _ => None,
     }
 }
 
 fn timestamp(x: f64) -> Option<When> {
-    let seconds = if x.abs() > 2e10 { x / 1000.0 } else { x };
+    let seconds = crate::analysis::time::iso::unix_seconds(x);
     Some(When { aware: true, micros: (seconds * 1e6).round() as i128 })
 }
 
+/// The date-time string as pydantic reads it ([`crate::analysis::time::iso`],
+/// the validators' reader too); naive values stay naive, as Docent compares them.
 fn iso(s: &str) -> Option<When> {
-    let b = s.as_bytes();
-    let num = |r: std::ops::Range<usize>| -> Option<i128> { s.get(r)?.parse::<i128>().ok() };
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
-        return None;
-    }
-    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let days = days_from_civil(y, mo, d);
-    let mut micros = days * 86_400_000_000;
-    let rest = s.get(10..)?;
-    if rest.is_empty() {
-        return Some(When { aware: false, micros });
-    }
-    let rest = rest.get(1..)?;
-    let (h, mi) = (rest.get(0..2)?.parse::<i128>().ok()?, rest.get(3..5)?.parse::<i128>().ok()?);
-    micros += (h * 3600 + mi * 60) * 1_000_000;
-    let mut tail = rest.get(5..)?;
-    if let Some(t) = tail.strip_prefix(':') {
-        let sec = t.get(0..2)?.parse::<i128>().ok()?;
-        micros += sec * 1_000_000;
-        tail = t.get(2..)?;
-        if let Some(f) = tail.strip_prefix('.').or_else(|| tail.strip_prefix(',')) {
-            let digits: String = f.chars().take_while(char::is_ascii_digit).collect();
-            let padded: String = format!("{digits:0<6}").chars().take(6).collect();
-            micros += padded.parse::<i128>().ok()?;
-            tail = f.get(digits.len()..)?;
-        }
-    }
-    match tail {
-        "" => Some(When { aware: false, micros }),
-        "Z" | "z" => Some(When { aware: true, micros }),
-        tz => {
-            let sign = match tz.get(0..1)? {
-                "+" => 1,
-                "-" => -1,
-                _ => return None,
-            };
-            let digits: String = tz.get(1..)?.chars().filter(|c| *c != ':').collect();
-            let (oh, om) = (digits.get(0..2)?.parse::<i128>().ok()?, digits.get(2..4).and_then(|m| m.parse::<i128>().ok()).unwrap_or(0));
-            Some(When { aware: true, micros: micros - sign * (oh * 3600 + om * 60) * 1_000_000 })
-        }
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i128, m: i128, d: i128) -> i128 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let d = crate::analysis::time::iso::parse(s.as_bytes()).ok()?;
+    Some(When { aware: d.aware, micros: i128::from(d.micros) })
 }

@@ -348,7 +348,7 @@ fn xss_fixtures_are_read_as_their_format_with_payloads_intact() {
         let file = [format!("xss/{format}.json"), format!("xss/{format}.jsonl")]
             .into_iter()
             .find(|f| fixtures.join(f).exists())
-            .unwrap_or_else(|| panic!("{format}: no XSS fixture tests/fixtures/xss/{format}.json or .jsonl (add one to generate.mjs)"));
+            .unwrap_or_else(|| panic!("{format}: no XSS fixture tests/fixtures/xss/{format}.json or .jsonl (add tests/fixtures/{format}/xss/builder.mjs and run node tests/fixtures/xss/generate.mjs)"));
         let file = file.as_str();
         let t = parse(&common::fixture(file));
         assert_eq!(t.format, format, "{file} detected as {}", t.format);

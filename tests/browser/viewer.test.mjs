@@ -6,9 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CSP } from '../../scripts/serve.mjs';
-import { launch, openViewer, corpus, artifacts, rowIndices, waitForCount, query } from './helpers.mjs';
+import { launch, openViewer, root, corpus, artifacts, rowIndices, waitForCount, query } from './helpers.mjs';
+
+/** The core's grouping of dropped files, to compare the page with. */
+const { groupFiles } = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
 
 let env;
 
@@ -180,11 +184,21 @@ test('an OpenHands conversation folder (one event per file) opens as one trace',
   const dir = join(corpus, 'openhands');
   const names = readdirSync(dir).filter((n) => n.includes('3fdb316098bb48e1aa029ce56805792a__events__event-'));
   assert.ok(names.length >= 10, `CORPUS MISSING: conversation files in ${dir}`);
-  await page.setInputFiles('#file-input', names.map((n) => join(dir, n)));
+  // The event files and one other trace: the core groups the event files (groupFiles), the other stays a file.
+  const [sample] = JSON.parse(readFileSync(join(root, 'www', 'samples', 'index.json'), 'utf8'));
+  await page.setInputFiles('#file-input', [...names.map((n) => join(dir, n)), join(root, 'www', 'samples', sample.file)]);
+  const groups = groupFiles([...names, sample.file]);
+  assert.deepEqual(groups.map((g) => g.files.length), [names.length, 1]);
+  const { name } = groups[0];
+  assert.ok(name.endsWith(`__events (${names.length} event files)`), name);
+  await page.waitForFunction(() => document.querySelectorAll('#file-switcher option').length === 2);
+  const options = (await page.locator('#file-switcher option').allTextContents()).map((o) => o.replace(/ \(\d+ events\)$/, ''));
+  assert.deepEqual([...options].sort(), [name, sample.file].sort(), 'the group is one entry, named by the core');
+  await page.selectOption('#file-switcher', String(options.indexOf(name)));
   await waitForCount(page, `${names.length} events`);
   assert.equal(await page.textContent('[data-fact="format"]'), 'openhands');
   assert.equal(await page.textContent('[data-fact="events"]'), String(names.length));
-  assert.match(await page.textContent('#status'), /\(\d+ event files\)/);
+  await page.waitForFunction((n) => document.querySelector('#status').textContent === `Loaded ${n}`, name);
   await page.screenshot({ path: join(artifacts, 'viewer-openhands-folder.png') });
 
   // An Agent Catalog log: its events carry span paths, and span: filters by them.

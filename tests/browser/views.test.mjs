@@ -286,3 +286,26 @@ test('diagnostics: the same finding on many records is one line, "N records: mes
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("stats view shows the core's tool stats and token usage, as the npm package computes them", async () => {
+  const { page, context, errors } = await openViewer(env);
+  await loadSample(page, 'agentlens-session.json');
+  const { parseTrace } = require(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+  const trace = parseTrace(new Uint8Array(readFileSync(join(root, 'www', 'samples', 'agentlens-session.json'))));
+  const stats = trace.stats();
+  trace.free();
+  assert.ok(stats.tools.length > 0 && stats.usage.events > 0);
+  await page.click('#tab-stats');
+  await page.waitForSelector('#tool-table');
+  const rows = await page.$$eval('#tool-table tbody tr', (trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
+  const n = (x) => x.toLocaleString('en-US');
+  assert.deepEqual(rows, stats.tools.map((t) => [t.tool, n(t.calls), n(t.answered), n(t.unanswered), n(t.failures)]));
+  const tokens = await page.$$eval('.stat-block h3', (hs) => hs.map((h) => h.textContent).find((t) => t.startsWith('Tokens')));
+  assert.equal(tokens, `Tokens (${n(stats.usage.events)} model calls)`);
+  const cells = await page.$$eval('.stat-block table.tools', (ts) => [...ts.at(-1).querySelectorAll('tbody tr:last-child td')].map((c) => c.textContent));
+  const total = stats.usage.total;
+  assert.deepEqual(cells, [total.inputTokens, total.outputTokens, total.cacheReadInputTokens, total.cacheCreationInputTokens, total.totalTokens].map(n));
+  assert.doesNotMatch(await page.textContent('#view-other'), /\b(null|undefined)\b/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -25,7 +25,7 @@ const { formats } = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'ag
 const FIXTURES = Object.fromEntries(
   formats().map((id) => {
     const name = [`${id}.json`, `${id}.jsonl`].find((f) => existsSync(join(fixtures, f)));
-    assert.ok(name, `${id}: no XSS fixture in ${fixtures} (add one to generate.mjs)`);
+    assert.ok(name, `${id}: no XSS fixture in ${fixtures} (add tests/fixtures/${id}/xss/builder.mjs and run node tests/fixtures/xss/generate.mjs)`);
     return [id, name];
   }),
 );

@@ -47,10 +47,14 @@ test("every format has exactly one of the page's samples, and the core detects i
   for (const s of samples) assert.deepEqual(Object.keys(s).sort(), ['description', 'file', 'title'], s.file);
 });
 
-test('every format has one XSS fixture (tests/fixtures/xss), written by generate.mjs and detected as it', () => {
+test('every format has one XSS fixture (tests/fixtures/xss), written by generate.mjs from its builder and detected as it', () => {
   const dir = join(root, 'tests', 'fixtures', 'xss');
   const files = readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && f !== 'payloads.json');
   assert.deepEqual(Object.keys(XSS_FIXTURES).sort(), files.sort(), 'generate.mjs writes exactly the committed fixtures');
+  for (const f of files) assert.equal(readFileSync(join(dir, f), 'utf8'), XSS_FIXTURES[f], `${f}: rerun node tests/fixtures/xss/generate.mjs`);
+  // A builder (tests/fixtures/<id>/xss/builder.mjs) belongs to a registered format.
+  const builders = readdirSync(join(root, 'tests', 'fixtures')).filter((d) => existsSync(join(root, 'tests', 'fixtures', d, 'xss', 'builder.mjs')));
+  assert.deepEqual(builders.sort(), [...ids].sort(), 'tests/fixtures/<id>/xss/builder.mjs and formats()');
   for (const id of ids) {
     const mine = files.filter((f) => f.replace(/\.jsonl?$/, '') === id);
     assert.equal(mine.length, 1, `${id}: no XSS fixture named ${id}.json or ${id}.jsonl in ${dir}`);
@@ -175,4 +179,45 @@ test('agent-catalog: NaN and the infinities in tool arguments reach JavaScript a
   } finally {
     t.free();
   }
+});
+
+test('every corpus file: stats().tools is toolStats(), failures never exceed calls, diagnosticGroups cover diagnostics()', () => {
+  const files = readdirSync(corpus, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile() && d.name !== 'INDEX.md')
+    .map((d) => join(d.parentPath ?? d.path, d.name));
+  let read = 0;
+  for (const file of files) {
+    let t;
+    try {
+      t = parseTrace(readFileSync(file));
+    } catch {
+      continue; // not a supported format yet
+    }
+    try {
+      const stats = t.stats();
+      assert.deepEqual(stats.tools, t.toolStats(), file);
+      for (const s of stats.tools) {
+        assert.ok(s.failures <= s.calls && s.answered + s.unanswered === s.calls, `${file}: ${JSON.stringify(s)}`);
+      }
+      const diagnostics = t.diagnostics();
+      const groups = t.diagnosticGroups();
+      const indices = groups.flatMap((g) => g.diagnostics).sort((a, b) => a - b);
+      assert.deepEqual(indices, diagnostics.map((_, i) => i), file);
+      for (const g of groups) {
+        assert.equal(g.count, g.diagnostics.length, file);
+        assert.equal(g.first, g.diagnostics[0], file);
+        for (const i of g.diagnostics) {
+          const d = diagnostics[i];
+          assert.deepEqual([d.severity, d.code, d.message], [g.severity, g.code, g.message], file);
+        }
+        assert.equal(g.events, new Set(g.diagnostics.map((i) => diagnostics[i].event).filter((e) => e !== null)).size, file);
+      }
+      // In order of first occurrence.
+      assert.deepEqual(groups.map((g) => g.first), [...groups.map((g) => g.first)].sort((a, b) => a - b), file);
+      read += 1;
+    } finally {
+      t.free();
+    }
+  }
+  assert.ok(read > 0);
 });

@@ -2,7 +2,7 @@
 // them (`tsc -p tests/types`); the @ts-expect-error lines must stay errors.
 import {
   parseTrace, formats, type EventView, type Diagnostic, type ToolCallView, type RowView, type Facets,
-  type FilterableField, type ToolStat, type SpanNode,
+  type FilterableField, type ToolStat, type SpanNode, type DiagnosticGroup, type TraceStats,
 } from 'agent-trace-viewer';
 
 const trace = parseTrace(new Uint8Array(), { format: 'openai' });
@@ -44,6 +44,17 @@ const light: RowView[] = trace.rowsAt(new Uint32Array([1, 2]));
 const callEvent: number | undefined = light[0].kind === 'tool-result' ? light[0].callEvent : undefined;
 const page: RowView[] = trace.rows(0, 100);
 const toolStats: ToolStat[] = trace.toolStats();
+const stats: TraceStats = trace.stats();
+const sameTools: ToolStat[] = stats.tools;
+const unanswered: number = toolStats[0].unanswered;
+const inputTokens: number = stats.usage.total.inputTokens;
+const modelTokens: number | undefined = stats.usage.byModel['gpt-4o']?.totalTokens;
+const unlinkedFailures: number = stats.unlinkedResults.failures;
+const groups: DiagnosticGroup[] = trace.diagnosticGroups();
+const groupSeverity: 'info' | 'warning' | 'error' = groups[0].severity;
+const groupMembers: number[] = groups[0].diagnostics;
+// @ts-expect-error: a group's severity is a closed union
+const badSeverity: DiagnosticGroup['severity'] = 'fatal';
 const spans: SpanNode[] = trace.spans();
 const spanEnd: number | null = spans[0].end;
 const spanPath: string = spans[0].path;
@@ -69,4 +80,5 @@ parseTrace(new Uint8Array(), { format: 3 });
 const badType: FilterableField['type'] = 'string';
 
 void [n, f, ids, line, matches, detectionEvidence, byRole, raw, bad, allFacets, toolCounts, fieldType, runs, callEvent,
-  someFacets, page, toolStats, spanEnd, times, nDiag, someDiags, eventDiags, badType];
+  someFacets, page, toolStats, spanEnd, times, nDiag, someDiags, eventDiags, badType, sameTools, unanswered, inputTokens,
+  modelTokens, unlinkedFailures, groupSeverity, groupMembers, badSeverity];

@@ -5,7 +5,7 @@
 
 import { Cancelled } from '../client.js';
 import { abortError, publicInfo } from './shared.js';
-import { toSource, groupConversations, fetchWithPolicyCheck } from './sources.js';
+import { toSource, groupSources, fetchWithPolicyCheck } from './sources.js';
 
 /**
  * Adds `loadSources`, `uiLoad`, `load`, `openFile`, `rejectPending` and
@@ -17,6 +17,8 @@ export function installLoading(v) {
   let pendingLoad = null;
   /** Settles when the last load (any way it was asked for) has settled. */
   let lastLoad = Promise.resolve();
+  /** Counts loadSources calls: a load whose files were grouped after a later one started is dropped. */
+  let loadSeq = 0;
 
   function rejectPending(error, except = null) {
     if (pendingLoad && pendingLoad !== except) {
@@ -35,6 +37,7 @@ export function installLoading(v) {
    */
   function loadSources(sources, { skipped = [], search = '', keepHash = false, caller = null } = {}) {
     rejectPending(abortError('superseded by a later load'), caller);
+    const seq = ++loadSeq;
     const run = async () => {
       // The first load of the page keeps the hash: it may be a shared link waiting for its file.
       keepHash ||= !state.files.length;
@@ -44,8 +47,18 @@ export function installLoading(v) {
         v.showLoadError(message, 'Nothing to load');
         throw new Error(message);
       }
+      let grouped;
+      try {
+        grouped = await groupSources(sources, (paths) => state.worker.call('groupFiles', { paths }));
+      } catch (e) {
+        if (e instanceof Cancelled) throw abortError('the load was cancelled');
+        if (e.fatal) v.restartAfterTrap();
+        if (seq === loadSeq) v.showLoadError(e.message, 'Could not group the files');
+        throw e;
+      }
+      if (v.destroyed || seq !== loadSeq) throw abortError('superseded by a later load');
       for (const f of state.files) if (f.info) v.call('free', { traceId: f.info.traceId }).catch(() => {});
-      state.files = groupConversations(sources).map((s) => ({ ...s }));
+      state.files = grouped.map((s) => ({ ...s }));
       state.fileIndex = -1;
       v.renderFileSwitcher();
       state.note = skipped.length ? ` · skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} not a trace` : '';

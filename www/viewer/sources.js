@@ -1,7 +1,7 @@
 // What the viewer can open, as sources the worker parses: whatever `load()`
-// is handed, an OpenHands conversation folder's event files gathered into
-// one source, and URLs fetched with a Content-Security-Policy refusal
-// explained.
+// is handed, the files that make one trace (a folder of one event per file,
+// as the core groups them) gathered into one source, and URLs fetched with a
+// Content-Security-Policy refusal explained.
 //
 // A source is { name, path, file? | bytes? | text? | url? | parts?, format? }.
 
@@ -44,36 +44,43 @@ export function toSource(input) {
   throw new TypeError('load() needs bytes, a File or Blob, a URL, or { name, bytes }');
 }
 
-/** An OpenHands conversation's event file: `event-00012-<id>.json` (also inside longer names). */
-const EVENT_FILE = /^(.*?)(?:^|[_/])event-\d{5}-[^/]*\.json$/;
+/**
+ * Gathers the files that make one trace (a conversation folder with one
+ * event per file) into one source, read as one trace by the core's
+ * `parseFiles`; which files those are is the formats' call, asked of the
+ * core through `groupFiles(paths)` (the worker's op, passed in). A group of
+ * several files becomes `{ name, path, parts }` at the place of its first
+ * file, named by the core ("events (12 event files)"); other files, and
+ * sources that are not files (URLs, bytes, text), stay as they are.
+ */
+export async function groupSources(sources, groupFiles) {
+  const files = sources.filter((s) => s.file);
+  if (files.length < 2) return sources;
+  const groups = await groupFiles(files.map((s) => s.path ?? s.name));
+  const grouped = new Map();
+  for (const g of groups) {
+    if (g.files.length < 2) continue;
+    const parts = g.files.map((i) => files[i]);
+    grouped.set(parts[0], { name: g.name, path: groupPath(parts, g.name), parts });
+    for (const p of parts.slice(1)) grouped.set(p, null);
+  }
+  return sources.flatMap((s) => {
+    const g = grouped.get(s);
+    return g === undefined ? [s] : g ? [g] : [];
+  });
+}
 
 /**
- * Gathers the event files of an OpenHands conversation folder (one event per
- * file) into one source, read as one trace by the core's `parseFiles`; other
- * files stay separate traces.
+ * Where a group of files is, for the file switcher: the folder its files
+ * share and the core's name ("run-1/events (12 event files)", not
+ * "run-1/events/events (…)"), or the name alone when they share none.
  */
-export function groupConversations(sources) {
-  const groups = new Map();
-  const out = [];
-  for (const s of sources) {
-    const m = s.file ? EVENT_FILE.exec(s.path ?? s.name) : null;
-    if (!m) {
-      out.push(s);
-      continue;
-    }
-    if (!groups.has(m[1])) {
-      const group = { name: '', path: m[1], parts: [] };
-      groups.set(m[1], group);
-      out.push(group);
-    }
-    groups.get(m[1]).parts.push(s);
-  }
-  return out.flatMap((s) => {
-    if (!s.parts) return [s];
-    if (s.parts.length === 1) return s.parts;
-    const dir = s.path.replace(/[_/]+$/, '').split('/').pop();
-    return [{ name: `${dir || 'conversation'} (${s.parts.length} event files)`, path: s.path, parts: s.parts }];
-  });
+function groupPath(parts, name) {
+  const dirs = parts.map((p) => (p.path ?? p.name).split('/').slice(0, -1));
+  const common = [];
+  for (let i = 0; dirs.every((d) => i < d.length && d[i] === dirs[0][i]); i++) common.push(dirs[0][i]);
+  if (common.length && name.startsWith(`${common[common.length - 1]} `)) common.pop();
+  return [...common, name].join('/');
 }
 
 /** Fetches a URL; a Content-Security-Policy refusal is explained, not just "failed". */
@@ -90,7 +97,7 @@ export async function fetchWithPolicyCheck(url, onProgress) {
     if (blocked) {
       throw new Error(
         `the page's Content-Security-Policy (connect-src) does not allow fetching from ${new URL(url).origin}. ` +
-          'The viewer fetches only from its own site and https: addresses; see docs/viewer.md to allow another origin.',
+          'The viewer fetches only from its own site and https: addresses; see docs/security.md#content-security-policy to allow another origin.',
       );
     }
     throw new Error(`fetching ${url} failed: ${e.message} (the server must allow cross-origin requests, CORS, for the viewer to read it)`);

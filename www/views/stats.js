@@ -1,6 +1,8 @@
-// Stats: counts by role, kind and record kind; per-tool calls and failures.
+// Stats: counts by role, kind and record kind; per-tool calls and failures;
+// token usage. Every number comes from the core (`trace.stats()`, the same
+// computation the CLI's `stats` prints); nothing is counted here.
 
-import { el } from '../dom.js';
+import { append, el } from '../dom.js';
 
 function countTable(title, counts, onPick) {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
@@ -25,21 +27,40 @@ function countTable(title, counts, onPick) {
   );
 }
 
+/** Token usage in all and per model, as the trace reports it. */
+function usageBlock(usage) {
+  const row = (name, u) => el('tr', {}, el('th', { scope: 'row' }, name), ...[u.inputTokens, u.outputTokens, u.cacheReadInputTokens, u.cacheCreationInputTokens, u.totalTokens].map((n) => el('td', { className: 'num' }, n.toLocaleString())));
+  const models = Object.entries(usage.byModel).map(([m, u]) => row(m || '(model not named)', u));
+  return el(
+    'section',
+    { className: 'stat-block' },
+    el('h3', {}, `Tokens (${usage.events.toLocaleString()} model calls)`),
+    el(
+      'table',
+      { className: 'tools' },
+      el('thead', {}, el('tr', {}, ...['model', 'input', 'output', 'cache read', 'cache write', 'total'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...models, ...(models.length > 1 ? [row('all', usage.total)] : [])),
+    ),
+  );
+}
+
 export const statsView = {
   id: 'stats',
   label: 'Stats',
   available: () => true,
   async render(panel, ctx) {
     const { info } = ctx;
-    const [tools, facets] = await Promise.all([ctx.call('toolStats'), ctx.call('filter', { query: '' }).then((r) => r.facets)]);
+    const { tools, unlinkedResults, usage } = info.stats;
+    const facets = (await ctx.call('filter', { query: '' })).facets;
     const quote = (v) => (/[\s()"]/.test(v) ? `"${v.replace(/["\\]/g, '\\$&')}"` : v);
     const toolRows = tools.map((t) => {
       const pick = el('button', { type: 'button', className: 'link' }, t.tool);
       pick.addEventListener('click', () => ctx.setQuery(`tool:${quote(t.tool)}`));
       const failures = el('td', { className: `num${t.failures ? ' count-error' : ''}` }, t.failures.toLocaleString());
-      return el('tr', {}, el('th', { scope: 'row' }, pick), el('td', { className: 'num' }, t.calls.toLocaleString()), el('td', { className: 'num' }, t.answered.toLocaleString()), el('td', { className: 'num' }, (t.calls - t.answered).toLocaleString()), failures);
+      return el('tr', {}, el('th', { scope: 'row' }, pick), el('td', { className: 'num' }, t.calls.toLocaleString()), el('td', { className: 'num' }, t.answered.toLocaleString()), el('td', { className: 'num' }, t.unanswered.toLocaleString()), failures);
     });
-    panel.append(
+    append(
+      panel,
       el('h2', { className: 'visually-hidden' }, 'Stats'),
       el(
         'div',
@@ -60,7 +81,12 @@ export const statsView = {
               el('tbody', {}, ...toolRows),
             )
           : el('p', { className: 'muted' }, 'No tool calls in this trace.'),
+        unlinkedResults.results
+          ? el('p', { className: 'muted' }, `${unlinkedResults.results.toLocaleString()} results answer no call (${unlinkedResults.failures.toLocaleString()} failed).`)
+          : null,
+        el('p', { className: 'muted' }, 'A call failed when its result says so (an error status, is_error, an error observation); validation diagnostics are in Diagnostics.'),
       ),
+      usage.events ? usageBlock(usage) : null,
     );
   },
 };

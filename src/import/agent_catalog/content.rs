@@ -10,7 +10,7 @@ use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::json_type;
 use crate::json::{path, scan, Seg};
 use crate::model::{
-    Arguments, CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall, ToolDefinition, ToolResult,
+    Arguments, CallRef, Content, EventBody, Handoff, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall, ToolDefinition, ToolResult,
     ToolStatus,
 };
 
@@ -22,11 +22,13 @@ pub(super) struct Read {
     /// For a tool result: the call event it answers.
     pub(super) link: Option<u32>,
     pub(super) failed: bool,
+    /// For an `edge`: the span paths it hands over between.
+    pub(super) handoff: Option<Handoff>,
 }
 
 impl Read {
     fn unparsed(why: String, kind: String) -> Read {
-        Read { body: EventBody::Unparsed(why), kind, link: None, failed: false }
+        Read { body: EventBody::Unparsed(why), kind, link: None, failed: false, handoff: None }
     }
 }
 
@@ -124,6 +126,7 @@ impl Reader<'_, '_> {
         }
         let mut link = None;
         let mut failed = false;
+        let mut handoff = None;
         let body = match kind.as_str() {
             "system" | "user" | "assistant" => {
                 if kind == "user" {
@@ -159,11 +162,14 @@ impl Reader<'_, '_> {
             "edge" => {
                 let source = self.required_names(c, "source", ctx);
                 let dest = self.required_names(c, "dest", ctx);
+                if c.get("source").is_some_and(Value::is_array) && c.get("dest").is_some_and(Value::is_array) {
+                    handoff = Some(Handoff { source: source.clone(), dest: dest.clone() });
+                }
                 EventBody::Marker(Marker { label: format!("hand-off {} → {}", source.join("/"), dest.join("/")) })
             }
             _ => EventBody::KeyValue(self.key_value(c, ctx)),
         };
-        Read { body, kind, link, failed }
+        Read { body, kind, link, failed, handoff }
     }
 
     fn key_value(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> KeyValue {

@@ -9,7 +9,6 @@
 
 use serde_json::{Map, Value};
 
-use super::lax;
 use crate::import::pydantic_lax;
 use crate::import::json_type;
 use crate::json::Seg;
@@ -103,7 +102,7 @@ impl Issues {
     }
 
     fn datetime(&mut self, o: &Map<String, Value>, key: &str, at: &[Seg]) {
-        if let Some(v) = o.get(key).filter(|v| !v.is_null() && !lax::is_datetime(v)) {
+        if let Some(v) = o.get(key).filter(|v| !v.is_null() && pydantic_lax::datetime(v).is_err()) {
             self.push(
                 "datetime-invalid",
                 format!("expected `{key}` to be an ISO 8601 date-time or a unix timestamp, found {}", describe(v)),

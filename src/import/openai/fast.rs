@@ -7,7 +7,8 @@
 //! members of such an event in place, leaves its content in the source (as
 //! [`crate::model::Text`]) and returns `None` for anything it is not sure
 //! about: an unknown role, a wrong type, a missing id, a duplicate or escaped
-//! key, a `metadata` or `server` to check, a record serde_json would refuse.
+//! key, a `metadata` or `server` to check, a `usage` or `model` to read, a
+//! record serde_json would refuse.
 //! The exact path, which mirrors Invariant's loader and reports every
 //! problem, reads those. So the fast path only ever handles events about
 //! which the exact path has nothing to say, and gives the same model: the
@@ -95,7 +96,11 @@ const TIMESTAMP: usize = 4;
 const ERROR: usize = 5;
 const METADATA: usize = 6;
 const SERVER: usize = 7;
-const EVENT_FIELDS: [&[u8]; 8] = [b"role", b"content", b"tool_calls", b"tool_call_id", b"timestamp", b"error", b"metadata", b"server"];
+/// `usage` and `model`: facts the exact path reads ([`super::super::facts::completion`]).
+const USAGE: usize = 8;
+const MODEL: usize = 9;
+const EVENT_FIELDS: [&[u8]; 10] =
+    [b"role", b"content", b"tool_calls", b"tool_call_id", b"timestamp", b"error", b"metadata", b"server", b"usage", b"model"];
 
 impl Reader<'_, '_> {
     /// The event at `r`, read fast, or `None` for the exact path to read.
@@ -126,7 +131,7 @@ impl Reader<'_, '_> {
         let members = std::mem::take(&mut s.event);
         let result = (|| {
             let f = Fields::find(b, &members, EVENT_FIELDS)?;
-            if f.get(&members, METADATA).is_some() || f.get(&members, SERVER).is_some() {
+            if [METADATA, SERVER, USAGE, MODEL].iter().any(|k| f.get(&members, *k).is_some()) {
                 return None;
             }
             let role = f.get(&members, ROLE).filter(|m| m.kind == Kind::String && !m.escaped)?;

@@ -29,6 +29,9 @@ pub(super) struct Run {
     by_call_id: HashMap<String, CallRef>,
     /// Calls not answered yet, in order: an id-less observation answers the oldest.
     open: Vec<CallRef>,
+    /// Ids of the model responses whose usage an event already carries: the
+    /// calls of one response share its `model_response`.
+    responses: std::collections::HashSet<String>,
 }
 
 impl Run {
@@ -62,7 +65,23 @@ impl Run {
                 rd.warn_at("v0-id-type", format!("expected the V0 `id` to be an integer, found {}", super::json_type(id)), &r, path, &[Seg::key("id")], index);
             }
         }
-        rd.out.push_event(body, &source_kind, r, path.to_string(), timestamp);
+        let index = rd.out.push_event(body, &source_kind, r, path.to_string(), timestamp);
+        if let Some(e) = rd.out.event_mut(index) {
+            e.facts = self.facts(o);
+        }
+    }
+
+    /// The usage and model of the model response an action came from
+    /// (`tool_call_metadata.model_response`), on the first action of that
+    /// response only, so that parallel calls count it once.
+    fn facts(&mut self, o: &Map<String, Value>) -> Option<Box<crate::model::EventFacts>> {
+        let response = o.get("tool_call_metadata")?.get("model_response")?.as_object()?;
+        if let Some(id) = str_field(response, "id") {
+            if !self.responses.insert(id.to_string()) {
+                return None;
+            }
+        }
+        crate::import::facts::completion(response)
     }
 
     fn action(&mut self, o: &Map<String, Value>, action: &str, index: u32) -> EventBody {

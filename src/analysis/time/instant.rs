@@ -1,8 +1,8 @@
-//! Instants for `after:` / `before:` and for event timestamps.
+//! Instants for `after:` / `before:`, the timeline and run durations.
 //!
 //! [`parse_instant`] accepts exactly what the chrono 0.4 calls it replaces
 //! accepted, and reads the same instant from it (the differential test in
-//! `instant/tests.rs` holds it to that; chrono is now only a dev-dependency,
+//! `instant_tests.rs` holds it to that; chrono is now only a dev-dependency,
 //! its format-string parser was ~14 KB of the gzipped .wasm). They were, on
 //! the trimmed input, the first that succeeds of:
 //!
@@ -19,6 +19,8 @@
 //!    one to four, or a sign and any number); the space of the format stands
 //!    for any run of whitespace, none included (`2024-05-0110:00` is read);
 //!    `%.f` is optional; the year runs from -262143 to 262142.
+
+use super::{fraction, two_digits};
 
 /// A point in time, UTC: seconds since 1970-01-01T00:00:00Z (leap seconds not
 /// counted, as in Unix time) and nanoseconds past that second.
@@ -160,24 +162,6 @@ fn at(day: i64, hour: u32, minute: u32, second: u32) -> i64 {
     day * 86_400 + i64::from(hour * 3600 + minute * 60 + second)
 }
 
-fn two_digits(a: u8, b: u8) -> Option<u32> {
-    (a.is_ascii_digit() && b.is_ascii_digit()).then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
-}
-
-/// Fractional digits (one at least): nanoseconds from the first nine, the
-/// rest skipped. Returns them and how many digits there were.
-fn fraction(s: &[u8]) -> Option<(u32, usize)> {
-    let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 {
-        return None;
-    }
-    let mut nanos = 0;
-    for i in 0..9 {
-        nanos = nanos * 10 + s.get(i).filter(|_| i < digits).map_or(0, |d| u32::from(d - b'0'));
-    }
-    Some((nanos, digits))
-}
-
 /// chrono's numeric item: whitespace, then 1 to `max` digits (any further
 /// digits are left for what follows).
 fn number(s: &str, max: usize) -> Option<(u32, &str)> {
@@ -215,27 +199,9 @@ fn days_from_civil(year: i64, month: u32, day: u32) -> Option<i64> {
     if !(-262_143..=262_142).contains(&year) {
         return None;
     }
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let length = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return None,
-    };
-    if day == 0 || day > length {
-        return None;
-    }
-    // Howard Hinnant's days_from_civil: years start in March, so that the
-    // leap day ends one; eras of 400 years (146,097 days).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let year_of_era = y - era * 400;
-    let month_from_march = i64::from((month + 9) % 12);
-    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    Some(era * 146_097 + day_of_era - 719_468)
+    super::days_from_civil(year, month, day)
 }
 
 #[cfg(test)]
+#[path = "instant_tests.rs"]
 mod tests;

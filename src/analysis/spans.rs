@@ -7,11 +7,14 @@
 //! (the last open begin of the same path takes an end), and what stays
 //! unpaired is reported. Hand-offs between spans (Agent Catalog `edge`
 //! records) are listed beside the tree.
+//!
+//! The one place spans are walked: the flat list the page shows
+//! ([`SpanTree::rows`], `trace.spans()`) and the span each event is in
+//! (`span:` queries, [`SpanTree::event_nodes`]) are read off this tree.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::model::{Event, EventBody, SpanPhase, Trace};
 
@@ -22,7 +25,7 @@ pub struct SpanTree {
     pub nodes: Vec<SpanNode>,
     /// Indices of the nodes without a parent, in order of first appearance.
     pub roots: Vec<usize>,
-    pub handoffs: Vec<Handoff>,
+    pub handoffs: Vec<SpanHandoff>,
     /// Begin/end records that found no partner, in event order.
     pub issues: Vec<SpanIssue>,
 }
@@ -52,11 +55,11 @@ pub struct SpanOccurrence {
     pub end: Option<u32>,
 }
 
-/// A unit of work handing over to another: a marker event whose metadata
-/// names a `source` and a `dest` span path.
+/// A unit of work handing over to another: an event with a typed
+/// [`crate::model::Handoff`] (Agent Catalog `edge` records).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Handoff {
+pub struct SpanHandoff {
     pub event: u32,
     pub run: u32,
     pub source: Vec<String>,
@@ -100,6 +103,99 @@ impl SpanTree {
         }
         found
     }
+
+    /// Every opening of a span, in the order they begin, with its depth and
+    /// its first and last record: the flat list `trace.spans()` gives.
+    pub fn rows<'t>(&self, trace: &'t Trace) -> Vec<SpanRow<'t>> {
+        let time = |e: Option<u32>| e.and_then(|e| trace.events.get(e as usize)).and_then(|e| e.timestamp.as_deref());
+        let mut rows: Vec<SpanRow> = Vec::new();
+        for (index, node) in self.nodes.iter().enumerate() {
+            for o in &node.occurrences {
+                let Some(begin) = o.begin else { continue };
+                rows.push(SpanRow {
+                    run: node.run,
+                    name: node.name.clone(),
+                    path: self.path(index).join("/"),
+                    depth: node.depth,
+                    begin,
+                    end: o.end,
+                    start_time: time(Some(begin)),
+                    end_time: time(o.end),
+                });
+            }
+        }
+        crate::sort::by_key(&mut rows, |r| r.begin);
+        rows
+    }
+
+    /// The node each event is in ([`NO_NODE`]: none): the node of its own
+    /// span path for records that name one and for span records, else the
+    /// innermost span begun before it and not yet ended, in its run. An end
+    /// closes its span and the spans opened inside it and left open.
+    pub fn event_nodes(&self, events: &[Event]) -> Vec<u32> {
+        let mut own = vec![NO_NODE; events.len()];
+        let mut begins = vec![NO_NODE; events.len()];
+        let mut ends = vec![NO_NODE; events.len()];
+        for (index, node) in self.nodes.iter().enumerate() {
+            let id = crate::source::clamp_u32(index);
+            for e in &node.events {
+                if let Some(slot) = own.get_mut(*e as usize) {
+                    *slot = id;
+                }
+            }
+            for o in &node.occurrences {
+                if let Some(slot) = o.begin.and_then(|b| begins.get_mut(b as usize)) {
+                    *slot = id;
+                }
+                if let Some(slot) = o.end.and_then(|e| ends.get_mut(e as usize)) {
+                    *slot = id;
+                }
+            }
+        }
+        let mut open: Vec<u32> = Vec::new();
+        let mut run = u32::MAX;
+        for (i, e) in events.iter().enumerate() {
+            if e.run != run {
+                run = e.run;
+                open.clear();
+            }
+            let (begin, end) = (begins.get(i).copied().unwrap_or(NO_NODE), ends.get(i).copied().unwrap_or(NO_NODE));
+            if begin != NO_NODE {
+                open.push(begin);
+            }
+            if end != NO_NODE {
+                if let Some(at) = open.iter().rposition(|n| *n == end) {
+                    open.truncate(at);
+                }
+            }
+            if let Some(slot) = own.get_mut(i).filter(|n| **n == NO_NODE) {
+                *slot = open.last().copied().unwrap_or(NO_NODE);
+            }
+        }
+        own
+    }
+}
+
+/// No span: see [`SpanTree::event_nodes`].
+pub const NO_NODE: u32 = u32::MAX;
+
+/// One opening of a span, for the flat list of spans (`trace.spans()`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpanRow<'t> {
+    pub run: u32,
+    pub name: String,
+    /// Names from the root, joined with `/`.
+    pub path: String,
+    pub depth: u32,
+    /// Event index of the span's begin record.
+    pub begin: u32,
+    /// Event index of its end record (None: never closed).
+    pub end: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<&'t str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_time: Option<&'t str>,
 }
 
 /// The span tree of a parsed trace.
@@ -112,6 +208,9 @@ pub fn build(events: &[Event]) -> SpanTree {
     let mut b = TreeBuilder::default();
     for (i, e) in events.iter().enumerate() {
         let index = crate::source::clamp_u32(i);
+        if let Some(h) = &e.facts().handoff {
+            b.handoffs.push((index, e.run, h.source.clone(), h.dest.clone()));
+        }
         let path = match &e.body {
             EventBody::Span(s) => Some(&s.name),
             _ => e.span.as_ref(),
@@ -124,19 +223,8 @@ pub fn build(events: &[Event]) -> SpanTree {
         if let EventBody::Span(s) = &e.body {
             b.phase(node, index, s.phase);
         }
-        if let EventBody::Marker(_) = &e.body {
-            if let (Some(source), Some(dest)) = (names(e.metadata.get("source")), names(e.metadata.get("dest"))) {
-                b.handoffs.push((index, e.run, source, dest));
-            }
-        }
     }
     b.finish()
-}
-
-/// A list of span names, non-strings shown as their JSON.
-fn names(v: Option<&Value>) -> Option<Vec<String>> {
-    let items = v?.as_array()?;
-    Some(items.iter().map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())).collect())
 }
 
 #[derive(Default)]
@@ -238,7 +326,7 @@ impl TreeBuilder {
         for (event, run, source, dest) in std::mem::take(&mut self.handoffs) {
             let source_node = self.find(run, &source);
             let dest_node = self.find(run, &dest);
-            self.tree.handoffs.push(Handoff { event, run, source, dest, source_node, dest_node });
+            self.tree.handoffs.push(SpanHandoff { event, run, source, dest, source_node, dest_node });
         }
         self.tree
     }
@@ -263,6 +351,7 @@ mod tests {
             span: Some(span),
             failed: false,
             metadata: Metadata::new(),
+            facts: None,
         }
     }
 
@@ -274,6 +363,51 @@ mod tests {
         let leaf = tree.find(0, &path).unwrap();
         assert_eq!(tree.nodes[leaf].depth, 49_999);
         assert_eq!(tree.path(leaf), path);
+    }
+
+    fn span(run: u32, name: &[&str], phase: SpanPhase) -> Event {
+        let name: Vec<String> = name.iter().map(|s| s.to_string()).collect();
+        Event { span: None, ..event(run, Vec::new(), EventBody::Span(crate::model::SpanEvent { name, phase })) }
+    }
+
+    fn plain(run: u32) -> Event {
+        Event { span: None, ..event(run, Vec::new(), EventBody::Marker(Marker { label: String::new() })) }
+    }
+
+    #[test]
+    fn events_are_in_the_innermost_open_span_and_an_end_closes_what_it_encloses() {
+        use SpanPhase::{Begin, End};
+        let events = vec![
+            plain(0),                       // 0: outside
+            span(0, &["a"], Begin),         // 1
+            span(0, &["a", "b"], Begin),    // 2: never ended
+            plain(0),                       // 3: in a/b
+            span(0, &["a"], End),           // 4: closes a, and a/b with it
+            plain(0),                       // 5: outside
+            span(0, &["x"], End),           // 6: an end without a begin closes nothing
+            span(1, &["a"], Begin),         // 7: another run
+            plain(1),                       // 8: in run 1's a
+        ];
+        let tree = build(&events);
+        let nodes = tree.event_nodes(&events);
+        let path = |e: usize| (nodes[e] != NO_NODE).then(|| tree.path(nodes[e] as usize).join("/"));
+        let paths: Vec<Option<String>> = (0..events.len()).map(path).collect();
+        let want = [None, Some("a"), Some("a/b"), Some("a/b"), Some("a"), None, Some("x"), Some("a"), Some("a")];
+        assert_eq!(paths, want.map(|p| p.map(str::to_string)));
+        assert_eq!(tree.nodes[nodes[8] as usize].run, 1);
+    }
+
+    #[test]
+    fn rows_are_the_openings_in_begin_order() {
+        use SpanPhase::{Begin, End};
+        let mut trace = crate::parse_trace(br#"[{"role": "user", "content": "x"}]"#.to_vec(), &crate::ParseOptions::default()).unwrap();
+        trace.events = vec![span(0, &["a"], Begin), span(0, &["a", "b"], Begin), span(0, &["a", "b"], End), span(0, &["a", "b"], Begin)];
+        trace.events[0].timestamp = Some("t0".to_string());
+        trace.events[2].timestamp = Some("t2".to_string());
+        let rows = span_tree(&trace).rows(&trace);
+        let shape: Vec<(&str, &str, u32, u32, Option<u32>)> = rows.iter().map(|r| (r.name.as_str(), r.path.as_str(), r.depth, r.begin, r.end)).collect();
+        assert_eq!(shape, vec![("a", "a", 0, 0, None), ("b", "a/b", 1, 1, Some(2)), ("b", "a/b", 1, 3, None)]);
+        assert_eq!((rows[0].start_time, rows[1].end_time, rows[2].end_time), (Some("t0"), Some("t2"), None));
     }
 
     #[test]

@@ -1,0 +1,23 @@
+//! The analysis layer: what the model means, computed once for every reader.
+//!
+//! Model → analysis → query, views, stats, render. The query language, the
+//! wasm API, the CLI and the page all take these answers from here instead of
+//! working them out again each their own way:
+//!
+//! - [`spans`]: the one span-tree builder (the tree, the flat list the page
+//!   shows, the span each event is in);
+//! - [`time`]: the one place timestamps are read;
+//! - [`failures`]: when a tool call failed, from what the trace says;
+//! - [`usage`]: token usage totals, per model;
+//! - [`stats`]: the counts the CLI's `stats`, `trace.stats()`,
+//!   `trace.toolStats()` and the page's Stats view all serialise;
+//! - [`diagnostics`]: repeated diagnostics grouped into one finding;
+//! - [`summary`]: the one line that says what an event is.
+
+pub mod diagnostics;
+pub mod failures;
+pub mod spans;
+pub mod stats;
+pub mod summary;
+pub mod time;
+pub mod usage;
