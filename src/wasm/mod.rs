@@ -32,6 +32,10 @@ fn start() {
 extern "C" {
     #[wasm_bindgen(js_namespace = console, js_name = error)]
     fn console_error(s: &str);
+
+    /// `JSON.parse(text, reviver)` (js-sys binds only the one-argument form).
+    #[wasm_bindgen(catch, js_namespace = JSON, js_name = parse)]
+    fn json_parse_with_reviver(text: &str, reviver: &js_sys::Function) -> Result<JsValue, JsValue>;
 }
 
 /// Hands a value to JavaScript through `JSON.parse`, which makes keys such
@@ -40,8 +44,33 @@ extern "C" {
 /// string crossing instead of one call per field.
 fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     match serde_json::to_string(value) {
-        Ok(text) => js_sys::JSON::parse(&text).unwrap_or(JsValue::NULL),
+        Ok(text) => parse_json(&text),
         Err(_) => JsValue::NULL,
+    }
+}
+
+/// `JSON.parse` of serde_json's text; out of line, so that each of
+/// [`to_js`]'s instances stays a call.
+#[inline(never)]
+fn parse_json(text: &str) -> JsValue {
+    match js_sys::JSON::parse(text) {
+        Ok(v) => v,
+        // serde_json's text is JSON but for the numbers `NaN`, `Infinity`
+        // and `-Infinity` (as Python's json and pydantic read them): they
+        // cross as strings after a lone surrogate, which no other string
+        // holds, and are turned back into those numbers.
+        Err(_) => {
+            let reviver = Closure::<dyn FnMut(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
+                let Some(s) = value.dyn_ref::<js_sys::JsString>().filter(|s| s.char_code_at(0) == f64::from(0xD800)) else { return value };
+                match s.char_code_at(1) as u8 {
+                    b'N' => JsValue::from_f64(f64::NAN),
+                    b'I' => JsValue::from_f64(f64::INFINITY),
+                    _ => JsValue::from_f64(f64::NEG_INFINITY),
+                }
+            });
+            let quoted = crate::json::python::quote_nonfinite(text);
+            json_parse_with_reviver(&quoted, reviver.as_ref().unchecked_ref()).unwrap_or(JsValue::NULL)
+        }
     }
 }
 

@@ -19,14 +19,15 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+mod content;
+
+use content::Links;
+
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
-use crate::json::{scan, Seg};
-use crate::model::{
-    Arguments, CallRef, Content, EventBody, Handoff, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall,
-    ToolDefinition, ToolResult, ToolStatus,
-};
+use crate::json::{path, scan, ContainerEnds, Seg};
+use crate::model::{CallRef, EventBody, Metadata};
 
 pub struct AgentCatalog;
 
@@ -91,7 +92,7 @@ impl Format for AgentCatalog {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, identifiers: HashSet::new() };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, identifiers: HashSet::new() };
         let records = reader.records(input);
         reader.sessions(records);
         reader.span_diagnostics();
@@ -110,6 +111,11 @@ struct Record {
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
     b: &'a [u8],
+    /// The split's container ends (and grammar): records are jumped over.
+    ends: &'r ContainerEnds,
+    /// The split's: where `NaN` and the infinities are (the split reads them
+    /// for this format, as agentc-core's pydantic does).
+    hazards: &'r [usize],
     identifiers: HashSet<String>,
 }
 
@@ -118,37 +124,6 @@ struct Ctx {
     range: Range<usize>,
     path: String,
     index: u32,
-}
-
-/// What `content` became.
-struct Read {
-    body: EventBody,
-    /// `content.kind`, the event's source kind.
-    kind: String,
-    /// For a tool result: the call event it answers.
-    link: Option<u32>,
-    failed: bool,
-    /// For an `edge`: the span paths it hands over between.
-    handoff: Option<Handoff>,
-}
-
-impl Read {
-    fn unparsed(why: String, kind: String) -> Read {
-        Read { body: EventBody::Unparsed(why), kind, link: None, failed: false, handoff: None }
-    }
-}
-
-/// Tool-call linking state within one session.
-#[derive(Default)]
-struct Links {
-    by_id: HashMap<String, u32>,
-    /// Call events in order, for the unanswered-call warnings.
-    calls: Vec<u32>,
-    /// Calls that may still be unanswered, latest last: results without an
-    /// id take the latest unanswered one (answered ones are dropped from the
-    /// end as they surface, so each lookup costs O(1) amortised).
-    open: Vec<u32>,
-    answered: HashSet<u32>,
 }
 
 fn key(k: &str) -> Seg {
@@ -170,7 +145,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn record_at(&self, range: Range<usize>, path: String) -> Record {
-        let session = session_of(self.b, &range);
+        let session = session_of(self.b, &range, self.ends);
         Record { range, path, broken: false, session }
     }
 
@@ -222,8 +197,18 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.diag_in(severity, code, message, &ctx.range, &ctx.path, segs, Some(ctx.index));
     }
 
+    /// The record as pydantic's JSON parser reads it: serde_json's value,
+    /// or, when it holds `NaN`, `Infinity` or `-Infinity`, the value with
+    /// those numbers (`Builder::parse_record` would call it invalid JSON).
+    fn parse(&mut self, r: &Record) -> Result<Value, crate::import::UnreadableRecord> {
+        match crate::json::python::read_nonfinite(self.b, r.range.clone(), self.hazards) {
+            Some(v) => Ok(v),
+            None => self.out.parse_record(&r.range, &r.path),
+        }
+    }
+
     fn record(&mut self, r: &Record, no_session: bool, links: &mut Links) {
-        let v = match self.out.parse_record(&r.range, &r.path) {
+        let v = match self.parse(r) {
             Ok(v) => v,
             Err(msg) => {
                 self.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
@@ -289,15 +274,29 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn type_error(&mut self, ctx: &Ctx, segs: &[Seg], expected: &str, found: &Value) {
+        let offset = scan::find_path(self.b, ctx.range.start, segs);
+        self.type_error_at(ctx, segs, expected, found, offset);
+    }
+
+    /// [`Reader::type_error`] at a known offset (of the value at `segs`).
+    fn type_error_at(&mut self, ctx: &Ctx, segs: &[Seg], expected: &str, found: &Value, offset: usize) {
         let what = crate::json::render_path("", segs);
         let what = what.trim_start_matches('.');
-        self.d(ctx, Error, "field-type", format!("`{what}` must be {expected}, found {}", json_type(found)), segs);
+        let message = format!("`{what}` must be {expected}, found {}", json_type(found));
+        self.out.diag(Error, "field-type", message, crate::json::render_path(&ctx.path, segs), offset, Some(ctx.index));
     }
 
     fn missing(&mut self, ctx: &Ctx, segs: &[Seg], context: &str) {
+        let offset = scan::find_path(self.b, ctx.range.start, segs);
+        self.missing_at(ctx, segs, context, offset);
+    }
+
+    /// [`Reader::missing`] at a known offset (of the deepest value found on the way to `segs`).
+    fn missing_at(&mut self, ctx: &Ctx, segs: &[Seg], context: &str, offset: usize) {
         let what = crate::json::render_path("", segs);
         let what = what.trim_start_matches('.');
-        self.d(ctx, Error, "field-missing", format!("`{what}` is required{context}"), segs);
+        let message = format!("`{what}` is required{context}");
+        self.out.diag(Error, "field-missing", message, crate::json::render_path(&ctx.path, segs), offset, Some(ctx.index));
     }
 
     fn identifier(&mut self, o: &Map<String, Value>, ctx: &Ctx, meta: &mut Metadata) {
@@ -355,13 +354,19 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A `list[str]`: reports each non-string item, returns all as text.
     fn string_list(&mut self, items: &[Value], ctx: &Ctx, at: &[Seg]) -> Vec<String> {
         let mut names = Vec::with_capacity(items.len());
+        // Where the items are, found once for all of them (a path looked up
+        // per item would scan the record once per item).
+        let (b, ends) = (self.b, self.ends);
+        let mut starts = None;
         for (i, item) in items.iter().enumerate() {
             match item {
                 Value::String(s) => names.push(s.clone()),
                 other => {
+                    let starts = starts.get_or_insert_with(|| path::item_starts(b, ctx.range.start, at, ends));
                     let mut segs = at.to_vec();
                     segs.push(Seg::Index(i));
-                    self.type_error(ctx, &segs, "a string", other);
+                    let offset = starts.get(i).copied().unwrap_or(ctx.range.start);
+                    self.type_error_at(ctx, &segs, "a string", other, offset);
                     names.push(other.to_string());
                 }
             }
@@ -443,13 +448,21 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
         match cv.get("metadata") {
             None | Some(Value::Null) => {}
-            Some(Value::Object(m)) => {
-                for (k, v) in m {
-                    if !v.is_string() {
-                        self.type_error(ctx, &[key("catalog_version"), key("metadata"), key(k)], "a string", v);
+            Some(Value::Object(m)) if m.values().any(|v| !v.is_string()) => {
+                // The members' places, found once, in source order; a key
+                // given twice is reported once, at its first place (as a
+                // path lookup finds it), with the value that stands (the last).
+                let mut seen = HashSet::new();
+                for (k, at) in path::member_starts(self.b, ctx.range.start, &[key("catalog_version"), key("metadata")], self.ends) {
+                    match m.get(&k) {
+                        Some(v) if !v.is_string() && seen.insert(k.clone()) => {
+                            self.type_error_at(ctx, &[key("catalog_version"), key("metadata"), key(&k)], "a string", v, at);
+                        }
+                        _ => {}
                     }
                 }
             }
+            Some(Value::Object(_)) => {}
             Some(other) => self.type_error(ctx, &at("metadata"), "an object of strings (or null)", other),
         }
         // The model's own validator runs only once its fields are valid.
@@ -463,362 +476,6 @@ impl<'r, 'a> Reader<'r, 'a> {
                 &[key("catalog_version")],
             );
         }
-    }
-
-    /// Reads `content` into an event body, with its source kind and, for a
-    /// tool result, the call event it answers.
-    fn content(
-        &mut self,
-        o: &Map<String, Value>,
-        ctx: &Ctx,
-        span: Option<&[String]>,
-        meta: &mut Metadata,
-        links: &mut Links,
-    ) -> Read {
-        let c = match o.get("content") {
-            None => {
-                self.missing(ctx, &[key("content")], &format!(" (an object with a `kind` of {})", KINDS.join(", ")));
-                return Read::unparsed("the record has no `content`".to_string(), "unknown".to_string());
-            }
-            Some(Value::Object(c)) => c,
-            Some(other) => {
-                self.type_error(ctx, &[key("content")], "an object with a `kind`", other);
-                return Read::unparsed(format!("`content` is {}", json_type(other)), "unknown".to_string());
-            }
-        };
-        let kind = match c.get("kind") {
-            Some(Value::String(k)) if KINDS.contains(&k.as_str()) => k.clone(),
-            None => {
-                self.d(
-                    ctx,
-                    Error,
-                    "content-kind-missing",
-                    format!("`content` has no `kind`; expected one of {}", KINDS.join(", ")),
-                    &[key("content")],
-                );
-                return Read::unparsed("`content` has no `kind`".to_string(), "unknown".to_string());
-            }
-            Some(other) => {
-                let shown = other.as_str().map(str::to_string).unwrap_or_else(|| other.to_string());
-                self.d(
-                    ctx,
-                    Error,
-                    "content-kind-unknown",
-                    format!("`content.kind` {other} is not one of {}", KINDS.join(", ")),
-                    &[key("content")],
-                );
-                return Read::unparsed(format!("content of unknown kind {other}"), shown);
-            }
-        };
-        match c.get("extra") {
-            None | Some(Value::Null) | Some(Value::Object(_)) => {}
-            Some(other) => self.type_error(ctx, &content_at("extra"), "an object (or null)", other),
-        }
-        // What the body does not hold stays reachable as metadata.
-        let consumed: &[&str] = match kind.as_str() {
-            "system" | "user" | "assistant" => &["kind", "value"],
-            "chat-completion" => &["kind", "output"],
-            "tool-call" => &["kind", "tool_name", "tool_args", "tool_call_id"],
-            "tool-result" => &["kind", "tool_call_id", "tool_result", "status"],
-            "request-header" => &["kind", "tools"],
-            "key-value" => &["kind", "key", "value"],
-            _ => &["kind"],
-        };
-        for (k, v) in c {
-            if !consumed.contains(&k.as_str()) {
-                meta.insert(k.clone(), v.clone());
-            }
-        }
-        let mut link = None;
-        let mut failed = false;
-        let mut handoff = None;
-        let body = match kind.as_str() {
-            "system" | "user" | "assistant" => {
-                if kind == "user" {
-                    self.optional_string(c, "user_id", ctx);
-                }
-                let content = self.required_text(c, "value", &kind, ctx);
-                EventBody::Message(Message { role: kind.clone(), content, tool_calls: Vec::new() })
-            }
-            "chat-completion" => {
-                self.optional_object(c, "meta", ctx);
-                let content = self.required_text(c, "output", &kind, ctx);
-                EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: Vec::new() })
-            }
-            "tool-call" => {
-                let (call, call_failed) = self.tool_call(c, ctx, links);
-                failed = call_failed;
-                EventBody::ToolCall(call)
-            }
-            "tool-result" => {
-                let (result, target) = self.tool_result(c, ctx, links);
-                link = target;
-                EventBody::ToolResult(result)
-            }
-            "request-header" => {
-                self.optional_object(c, "output", ctx);
-                self.optional_object(c, "meta", ctx);
-                EventBody::ToolDefinitions(self.tools(c, ctx))
-            }
-            "begin" | "end" => EventBody::Span(SpanEvent {
-                name: span.map(<[String]>::to_vec).unwrap_or_default(),
-                phase: if kind == "begin" { SpanPhase::Begin } else { SpanPhase::End },
-            }),
-            "edge" => {
-                let source = self.required_names(c, "source", ctx);
-                let dest = self.required_names(c, "dest", ctx);
-                if c.get("source").is_some_and(Value::is_array) && c.get("dest").is_some_and(Value::is_array) {
-                    handoff = Some(Handoff { source: source.clone(), dest: dest.clone() });
-                }
-                EventBody::Marker(Marker { label: format!("hand-off {} → {}", source.join("/"), dest.join("/")) })
-            }
-            _ => EventBody::KeyValue(self.key_value(c, ctx)),
-        };
-        Read { body, kind, link, failed, handoff }
-    }
-
-    fn key_value(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> KeyValue {
-        let k = match c.get("key") {
-            Some(Value::String(s)) => s.clone(),
-            None => {
-                self.missing(ctx, &content_at("key"), " for a `key-value` record");
-                String::new()
-            }
-            Some(other) => {
-                self.type_error(ctx, &content_at("key"), "a string", other);
-                other.to_string()
-            }
-        };
-        if !c.contains_key("value") {
-            self.missing(ctx, &content_at("value"), " for a `key-value` record (null is allowed)");
-        }
-        KeyValue { key: k, value: c.get("value").cloned().unwrap_or(Value::Null) }
-    }
-
-    /// A required `str` shown as the message text.
-    fn required_text(&mut self, c: &Map<String, Value>, field: &str, kind: &str, ctx: &Ctx) -> Content {
-        match c.get(field) {
-            Some(Value::String(s)) => Content::Text(s.as_str().into()),
-            None => {
-                self.missing(ctx, &content_at(field), &format!(" for a `{kind}` record"));
-                Content::None
-            }
-            Some(other) => {
-                self.type_error(ctx, &content_at(field), "a string", other);
-                Content::Json(other.clone())
-            }
-        }
-    }
-
-    fn optional_string(&mut self, c: &Map<String, Value>, field: &str, ctx: &Ctx) {
-        match c.get(field) {
-            None | Some(Value::Null) | Some(Value::String(_)) => {}
-            Some(other) => self.type_error(ctx, &content_at(field), "a string (or null)", other),
-        }
-    }
-
-    fn optional_object(&mut self, c: &Map<String, Value>, field: &str, ctx: &Ctx) {
-        match c.get(field) {
-            None | Some(Value::Null) | Some(Value::Object(_)) => {}
-            Some(other) => self.type_error(ctx, &content_at(field), "an object (or null)", other),
-        }
-    }
-
-    /// An edge's required `source` / `dest` span path.
-    fn required_names(&mut self, c: &Map<String, Value>, field: &str, ctx: &Ctx) -> Vec<String> {
-        match c.get(field) {
-            Some(Value::Array(items)) => self.string_list(items, ctx, &content_at(field)),
-            None => {
-                self.missing(ctx, &content_at(field), " for an `edge` record (the span path, root first)");
-                Vec::new()
-            }
-            Some(other) => {
-                self.type_error(ctx, &content_at(field), "a list of span names", other);
-                vec![other.as_str().map(str::to_string).unwrap_or_else(|| other.to_string())]
-            }
-        }
-    }
-
-    /// `status` of a tool call or result: "success" (the default), "error" or null.
-    fn status(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> ToolStatus {
-        match c.get("status") {
-            None => ToolStatus::Success,
-            Some(Value::Null) => ToolStatus::Unknown,
-            Some(Value::String(s)) if s == "success" => ToolStatus::Success,
-            Some(Value::String(s)) if s == "error" => ToolStatus::Error,
-            Some(other) => {
-                self.d(
-                    ctx,
-                    Error,
-                    "invalid-value",
-                    format!("`content.status` must be \"success\" or \"error\" (or null), found {other}"),
-                    &content_at("status"),
-                );
-                ToolStatus::Unknown
-            }
-        }
-    }
-
-    /// A tool call, and whether its own `status` says generating it failed.
-    fn tool_call(&mut self, c: &Map<String, Value>, ctx: &Ctx, links: &mut Links) -> (ToolCall, bool) {
-        let mut call = ToolCall { id: None, function: String::new(), arguments: Arguments::default(), result: None };
-        match c.get("tool_name") {
-            Some(Value::String(s)) => call.function = s.clone(),
-            None => self.missing(ctx, &content_at("tool_name"), " for a `tool-call` record"),
-            Some(other) => {
-                self.type_error(ctx, &content_at("tool_name"), "a string", other);
-                call.function = other.to_string();
-            }
-        }
-        match c.get("tool_args") {
-            Some(v @ Value::Object(_)) => call.arguments.value = Some(v.clone().into()),
-            None => self.missing(ctx, &content_at("tool_args"), " for a `tool-call` record (an object of named arguments)"),
-            Some(other) => {
-                self.type_error(ctx, &content_at("tool_args"), "an object of named arguments", other);
-                match other {
-                    Value::String(s) => call.arguments.text = Some(s.as_str().into()),
-                    v => call.arguments.value = Some(v.clone().into()),
-                }
-            }
-        }
-        match c.get("tool_call_id") {
-            Some(Value::String(s)) => call.id = Some(s.clone()),
-            None => self.missing(ctx, &content_at("tool_call_id"), " for a `tool-call` record"),
-            Some(other) => self.type_error(ctx, &content_at("tool_call_id"), "a string", other),
-        }
-        self.optional_object(c, "meta", ctx);
-        // "error": the call could not be generated properly (e.g. arguments off-signature).
-        let failed = self.status(c, ctx) == ToolStatus::Error;
-        if let Some(id) = &call.id {
-            if let Some(prev) = links.by_id.insert(id.clone(), ctx.index) {
-                self.d(
-                    ctx,
-                    Warning,
-                    "duplicate-tool-call-id",
-                    format!("tool call id {id:?} was already used by event {prev}; results with this id link to this later call"),
-                    &content_at("tool_call_id"),
-                );
-            }
-        }
-        links.calls.push(ctx.index);
-        links.open.push(ctx.index);
-        (call, failed)
-    }
-
-    fn tool_result(&mut self, c: &Map<String, Value>, ctx: &Ctx, links: &mut Links) -> (ToolResult, Option<u32>) {
-        let content = match c.get("tool_result") {
-            None => {
-                self.missing(ctx, &content_at("tool_result"), " for a `tool-result` record (null is allowed)");
-                Content::None
-            }
-            Some(Value::Null) => Content::None,
-            Some(Value::String(s)) => Content::Text(s.as_str().into()),
-            Some(v) => Content::Json(v.clone()),
-        };
-        let status = self.status(c, ctx);
-        let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
-        let by_id = match c.get("tool_call_id") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(id)) => {
-                result.call_id = Some(id.clone());
-                let found = links.by_id.get(id).copied();
-                if found.is_none() {
-                    self.d(
-                        ctx,
-                        Warning,
-                        "unknown-tool-call-id",
-                        format!("no tool call before this result in its session has id {id:?}; linked by order instead"),
-                        &content_at("tool_call_id"),
-                    );
-                }
-                found
-            }
-            Some(other) => {
-                self.type_error(ctx, &content_at("tool_call_id"), "a string (or null)", other);
-                None
-            }
-        };
-        let target = match by_id {
-            Some(call) => Some(call),
-            None => {
-                // As the `ToolInvocations` view: the nearest call before it that has no result yet.
-                result.implicit_link = true;
-                while links.open.last().is_some_and(|c| links.answered.contains(c)) {
-                    links.open.pop();
-                }
-                let found = links.open.last().copied();
-                if found.is_none() {
-                    self.d(
-                        ctx,
-                        Warning,
-                        "tool-result-without-call",
-                        "no unanswered tool call comes before this result in its session".to_string(),
-                        &[key("content")],
-                    );
-                }
-                found
-            }
-        };
-        if let Some(call) = target {
-            links.answered.insert(call);
-            result.call = Some(CallRef { event: call, call: 0 });
-        }
-        (result, target)
-    }
-
-    fn finish_links(&mut self, links: &Links) {
-        for &call in &links.calls {
-            if links.answered.contains(&call) {
-                continue;
-            }
-            let Some(e) = self.out.events().get(call as usize) else { continue };
-            let name = match &e.body {
-                EventBody::ToolCall(c) if !c.function.is_empty() => format!("call to `{}`", c.function),
-                _ => "tool call".to_string(),
-            };
-            let (path, offset) = (e.path.clone(), e.raw.start);
-            self.out.diag(Warning, "unanswered-tool-call", format!("{name} never gets a tool-result in its session"), path, offset, Some(call));
-        }
-    }
-
-    /// `request-header` tools: each `{name, description, args_schema}`.
-    fn tools(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> Vec<ToolDefinition> {
-        let items = match c.get("tools") {
-            None | Some(Value::Null) => return Vec::new(),
-            Some(Value::Array(items)) => items,
-            Some(other) => {
-                self.type_error(ctx, &content_at("tools"), "a list of tools (or null)", other);
-                return Vec::new();
-            }
-        };
-        let mut tools = Vec::with_capacity(items.len());
-        for (i, t) in items.iter().enumerate() {
-            let at = |k: &str| vec![key("content"), key("tools"), Seg::Index(i), key(k)];
-            let Some(t) = t.as_object() else {
-                self.type_error(ctx, &[key("content"), key("tools"), Seg::Index(i)], "a tool object with `name`, `description` and `args_schema`", t);
-                continue;
-            };
-            let text = |this: &mut Self, field: &str| match t.get(field) {
-                Some(Value::String(s)) => Some(s.clone()),
-                None => {
-                    this.missing(ctx, &at(field), " for a tool of a `request-header` record");
-                    None
-                }
-                Some(other) => {
-                    this.type_error(ctx, &at(field), "a string", other);
-                    None
-                }
-            };
-            let name = text(self, "name").unwrap_or_default();
-            let description = text(self, "description");
-            match t.get("args_schema") {
-                Some(Value::Object(_)) => {}
-                None => self.missing(ctx, &at("args_schema"), " for a tool of a `request-header` record (its JSON schema)"),
-                Some(other) => self.type_error(ctx, &at("args_schema"), "an object (a JSON schema)", other),
-            }
-            tools.push(ToolDefinition { name, description, parameters: t.get("args_schema").cloned() });
-        }
-        tools
     }
 
     /// Warnings for begin/end records without a partner, from the span tree.
@@ -837,12 +494,13 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 }
 
-/// `span.session` of a record, read without parsing the whole record.
-fn session_of(b: &[u8], range: &Range<usize>) -> Option<String> {
+/// `span.session` of a record, read without parsing the whole record (its
+/// containers the split recorded are jumped over).
+fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<String> {
     let start = scan::skip_ws(b, range.start);
-    let members = scan::object_members(b, start).ok()?;
+    let members = scan::object_members_in(b, start, ends).ok()?;
     let span = members.iter().rev().find(|(k, _)| k == "span")?.1.clone();
-    let span_members = scan::object_members(b, scan::skip_ws(b, span.start)).ok()?;
+    let span_members = scan::object_members_in(b, scan::skip_ws(b, span.start), ends).ok()?;
     let session = span_members.iter().rev().find(|(k, _)| k == "session")?.1.clone();
     if b.get(session.start) != Some(&b'"') {
         return None;
