@@ -124,29 +124,6 @@ pub struct JsTrace {
     index: QueryIndex,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct TranscriptView<'a> {
-    key: &'a str,
-    first_event: u32,
-    event_count: u32,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct RunView<'a> {
-    index: usize,
-    id: &'a str,
-    name: Option<&'a str>,
-    description: Option<&'a str>,
-    first_event: u32,
-    event_count: u32,
-    transcripts: Vec<TranscriptView<'a>>,
-    metadata: &'a crate::model::Metadata,
-}
-
-
-
 /// Reads several files as one trace (an OpenHands conversation folder, or
 /// several files dropped at once), ordered as the OpenHands SDK orders event
 /// files. Throws like `parseTrace`.
@@ -172,15 +149,6 @@ pub fn parse_files(
     let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.to_string()))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SourceFileView<'a> {
-    name: &'a str,
-    start: usize,
-    end: usize,
-    first_line: u32,
 }
 
 impl JsTrace {
