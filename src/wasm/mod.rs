@@ -111,7 +111,7 @@ pub fn formats() -> JsValue {
 /// one trace together (an OpenHands conversation's event files), every
 /// other file alone. Each group is `{ name, files }`, `files` indices into
 /// `paths`; read a group of several with `parseFiles`.
-#[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "{ name: string; files: number[] }[]")]
+#[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "FileGroup[]")]
 pub fn group_files(paths: Vec<String>) -> JsValue {
     to_js(&crate::import::group_files(&paths))
 }
