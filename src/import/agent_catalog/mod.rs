@@ -12,7 +12,13 @@
 //! interleave, because a run's events are contiguous). Tool results link to
 //! calls by `tool_call_id`, and by order where a result has no matching id,
 //! as the library's `ToolInvocations` view pairs them. The span tree and the
-//! begin/end pairing come from [`crate::spans`].
+//! begin/end pairing come from [`crate::analysis::spans`].
+//!
+//! pydantic's JSON parser reads `NaN`, `Infinity` and `-Infinity`, so the
+//! input is split in that grammar (`json::Grammar::NonFinite`) and records
+//! holding them are read with them ([`crate::json::python::read_nonfinite`]):
+//! where a field takes any value (`tool_args`, `tool_result`, `annotations`,
+//! …) they load as those numbers; elsewhere the field's own error stands.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
