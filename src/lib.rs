@@ -337,17 +337,6 @@ fn rebase_lines(trace: &mut Trace) {
     }
 }
 
-/// True for a format whose reference library reads `NaN`, `Infinity` and
-/// `-Infinity` in JSON (pydantic's parser: Agent Catalog's and AgentLens'
-/// models): its input is split in [`json::Grammar::NonFinite`], and it reads
-/// those numbers; every other format's reference refuses them, as the
-/// strict split does. (A property of the format: its place is a `Format`
-/// method, for the trait's owner to add.)
-fn reads_nonfinite(format: &dyn Format) -> bool {
-    let readers: [&dyn Format; 2] = [&import::agent_catalog::AgentCatalog, &import::agentlens::AgentLens];
-    readers.iter().any(|r| r.id() == format.id())
-}
-
 /// [`choose_format`], leaving in `split` the split the format reads: the
 /// strict one, unless it stopped at a non-finite literal and the format
 /// reads them. Detection runs on the strict split, then (when that claims
@@ -367,7 +356,7 @@ fn choose_format_and_grammar(
     loop {
         match (choose_format(bytes, split, options), strict_error) {
             (Ok((format, detection)), None) => {
-                if stopped && reads_nonfinite(format) {
+                if stopped && format.reads_nonfinite() {
                     *split = resplit(bytes, json::Grammar::NonFinite);
                 }
                 return Ok((format, detection));
@@ -376,7 +365,7 @@ fn choose_format_and_grammar(
                 strict_error = Some(e);
                 *split = resplit(bytes, json::Grammar::NonFinite);
             }
-            (Ok(found), Some(_)) if reads_nonfinite(found.0) => return Ok(found),
+            (Ok(found), Some(_)) if found.0.reads_nonfinite() => return Ok(found),
             (Err(e), None) | (_, Some(e)) => return Err(e),
         }
     }

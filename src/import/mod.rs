@@ -52,6 +52,14 @@ pub trait Format: Sync {
     fn detect(&self, sample: &Sample) -> Option<Score>;
     /// Reads the whole input into the builder.
     fn import(&self, input: &Input, out: &mut Builder);
+    /// True when the format's reference library reads `NaN`, `Infinity` and
+    /// `-Infinity` in JSON (pydantic's JSON parser does): its input is then
+    /// split in [`crate::json::Grammar::NonFinite`] and those numbers are
+    /// read; every other format's reference refuses them, as the strict split
+    /// does.
+    fn reads_nonfinite(&self) -> bool {
+        false
+    }
     /// Where a file goes when several files are read as one trace
     /// ([`crate::parse_files`]): files are joined in the order of this key.
     /// The default orders by base name.

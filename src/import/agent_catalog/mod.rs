@@ -57,6 +57,11 @@ pub const KINDS: &[&str] = &[
 const NO_SESSION: &str = "(no session)";
 
 impl Format for AgentCatalog {
+    /// Its reference validates with pydantic, whose JSON parser reads them.
+    fn reads_nonfinite(&self) -> bool {
+        true
+    }
+
     fn id(&self) -> &'static str {
         "agent-catalog"
     }

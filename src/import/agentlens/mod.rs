@@ -51,6 +51,11 @@ const SESSION_ONLY_KEYS: &[&str] = &["agent_name", "started_at", "ended_at", "to
 const NO_SESSION: &str = "(no session)";
 
 impl Format for AgentLens {
+    /// Its reference validates with pydantic, whose JSON parser reads them.
+    fn reads_nonfinite(&self) -> bool {
+        true
+    }
+
     fn id(&self) -> &'static str {
         "agentlens"
     }
