@@ -213,7 +213,7 @@ fn each_record_type_maps_onto_the_model() {
     };
     assert_eq!(result(8), Some(11));
     assert_eq!(status(11), (ToolStatus::Error, "test parse_dates ... FAILED\n".to_string()));
-    assert_eq!(t.events[11].metadata["exit_code"], 101);
+    assert_eq!((&t.events[11].metadata["exit_code"], t.events[11].facts().duration_ms), (&serde_json::json!(101), Some(1500.0)));
     assert_eq!(result(13), Some(16));
     assert_eq!(result(18), Some(19));
     assert_eq!(status(19), (ToolStatus::Error, "sandbox denied the command".to_string()));

@@ -217,11 +217,14 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A call's output, linked to the call with its `call_id`.
     fn output(&mut self, line: &Line, kind: &str, p: &Map<String, Value>) {
         let call_id = p.get("call_id").and_then(Value::as_str).map(str::to_string);
-        let (content, status, exit) = output_content(p.get("output"));
+        let (content, status, shell) = output_content(p.get("output"));
         let result = ToolResult { call_id: call_id.clone(), content, status, call: None, implicit_link: false };
         let i = self.push(line, EventBody::ToolResult(result), kind);
-        if let (Some(code), Some(e)) = (exit, self.out.event_mut(i)) {
-            e.metadata.insert("exit_code".to_string(), Value::from(code));
+        if let (Some(shell), Some(e)) = (shell, self.out.event_mut(i)) {
+            e.metadata.insert("exit_code".to_string(), Value::from(shell.exit_code));
+            if let Some(secs) = shell.seconds {
+                e.facts_mut().duration_ms = Some(secs * 1000.0);
+            }
         }
         let Some(id) = call_id else {
             self.d(line, Warning, "call-id-missing", format!("`{kind}` has no `call_id`: it answers no call"), &[key("payload")]);
@@ -245,23 +248,31 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 }
 
+/// What a shell tool's output says of the command besides its text.
+struct ShellOutcome {
+    exit_code: i64,
+    seconds: Option<f64>,
+}
+
 /// An output (`FunctionCallOutputPayload`): a string — itself often JSON
-/// `{output, metadata: {exit_code}}` from the shell tools —, a list of
-/// content items, or `{content, success}`. Returns the content, the status
-/// and the exit code when it gives one.
-fn output_content(v: Option<&Value>) -> (Content, ToolStatus, Option<i64>) {
+/// `{output, metadata: {exit_code, duration_seconds}}` from the shell tools
+/// —, a list of content items, or `{content, success}`. Returns the
+/// content, the status and the shell's outcome when it gives one.
+fn output_content(v: Option<&Value>) -> (Content, ToolStatus, Option<ShellOutcome>) {
     match v {
         None | Some(Value::Null) => (Content::None, ToolStatus::Unknown, None),
         Some(Value::String(s)) => {
             let shell = serde_json::from_str::<Value>(s).ok().and_then(|j| {
                 let output = j.get("output")?.as_str()?.to_string();
-                let code = j.get("metadata").and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
-                Some((output, code))
+                let meta = j.get("metadata");
+                let code = meta.and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
+                let seconds = meta.and_then(|m| m.get("duration_seconds")).and_then(Value::as_f64).filter(|s| s.is_finite());
+                Some((output, code, seconds))
             });
             match shell {
-                Some((output, Some(code))) => {
-                    let status = if code == 0 { ToolStatus::Success } else { ToolStatus::Error };
-                    (Content::Text(output.into()), status, Some(code))
+                Some((output, Some(exit_code), seconds)) => {
+                    let status = if exit_code == 0 { ToolStatus::Success } else { ToolStatus::Error };
+                    (Content::Text(output.into()), status, Some(ShellOutcome { exit_code, seconds }))
                 }
                 _ => (Content::Text(s.as_str().into()), ToolStatus::Unknown, None),
             }
