@@ -3,7 +3,7 @@
 //! The verdict test compares, record by record, whether we report an Error
 //! with whether agentc-core 1.1.5's `Log.model_validate_json` rejects the
 //! record (tests/golden/agent-catalog/verdicts.json, written by
-//! scripts/oracle/agentc_verdicts.py), and that our Error paths are pydantic's
+//! scripts/oracle/agent-catalog/verdicts.py), and that our Error paths are pydantic's
 //! error locations. The other tests check the mapping onto the shared model.
 
 mod common;
@@ -102,7 +102,7 @@ fn golden_covers_every_fixture_and_corpus_file() {
             continue;
         }
         let name = entry.file_name().into_string().unwrap();
-        assert!(files.contains_key(&format!("fixtures/agent-catalog/{name}")), "fixture {name} has no golden verdicts; rerun scripts/oracle/agentc_verdicts.py");
+        assert!(files.contains_key(&format!("fixtures/agent-catalog/{name}")), "fixture {name} has no golden verdicts; rerun scripts/oracle/agent-catalog/verdicts.py");
     }
     for p in corpus_files(CORPUS_FOLDER) {
         let name = p.file_name().unwrap().to_str().unwrap();

@@ -3,7 +3,7 @@
 //! The verdict test compares our Error paths, record by record, with the
 //! errors pydantic reports for the schema transcribed as pydantic
 //! models (tests/golden/agentlens/verdicts.json, written by
-//! scripts/oracle/agentlens_verdicts.py). The other tests check the mapping.
+//! scripts/oracle/agentlens/verdicts.py). The other tests check the mapping.
 
 mod common;
 
@@ -83,7 +83,7 @@ fn golden_covers_every_fixture() {
             continue;
         }
         let name = entry.file_name().into_string().unwrap();
-        assert!(files.contains_key(&format!("fixtures/agentlens/{name}")), "fixture {name} has no golden; rerun scripts/oracle/agentlens_verdicts.py");
+        assert!(files.contains_key(&format!("fixtures/agentlens/{name}")), "fixture {name} has no golden; rerun scripts/oracle/agentlens/verdicts.py");
     }
 }
 

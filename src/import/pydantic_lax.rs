@@ -23,9 +23,37 @@ use super::json_type;
 // `str`, `dict` and `list` fields take only their own JSON type (no
 // conversion in JSON mode); callers check those with `Value::is_*`.
 
+/// Why a value is not what a lax-mode field takes; `Display` says it as the
+/// diagnostics do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LaxError {
+    /// A number that is neither 0 nor 1, for a `bool`.
+    NumberNotBool(String),
+    /// A string pydantic does not read as true or false.
+    StringNotBool(String),
+    NotBool { found: &'static str },
+    /// A number pydantic cannot hold as a float.
+    NumberNotFloat(String),
+    StringNotFloat(String),
+    NotFloat { found: &'static str },
+}
+
+impl std::fmt::Display for LaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LaxError::NumberNotBool(n) => write!(f, "expected a boolean; the number {n} is neither 0 nor 1"),
+            LaxError::StringNotBool(s) => write!(f, "expected a boolean; the string {s:?} is not one pydantic reads as true or false"),
+            LaxError::NotBool { found } => write!(f, "expected a boolean, found {found}"),
+            LaxError::NumberNotFloat(n) => write!(f, "expected a number, found {n}"),
+            LaxError::StringNotFloat(s) => write!(f, "expected a number, found the string {s:?}, which is not a number"),
+            LaxError::NotFloat { found } => write!(f, "expected a number, found {found}"),
+        }
+    }
+}
+
 /// A `bool` field in lax mode: true/false, the integers 0 and 1 (also as
 /// 0.0/1.0), and the strings [`bool_text`] reads.
-pub fn boolean(v: &Value) -> Result<bool, String> {
+pub fn boolean(v: &Value) -> Result<bool, LaxError> {
     match v {
         Value::Bool(b) => Ok(*b),
         Value::Number(n) => {
@@ -35,11 +63,11 @@ pub fn boolean(v: &Value) -> Result<bool, String> {
             } else if f == Some(1.0) {
                 Ok(true)
             } else {
-                Err(format!("expected a boolean; the number {n} is neither 0 nor 1"))
+                Err(LaxError::NumberNotBool(n.to_string()))
             }
         }
-        Value::String(s) => bool_text(s).ok_or_else(|| format!("expected a boolean; the string {s:?} is not one pydantic reads as true or false")),
-        other => Err(format!("expected a boolean, found {}", json_type(other))),
+        Value::String(s) => bool_text(s).ok_or_else(|| LaxError::StringNotBool(s.clone())),
+        other => Err(LaxError::NotBool { found: json_type(other) }),
     }
 }
 
@@ -119,12 +147,12 @@ fn underscored_digits(s: &str) -> bool {
 /// A `float` field in lax mode: any JSON number (`NaN` and the infinities
 /// too: pydantic's `allow_inf_nan` is on by default; `1e400` is `inf`),
 /// `true`/`false`, or a string [`float_text`] reads.
-pub fn float(v: &Value) -> Result<f64, String> {
+pub fn float(v: &Value) -> Result<f64, LaxError> {
     match v {
         Value::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
-        Value::Number(n) => crate::json::python::to_f64(n).ok_or_else(|| format!("expected a number, found {n}")),
-        Value::String(s) => float_text(s).ok_or_else(|| format!("expected a number, found the string {s:?}, which is not a number")),
-        other => Err(format!("expected a number, found {}", json_type(other))),
+        Value::Number(n) => crate::json::python::to_f64(n).ok_or_else(|| LaxError::NumberNotFloat(n.to_string())),
+        Value::String(s) => float_text(s).ok_or_else(|| LaxError::StringNotFloat(s.clone())),
+        other => Err(LaxError::NotFloat { found: json_type(other) }),
     }
 }
 

@@ -110,10 +110,22 @@ pub fn read_nonfinite(b: &[u8], range: Range<usize>, hazards: &[usize]) -> Optio
     (p.i == text.len()).then_some(v)
 }
 
+/// Why [`loads`] refused a text: serde_json's description of the first
+/// problem, without its "at line X column Y" (the caller locates the string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadsError {
+    pub reason: String,
+}
+
+impl std::fmt::Display for LoadsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
 /// Parses `s` as Python's `json.loads` would. `NaN` and the infinities are
-/// [`nonfinite`] numbers; lone surrogates become U+FFFD. The error is
-/// serde_json's description, which names the first problem.
-pub fn loads(s: &str) -> Result<Value, String> {
+/// [`nonfinite`] numbers; lone surrogates become U+FFFD.
+pub fn loads(s: &str) -> Result<Value, LoadsError> {
     match serde_json::from_str::<Value>(s) {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -122,12 +134,12 @@ pub fn loads(s: &str) -> Result<Value, String> {
             let strict = text.rfind(" at line ").and_then(|i| text.get(..i)).unwrap_or(&text).to_string();
             let mut p = Parser { b: s.as_bytes(), i: 0 };
             p.ws();
-            let v = p.value(0).ok_or_else(|| strict.clone())?;
+            let v = p.value(0).ok_or_else(|| LoadsError { reason: strict.clone() })?;
             p.ws();
             if p.i == p.b.len() {
                 Ok(v)
             } else {
-                Err(strict)
+                Err(LoadsError { reason: strict })
             }
         }
     }

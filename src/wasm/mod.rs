@@ -140,7 +140,7 @@ pub fn formats() -> JsValue {
 /// one trace together (an OpenHands conversation's event files), every
 /// other file alone. Each group is `{ name, files }`, `files` indices into
 /// `paths`; read a group of several with `parseFiles`.
-#[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "{ name: string; files: number[] }[]")]
+#[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "FileGroup[]")]
 pub fn group_files(paths: Vec<String>) -> JsValue {
     to_js(&crate::import::group_files(&paths))
 }
@@ -152,29 +152,6 @@ pub struct JsTrace {
     counts: Vec<(u32, u32)>,
     index: QueryIndex,
 }
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct TranscriptView<'a> {
-    key: &'a str,
-    first_event: u32,
-    event_count: u32,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct RunView<'a> {
-    index: usize,
-    id: &'a str,
-    name: Option<&'a str>,
-    description: Option<&'a str>,
-    first_event: u32,
-    event_count: u32,
-    transcripts: Vec<TranscriptView<'a>>,
-    metadata: &'a crate::model::Metadata,
-}
-
-
 
 /// Reads several files as one trace (an OpenHands conversation folder, or
 /// several files dropped at once), ordered as the OpenHands SDK orders event
@@ -201,15 +178,6 @@ pub fn parse_files(
     let trace = crate::parse_files(inputs, &opts).map_err(|e| JsError::new(&e.to_string()))?;
     let counts = crate::view::diagnostic_counts(&trace);
     Ok(JsTrace { trace, counts, index: QueryIndex::default() })
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SourceFileView<'a> {
-    name: &'a str,
-    start: usize,
-    end: usize,
-    first_line: u32,
 }
 
 impl JsTrace {

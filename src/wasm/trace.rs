@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{query_error, to_js, JsTrace, RunView, TranscriptView};
+use super::{query_error, to_js, JsTrace};
 
 #[wasm_bindgen(js_class = Trace)]
 impl JsTrace {
@@ -81,35 +81,7 @@ impl JsTrace {
 
     #[wasm_bindgen(unchecked_return_type = "RunView[]")]
     pub fn runs(&self) -> JsValue {
-        let runs: Vec<RunView> = self
-            .trace
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(index, r)| {
-                let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
-                let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
-                RunView {
-                    index,
-                    id: &r.id,
-                    name: r.name.as_deref(),
-                    description: r.description.as_deref(),
-                    first_event: first,
-                    event_count: last.saturating_sub(first),
-                    transcripts: r
-                        .transcripts
-                        .iter()
-                        .map(|t| TranscriptView {
-                            key: &t.key,
-                            first_event: t.events.start,
-                            event_count: t.events.end.saturating_sub(t.events.start),
-                        })
-                        .collect(),
-                    metadata: &r.metadata,
-                }
-            })
-            .collect();
-        to_js(&runs)
+        to_js(&crate::view::run_views(&self.trace))
     }
 
     /// File-level metadata that belongs to no run.

@@ -309,6 +309,8 @@ export interface DiagnosticGroup {
   /** The first of them. */
   first: number;
 }
+/** Files read together as one trace ({@link groupFiles}): `files` are indices into the paths given. */
+export interface FileGroup { name: string; files: number[] }
 /** One input file of a multi-file trace. */
 export interface FileInput { name: string; bytes: Uint8Array }
 

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{to_js, JsTrace, SourceFileView};
+use super::{to_js, JsTrace};
 
 /// Multi-file traces and OpenHands' own views.
 #[wasm_bindgen(js_class = Trace)]
@@ -10,13 +10,7 @@ impl JsTrace {
     /// The input files, for traces read with `parseFiles` (else one or none).
     #[wasm_bindgen(unchecked_return_type = "SourceFileView[]")]
     pub fn files(&self) -> JsValue {
-        let files: Vec<SourceFileView> = self
-            .trace
-            .files
-            .iter()
-            .map(|f| SourceFileView { name: &f.name, start: f.range.start, end: f.range.end, first_line: f.first_line })
-            .collect();
-        to_js(&files)
+        to_js(&crate::view::source_file_views(&self.trace))
     }
 
     /// The name of the file holding event `index` (multi-file traces).

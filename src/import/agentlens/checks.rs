@@ -1,5 +1,5 @@
 //! The field checks of an AgentLens session and event: pydantic's lax mode
-//! on the models of `scripts/oracle/agentlens_models.py`, by hand.
+//! on the models of `scripts/oracle/agentlens/models.py`, by hand.
 
 use serde_json::{Map, Value};
 

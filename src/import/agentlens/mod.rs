@@ -5,7 +5,7 @@
 //! `generic`), optionally wrapped in a `Session` with token totals and a
 //! status. No AgentLens package can be installed, so the pydantic v2 models
 //! are the schema of the project's issue, transcribed in
-//! `scripts/oracle/agentlens_models.py`; the checks here apply pydantic's lax
+//! `scripts/oracle/agentlens/models.py`; the checks here apply pydantic's lax
 //! mode by hand ([`super::pydantic_lax`]) and are compared with pydantic on
 //! those models (tests/golden/agentlens/).
 //!

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Golden verdicts for the `agentlens` format from pydantic itself.
 
-No AgentLens package can be installed, so `agentlens_models.py` next to this
+No AgentLens package can be installed, so `models.py` next to this
 script transcribes the schema of the project's issue as pydantic v2 models;
-pydantic (pinned in `requirements-agentlens.txt`) then decides, in its own lax
+pydantic (pinned in `requirements.txt`) then decides, in its own lax
 mode, which records are valid. The Rust test `tests/agentlens.rs` checks that
 we report Errors at exactly the JSON paths where pydantic reports errors.
 
 Usage (from anywhere; Python 3.9+ with the `venv` module):
 
-    python3 scripts/oracle/agentlens_verdicts.py
+    python3 scripts/oracle/agentlens/verdicts.py
 
     ATV_ORACLE_VENV=/path/to/venv   venv to use or create (default: /work/venvs/agentlens-oracle)
 
@@ -44,8 +44,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-REQUIREMENTS = os.path.join(HERE, "requirements-agentlens.txt")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+REQUIREMENTS = os.path.join(HERE, "requirements.txt")
 DEFAULT_VENV = "/work/venvs/agentlens-oracle"
 GOLDEN = os.path.join(REPO, "tests", "golden", "agentlens", "verdicts.json")
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "agentlens")
@@ -160,7 +160,7 @@ def verdict(value, text):
     import pydantic
 
     sys.path.insert(0, HERE)
-    from agentlens_models import AgentEvent, Session
+    from models import AgentEvent, Session
 
     model = Session if is_session(value) else AgentEvent
     try:
@@ -211,8 +211,8 @@ def main():
         if os.path.isfile(p):
             files[f"fixtures/agentlens/{name}"] = records_of(p)
     out = {
-        "generator": "scripts/oracle/agentlens_verdicts.py",
-        "reference": "scripts/oracle/agentlens_models.py (the issue's schema as pydantic models)",
+        "generator": "scripts/oracle/agentlens/verdicts.py",
+        "reference": "scripts/oracle/agentlens/models.py (the issue's schema as pydantic models)",
         "pydantic": pydantic.VERSION,
         "files": files,
     }

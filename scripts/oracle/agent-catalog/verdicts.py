@@ -4,14 +4,14 @@
 Every record of every file in the corpus folder `couchbase-agentc/` and in
 `tests/fixtures/agent-catalog/` is handed to
 `agentc_core.activity.models.log.Log.model_validate_json` (PyPI `agentc-core`
-1.1.5, pinned with its dependency tree in `requirements-agentc.txt` next to
+1.1.5, pinned with its dependency tree in `requirements.txt` next to
 this script). The Rust test `tests/agent_catalog.rs` checks that a record's
 event carries an Error diagnostic exactly when the library rejects the record,
 and that our Error diagnostics sit at the same JSON paths as pydantic's errors.
 
 Usage (from anywhere; Python 3.11–3.13 with the `venv` module):
 
-    python3 scripts/oracle/agentc_verdicts.py
+    python3 scripts/oracle/agent-catalog/verdicts.py
 
     ATV_CORPUS=/path/to/corpus      corpus root (default: ../shared/corpus beside the repo,
                                     else /work/shared/corpus)
@@ -50,8 +50,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-REQUIREMENTS = os.path.join(HERE, "requirements-agentc.txt")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+REQUIREMENTS = os.path.join(HERE, "requirements.txt")
 DEFAULT_VENV = "/work/venvs/agentc-oracle"
 GOLDEN = os.path.join(REPO, "tests", "golden", "agent-catalog", "verdicts.json")
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "agent-catalog")
@@ -226,7 +226,7 @@ def main():
         if os.path.isfile(p):
             files[f"fixtures/agent-catalog/{name}"] = records_of(p)
     out = {
-        "generator": "scripts/oracle/agentc_verdicts.py",
+        "generator": "scripts/oracle/agent-catalog/verdicts.py",
         "reference": "agentc-core==1.1.5 Log.model_validate_json",
         "pydantic": pydantic.VERSION,
         "files": files,
