@@ -1,0 +1,246 @@
+//! Reads rollout lines in order: runs from `session_meta`, then one event per
+//! line, dispatched on `type` ([`super::items`] for `response_item`,
+//! [`super::events`] for `event_msg`).
+
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::usage::Tally;
+use super::RECORD_TYPES;
+use crate::diagnostic::Severity::{self, Error, Warning};
+use crate::import::{json_type, top_records, Builder, CallSite, Input};
+use crate::json::Seg;
+use crate::model::{CallRef, EventBody, KeyValue, Marker, Metadata};
+
+/// A text that an `event_msg` may mirror: who said it and what.
+pub type MirrorKey = (&'static str, String);
+
+/// Where diagnostics about the line being read go.
+pub struct Line<'p> {
+    pub range: Range<usize>,
+    pub path: &'p str,
+    /// The index its event gets.
+    pub event: u32,
+    pub timestamp: Option<String>,
+}
+
+/// What reading one session needs besides the builder.
+#[derive(Default)]
+pub struct Session {
+    pub tally: Tally,
+    /// Calls by `call_id`, to link outputs to.
+    pub calls: HashMap<String, CallRef>,
+    /// Calls an output should answer, in order, for the warning at the end.
+    pub sites: Vec<CallSite>,
+}
+
+pub struct Reader<'r, 'a> {
+    pub out: &'r mut Builder<'a>,
+    /// Texts of response-item messages and reasoning, with how many times
+    /// each occurs: an `event_msg` with one of them mirrors that item.
+    pub mirrors: HashMap<MirrorKey, usize>,
+    pub session: Session,
+}
+
+/// The ids of every `session_meta` of the input, and the parent each names.
+struct Sessions {
+    ids: HashSet<String>,
+    children: HashMap<String, Vec<String>>,
+}
+
+pub fn read(input: &Input, out: &mut Builder) {
+    let records = top_records(input);
+    let values: Vec<Option<Result<Value, ()>>> = records
+        .iter()
+        .map(|r| (!r.broken).then(|| serde_json::from_slice::<Value>(out.bytes().get(r.range.clone()).unwrap_or(&[])).map_err(drop)))
+        .collect();
+    let (mirrors, sessions) = survey(&values);
+    let mut reader = Reader { out, mirrors, session: Session::default() };
+    for (r, v) in records.iter().zip(values) {
+        match v {
+            None => reader.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
+            Some(Err(())) => {
+                // Reports where it fails; the core keeps the line as an unparsed event.
+                let _ = reader.out.parse_record(&r.range, &r.path);
+            }
+            Some(Ok(v)) => reader.line(r.range.clone(), &r.path, v, &sessions),
+        }
+    }
+    reader.end_session();
+}
+
+/// First pass: the texts response items say (for mirrors) and the sessions.
+fn survey(values: &[Option<Result<Value, ()>>]) -> (HashMap<MirrorKey, usize>, Sessions) {
+    let mut mirrors: HashMap<MirrorKey, usize> = HashMap::new();
+    let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
+    for v in values.iter().flatten().flatten() {
+        let Some(payload) = v.get("payload").and_then(Value::as_object) else { continue };
+        match v.get("type").and_then(Value::as_str) {
+            Some("response_item") => {
+                for key in super::items::mirror_keys(payload) {
+                    *mirrors.entry(key).or_default() += 1;
+                }
+            }
+            Some("session_meta") => {
+                let Some(id) = payload.get("id").and_then(Value::as_str) else { continue };
+                sessions.ids.insert(id.to_string());
+                if let Some(parent) = parent_thread(payload) {
+                    sessions.children.entry(parent.to_string()).or_default().push(id.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    (mirrors, sessions)
+}
+
+/// The parent thread a sub-agent session names:
+/// `source: {"subagent": {"thread_spawn": {"parent_thread_id": …}}}`.
+pub fn parent_thread(meta: &Map<String, Value>) -> Option<&str> {
+    meta.get("source")?.get("subagent")?.get("thread_spawn")?.get("parent_thread_id")?.as_str()
+}
+
+impl<'r, 'a> Reader<'r, 'a> {
+    pub fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
+        if range.start < range.end {
+            self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
+        }
+    }
+
+    pub fn d(&mut self, line: &Line, severity: Severity, code: &'static str, message: String, segs: &[Seg]) {
+        self.out.diag_in(severity, code, message, &line.range, line.path, segs, Some(line.event));
+    }
+
+    /// Pushes the line's event; returns its index.
+    pub fn push(&mut self, line: &Line, body: EventBody, kind: &str) -> u32 {
+        self.out.push_event(body, kind, line.range.clone(), line.path.to_string(), line.timestamp.clone())
+    }
+
+    fn line(&mut self, range: Range<usize>, path: &str, v: Value, sessions: &Sessions) {
+        let Value::Object(mut o) = v else {
+            let line = Line { range: range.clone(), path, event: self.out.next_event(), timestamp: None };
+            let why = format!("a rollout line must be an object {{timestamp, type, payload}}, found {}", json_type(&v));
+            self.d(&line, Error, "line-not-object", why.clone(), &[]);
+            self.unparsed(range, path, why);
+            return;
+        };
+        let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
+        let line = Line { range, path, event: self.out.next_event(), timestamp };
+        match o.get("timestamp") {
+            Some(Value::String(_)) => {}
+            None => self.d(&line, Warning, "timestamp-missing", "rollout line has no `timestamp` (its token counts are not counted)".to_string(), &[]),
+            Some(other) => {
+                let why = format!("`timestamp` must be a string, found {}", json_type(other));
+                self.d(&line, Error, "field-type", why, &[Seg::key("timestamp")]);
+            }
+        }
+        let kind = match o.get("type") {
+            Some(Value::String(k)) => k.clone(),
+            found => {
+                let why = match found {
+                    None => "rollout line has no `type`".to_string(),
+                    Some(other) => format!("`type` must be a string, found {}", json_type(other)),
+                };
+                let at = if found.is_some() { vec![Seg::key("type")] } else { Vec::new() };
+                self.d(&line, Error, "type-missing", why.clone(), &at);
+                self.unparsed(line.range.clone(), path, why);
+                return;
+            }
+        };
+        let payload = match o.remove("payload") {
+            Some(Value::Object(p)) => p,
+            found => {
+                let why = match &found {
+                    None => format!("`{kind}` line has no `payload`"),
+                    Some(other) => format!("`payload` must be an object, found {}", json_type(other)),
+                };
+                let at = if found.is_some() { vec![Seg::key("payload")] } else { Vec::new() };
+                self.d(&line, Error, "payload-missing", why.clone(), &at);
+                self.unparsed(line.range.clone(), path, why);
+                return;
+            }
+        };
+        match kind.as_str() {
+            "session_meta" => self.session_meta(&line, payload, sessions),
+            "turn_context" => {
+                self.session.tally.turn_context(&payload);
+                let model = super::usage::model_named(&payload);
+                let i = self.push(&line, EventBody::KeyValue(KeyValue { key: kind.clone(), value: Value::Object(payload) }), &kind);
+                if let (Some(m), Some(e)) = (model, self.out.event_mut(i)) {
+                    e.facts_mut().model = Some(m);
+                }
+            }
+            "response_item" => self.response_item(&line, payload),
+            "event_msg" => self.event_msg(&line, payload),
+            "compacted" => {
+                let message = payload.get("message").and_then(Value::as_str).unwrap_or_default();
+                let label = format!("history compacted: {}", crate::view::truncate(message, 200));
+                self.marker(&line, label, &kind, payload);
+            }
+            _ => {
+                let why = format!("unknown rollout line type `{kind}` (known: {}); kept as a key-value event", RECORD_TYPES.join(", "));
+                self.d(&line, Warning, "unknown-line-type", why, &[Seg::key("type")]);
+                self.push(&line, EventBody::KeyValue(KeyValue { key: kind.clone(), value: Value::Object(payload) }), &kind);
+            }
+        }
+    }
+
+    /// A marker event whose metadata holds the payload's fields (but `type`).
+    pub fn marker(&mut self, line: &Line, label: String, kind: &str, mut payload: Map<String, Value>) -> u32 {
+        payload.remove("type");
+        let i = self.push(line, EventBody::Marker(Marker { label }), kind);
+        if let Some(e) = self.out.event_mut(i) {
+            e.metadata = payload;
+        }
+        i
+    }
+
+    /// Starts the session's run (a new one unless the line repeats the
+    /// current session's id) and keeps the line as a key-value event.
+    fn session_meta(&mut self, line: &Line, payload: Map<String, Value>, sessions: &Sessions) {
+        let id = match payload.get("id") {
+            Some(Value::String(s)) => Some(s.clone()),
+            None => None,
+            Some(other) => {
+                let why = format!("`payload.id` must be a string (a thread id), found {}", json_type(other));
+                self.d(line, Error, "field-type", why, &[Seg::key("payload"), Seg::key("id")]);
+                None
+            }
+        };
+        let same = id.as_ref().is_some_and(|id| self.out.runs().last().is_some_and(|r| &r.id == id));
+        if !same {
+            self.end_session();
+            let n = self.out.runs().len();
+            let run_id = id.clone().unwrap_or_else(|| format!("session-{n}"));
+            let mut metadata = Metadata::new();
+            for (k, v) in payload.iter().filter(|(k, _)| k.as_str() != "instructions") {
+                metadata.insert(k.clone(), v.clone());
+            }
+            let parent = parent_thread(&payload).map(str::to_string);
+            if let Some(p) = &parent {
+                metadata.insert("parent_thread_id".to_string(), Value::String(p.clone()));
+                metadata.insert("parent_opened".to_string(), Value::Bool(sessions.ids.contains(p)));
+            }
+            if let Some(kids) = id.as_ref().and_then(|id| sessions.children.get(id)) {
+                metadata.insert("sub_agents".to_string(), Value::from(kids.clone()));
+            }
+            self.out.begin_run(run_id, metadata, Some(line.range.start));
+            if let Some(run) = self.out.last_run_mut() {
+                run.name = Some(match &parent {
+                    Some(p) => format!("Codex sub-agent of {p}"),
+                    None => "Codex session".to_string(),
+                });
+                run.description = payload.get("cwd").and_then(Value::as_str).map(str::to_string);
+            }
+        }
+        self.push(line, EventBody::KeyValue(KeyValue { key: "session_meta".to_string(), value: Value::Object(payload) }), "session_meta");
+    }
+
+    /// Ends the current session: warns about calls nothing answered.
+    pub fn end_session(&mut self) {
+        let session = std::mem::take(&mut self.session);
+        self.out.warn_unanswered(&session.sites, |name| format!("{name} has no output with its `call_id`"));
+    }
+}
