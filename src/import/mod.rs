@@ -15,6 +15,7 @@ pub mod lookalike;
 pub mod openai;
 pub mod openhands;
 pub mod pydantic_lax;
+pub mod swe_agent;
 
 use std::ops::Range;
 
@@ -33,6 +34,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &openhands::OpenHands,
     &agent_catalog::AgentCatalog,
     &agentlens::AgentLens,
+    &swe_agent::SweAgent,
 ];
 
 /// How well a sample matched a format, and why.
