@@ -59,7 +59,7 @@ fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
     let is_tool = role == "tool";
     if is_tool {
         let ids = tool_call_ids(rd, &o, &r, path, at);
-        let result = ToolResult { call_id: ids.first().cloned(), content, status: ToolStatus::Unknown, call: None, implicit_link: false };
+        let result = ToolResult { call_id: ids.first().map(|(_, id)| id.clone()), content, status: ToolStatus::Unknown, call: None, implicit_link: false };
         rd.out.push_event(EventBody::ToolResult(result), &kind, r.clone(), path.to_string(), None);
         link(rd, &ids, &r, path, at, links);
     } else {
@@ -172,15 +172,15 @@ fn tool_calls(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &
     calls
 }
 
-/// `tool_call_ids`: the calls a tool message answers.
-fn tool_call_ids(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &str, at: u32) -> Vec<String> {
+/// `tool_call_ids`: the calls a tool message answers, with their places in the list.
+fn tool_call_ids(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &str, at: u32) -> Vec<(usize, String)> {
     match o.get("tool_call_ids") {
         None | Some(Value::Null) => Vec::new(),
         Some(Value::Array(ids)) => {
             let mut out = Vec::with_capacity(ids.len());
             for (j, id) in ids.iter().enumerate() {
                 match id.as_str() {
-                    Some(s) => out.push(s.to_string()),
+                    Some(s) => out.push((j, s.to_string())),
                     None => {
                         let message = format!("expected a call id (a string); found {}", json_type(id));
                         rd.warn("bad-tool-call-id", message, r, path, &[Seg::key("tool_call_ids"), Seg::Index(j)], at);
@@ -199,7 +199,7 @@ fn tool_call_ids(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path
 
 /// Links the tool message at `at` to the calls it names, or, naming none,
 /// to the last assistant message's first unanswered call.
-fn link(rd: &mut Reader, ids: &[String], r: &Range<usize>, path: &str, at: u32, links: &mut Links) {
+fn link(rd: &mut Reader, ids: &[(usize, String)], r: &Range<usize>, path: &str, at: u32, links: &mut Links) {
     let mut first: Option<(CallRef, bool)> = None;
     if ids.is_empty() {
         if let Some(c) = links.queue.first_unanswered(rd.out, None) {
@@ -207,7 +207,7 @@ fn link(rd: &mut Reader, ids: &[String], r: &Range<usize>, path: &str, at: u32, 
             first = Some((c, true));
         }
     }
-    for (j, id) in ids.iter().enumerate() {
+    for (j, id) in ids {
         match links.by_id.get(id).copied() {
             Some(c) => {
                 if rd.out.link_result(c, at) && first.is_none() {
@@ -216,7 +216,7 @@ fn link(rd: &mut Reader, ids: &[String], r: &Range<usize>, path: &str, at: u32, 
             }
             None => {
                 let message = format!("`{id}` names no earlier call in `tool_calls`");
-                rd.warn("unknown-tool-call-id", message, r, path, &[Seg::key("tool_call_ids"), Seg::Index(j)], at);
+                rd.warn("unknown-tool-call-id", message, r, path, &[Seg::key("tool_call_ids"), Seg::Index(*j)], at);
             }
         }
     }
