@@ -102,8 +102,9 @@ impl Reader<'_, '_> {
         if !members.iter().any(|(k, _)| k == "history" || k == "trajectory") {
             self.out.diag(Warning, "no-history", "a SWE-agent trajectory has `history` and `trajectory`; this object has neither".to_string(), path.to_string(), start, None);
         }
-        let model = replay_model(metadata.get("replay_config"));
-        let id = replay_instance(metadata.get("replay_config")).unwrap_or_else(|| format!("run-{}", self.out.runs().len()));
+        let replay = replay_object(metadata.get("replay_config"));
+        let model = replay_model(replay.as_ref());
+        let id = replay_instance(replay.as_ref()).unwrap_or_else(|| format!("run-{}", self.out.runs().len()));
         self.out.begin_run(id, metadata, Some(start));
         let find = |k: &str| parts.iter().find(|(key, _)| *key == k).map(|(_, r)| r.clone());
         if let Some(r) = find("history") {
@@ -151,23 +152,22 @@ impl Reader<'_, '_> {
     }
 }
 
-/// `replay_config` as written: an object (older 1.x) or its JSON text
-/// (`model_dump_json()`, current 1.x).
-fn replay_object(v: Option<&Value>) -> Option<Value> {
+/// `replay_config` as an object: it is one (older 1.x) or its JSON text
+/// (`model_dump_json()`, current 1.x), which is parsed here only to name
+/// the run and the model (the run keeps the value as written).
+fn replay_object(v: Option<&Value>) -> Option<std::borrow::Cow<'_, Value>> {
     match v? {
-        Value::String(s) => serde_json::from_str(s).ok(),
-        other => Some(other.clone()),
+        Value::String(s) => serde_json::from_str(s).ok().map(std::borrow::Cow::Owned),
+        other => Some(std::borrow::Cow::Borrowed(other)),
     }
 }
 
 /// The model named by `replay_config.agent.model.name`.
-fn replay_model(v: Option<&Value>) -> Option<String> {
-    let c = replay_object(v)?;
-    c.get("agent")?.get("model")?.get("name")?.as_str().map(str::to_string)
+fn replay_model(c: Option<&std::borrow::Cow<'_, Value>>) -> Option<String> {
+    c?.get("agent")?.get("model")?.get("name")?.as_str().map(str::to_string)
 }
 
 /// The instance id of `replay_config.problem_statement.id`.
-fn replay_instance(v: Option<&Value>) -> Option<String> {
-    let c = replay_object(v)?;
-    c.get("problem_statement")?.get("id")?.as_str().filter(|s| !s.is_empty()).map(str::to_string)
+fn replay_instance(c: Option<&std::borrow::Cow<'_, Value>>) -> Option<String> {
+    c?.get("problem_statement")?.get("id")?.as_str().filter(|s| !s.is_empty()).map(str::to_string)
 }
