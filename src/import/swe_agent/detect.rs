@@ -80,3 +80,31 @@ fn is_step(v: &Value) -> bool {
 fn is_info(o: &Map<String, Value>) -> bool {
     ["exit_status", "submission", "model_stats"].iter().any(|k| o.contains_key(*k))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Layout;
+    use serde_json::json;
+
+    fn sample(v: Value) -> Sample {
+        Sample { layout: Layout::Json, values: vec![v] }
+    }
+
+    #[test]
+    fn history_items_need_a_swe_agent_field() {
+        assert!(detect(&sample(json!({"history": [{"role": "user", "content": "hi"}]}))).is_none());
+        let s = detect(&sample(json!({"history": [{"role": "user", "content": "hi", "agent": "main"}]}))).unwrap();
+        assert!((s.confidence - 1.0).abs() < 1e-6, "{}", s.confidence);
+        assert!(s.evidence[0].starts_with("1 of 1 sampled `history` items"), "{:?}", s.evidence);
+    }
+
+    #[test]
+    fn steps_alone_are_enough_and_info_is_evidence() {
+        let v = json!({"trajectory": [{"action": "ls", "observation": "", "thought": "t"}, {"x": 1}], "info": {"exit_status": "submitted"}});
+        let s = detect(&sample(v)).unwrap();
+        assert!((s.confidence - 0.75).abs() < 1e-6, "{}", s.confidence);
+        assert!(s.evidence.iter().any(|e| e.contains("`info`")));
+        assert!(detect(&sample(json!([{"role": "user", "content": "x", "agent": "a"}]))).is_none());
+    }
+}
