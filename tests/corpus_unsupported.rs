@@ -55,11 +55,6 @@ fn otel_genai() {
 }
 
 #[test]
-fn swe_agent() {
-    expect_unsupported("swe-agent", "SWE-agent");
-}
-
-#[test]
 fn gzip_input_is_read() {
     use std::io::Write;
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

@@ -16,6 +16,7 @@ pub mod lookalike;
 pub mod openai;
 pub mod openhands;
 pub mod pydantic_lax;
+pub mod swe_agent;
 
 use std::ops::Range;
 
@@ -35,6 +36,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &agent_catalog::AgentCatalog,
     &agentlens::AgentLens,
     &codex::Codex,
+    &swe_agent::SweAgent,
 ];
 
 /// How well a sample matched a format, and why.

@@ -1,0 +1,190 @@
+//! `trajectory` (one `TrajectoryStep` per action) and `info` (`AgentInfo`).
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::super::json_type;
+use super::super::pydantic_lax as lax;
+use super::Reader;
+use crate::json::{scan, Seg};
+use crate::model::{Arguments, CallRef, Content, EventBody, KeyValue, Message, Text, ToolCall, ToolResult, ToolStatus, Usage};
+
+/// Step keys the events hold; `query` (`messages` before SWE-agent 1.1) is
+/// the whole prompt of the step, left in the step's raw JSON rather than
+/// copied into its metadata.
+const STEP_BODY_KEYS: &[&str] = &["action", "observation", "response", "execution_time", "query", "messages"];
+
+pub fn read_trajectory(rd: &mut Reader, r: Range<usize>, path: &str) {
+    let Some(items) = rd.list_items(r, path, "trajectory") else { return };
+    for (i, item) in items.into_iter().enumerate() {
+        step(rd, item, &format!("{path}[{i}]"));
+    }
+}
+
+/// A step: an assistant message (`response`) whose one call is the
+/// `action`, then the `observation` as that call's result (an event over
+/// the observation's bytes).
+fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
+    let v = match rd.out.parse_record(&r, path) {
+        Ok(v) => v,
+        Err(_) => return rd.unparsed(r, path, "invalid JSON"),
+    };
+    let at = rd.out.next_event();
+    let Value::Object(o) = v else {
+        let message = format!("expected a trajectory step (an object with `action` and `observation`); found {}", json_type(&v));
+        rd.unparsed(r.clone(), path, "not a trajectory step");
+        rd.warn("not-an-object", message, &r, path, &[], at);
+        return;
+    };
+    let text = |k: &str| o.get(k).and_then(Value::as_str);
+    let content = match text("response").or_else(|| text("thought")) {
+        Some(s) => Content::Text(Text::from(s)),
+        None => Content::None,
+    };
+    let mut calls = Vec::new();
+    match o.get("action") {
+        Some(Value::String(a)) => {
+            let function = a.split_whitespace().next().unwrap_or_default().to_string();
+            let arguments = Arguments { value: None, text: Some(Text::from(a.as_str())) };
+            calls.push(ToolCall { id: None, function, arguments, result: None });
+        }
+        None | Some(Value::Null) => {}
+        Some(other) => {
+            let message = format!("expected `action` to be a string (TrajectoryStep.action: str); found {}", json_type(other));
+            rd.warn("bad-action", message, &r, path, &[Seg::key("action")], at);
+        }
+    }
+    let has_call = !calls.is_empty();
+    rd.out.push_event(EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: calls }), "step", r.clone(), path.to_string(), None);
+    step_metadata(rd, &o, &r, path, at);
+    if let Some(obs) = o.get("observation") {
+        observation(rd, obs, &r, path, at, has_call);
+    }
+}
+
+fn step_metadata(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &str, at: u32) {
+    let mut duration = None;
+    match o.get("execution_time") {
+        None | Some(Value::Null) => {}
+        Some(v) => match lax::float(v) {
+            Ok(secs) => duration = Some(secs * 1000.0),
+            Err(why) => rd.warn("bad-execution-time", format!("`execution_time` (seconds, a float): {why}"), r, path, &[Seg::key("execution_time")], at),
+        },
+    }
+    let mut state_error = None;
+    let mut metadata = Map::new();
+    for (k, v) in o {
+        if STEP_BODY_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        let value = match (k.as_str(), v) {
+            // 0.x writes the state as JSON text.
+            ("state", Value::String(s)) => match serde_json::from_str::<Value>(s) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    state_error = Some(super::super::describe_serde_error(&e));
+                    v.clone()
+                }
+            },
+            _ => v.clone(),
+        };
+        metadata.insert(k.clone(), value);
+    }
+    if let Some(why) = state_error {
+        rd.warn("bad-state", format!("`state` is a string that is not JSON ({why}); kept as text"), r, path, &[Seg::key("state")], at);
+    }
+    if let Some(e) = rd.out.event_mut(at) {
+        e.metadata = metadata;
+        if duration.is_some() {
+            e.facts_mut().duration_ms = duration;
+        }
+    }
+}
+
+/// The observation as the result of the step's call, over the
+/// observation's own bytes.
+fn observation(rd: &mut Reader, obs: &Value, r: &Range<usize>, path: &str, step: u32, has_call: bool) {
+    let start = scan::skip_ws(rd.b, r.start);
+    let member = scan::object_members_in(rd.b, start, rd.ends).ok().and_then(|m| m.into_iter().find(|(k, _)| k == "observation"));
+    let Some((_, range)) = member else { return };
+    let content = match obs {
+        Value::String(s) => Content::Text(Text::from(s.as_str())),
+        Value::Null => Content::None,
+        other => Content::Json(other.clone()),
+    };
+    let call = has_call.then_some(CallRef { event: step, call: 0 });
+    let result = ToolResult { call_id: None, content, status: ToolStatus::Unknown, call, implicit_link: false };
+    let at = rd.out.push_event(EventBody::ToolResult(result), "observation", range, format!("{path}.observation"), None);
+    if let Some(c) = call {
+        rd.out.link_result(c, at);
+    }
+}
+
+/// `info`: one event holding it, whose usage is `model_stats` (so that the
+/// run's usage totals are SWE-agent's own), and the `submission` patch as
+/// an event of its own.
+pub fn read_info(rd: &mut Reader, r: Range<usize>, path: &str, model: Option<String>) {
+    let v = match rd.out.parse_record(&r, path) {
+        Ok(v) => v,
+        Err(_) => return rd.unparsed(r, path, "invalid JSON"),
+    };
+    let at = rd.out.next_event();
+    let Value::Object(o) = &v else {
+        let message = format!("expected `info` to be an object (AgentInfo); found {}", json_type(&v));
+        rd.unparsed(r.clone(), path, "not an info object");
+        rd.warn("not-an-object", message, &r, path, &[], at);
+        return;
+    };
+    let usage = o.get("model_stats").and_then(|s| model_stats(rd, s, &r, path, at));
+    if let Some(status) = o.get("exit_status") {
+        if let Some(run) = rd.out.last_run_mut() {
+            run.metadata.insert("exit_status".to_string(), status.clone());
+        }
+    }
+    let submission = o.get("submission").filter(|s| !s.is_null()).cloned();
+    rd.out.push_event(EventBody::KeyValue(KeyValue { key: "info".to_string(), value: v.clone() }), "info", r.clone(), path.to_string(), None);
+    if let Some(e) = rd.out.event_mut(at) {
+        if usage.is_some() || model.is_some() {
+            let facts = e.facts_mut();
+            facts.usage = usage;
+            facts.model = model;
+        }
+    }
+    let Some(patch) = submission else { return };
+    let start = scan::skip_ws(rd.b, r.start);
+    let member = scan::object_members_in(rd.b, start, rd.ends).ok().and_then(|m| m.into_iter().find(|(k, _)| k == "submission"));
+    if let Some((_, range)) = member {
+        let body = EventBody::KeyValue(KeyValue { key: "submission".to_string(), value: patch });
+        rd.out.push_event(body, "submission", range, format!("{path}.submission"), None);
+    }
+}
+
+/// `model_stats` (`InstanceStats`): `tokens_sent` as input, `tokens_received`
+/// as output; counts that are zero stay zero.
+fn model_stats(rd: &mut Reader, s: &Value, r: &Range<usize>, path: &str, at: u32) -> Option<Usage> {
+    let Some(o) = s.as_object() else {
+        let message = format!("expected `model_stats` to be an object (InstanceStats); found {}", json_type(s));
+        rd.warn("bad-model-stats", message, r, path, &[Seg::key("model_stats")], at);
+        return None;
+    };
+    let mut count = |k: &str| -> Option<u64> {
+        let v = o.get(k)?;
+        match lax::integer(v) {
+            Ok(Some(n)) if n >= 0 => u64::try_from(n).ok(),
+            Ok(_) => None,
+            Err(why) => {
+                let message = format!("`model_stats.{k}` (InstanceStats: int): {why}");
+                rd.warn("bad-model-stats", message, r, path, &[Seg::key("model_stats"), Seg::key(k)], at);
+                None
+            }
+        }
+    };
+    let input = count("tokens_sent");
+    let output = count("tokens_received");
+    if input.is_none() && output.is_none() {
+        return None;
+    }
+    let (i, out) = (input.unwrap_or(0), output.unwrap_or(0));
+    Some(Usage { input_tokens: i, output_tokens: out, total_tokens: i.saturating_add(out), ..Usage::default() })
+}
