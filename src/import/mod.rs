@@ -6,6 +6,7 @@
 //! [`Builder`]; it never touches the wasm layer or the UI.
 
 pub mod agent_catalog;
+pub mod claude_code;
 pub mod format_view;
 pub mod agentlens;
 mod builder;
@@ -33,6 +34,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &openhands::OpenHands,
     &agent_catalog::AgentCatalog,
     &agentlens::AgentLens,
+    &claude_code::ClaudeCode,
 ];
 
 /// How well a sample matched a format, and why.
