@@ -144,7 +144,7 @@ fn load(records: &[Value]) -> (Vec<DocMessage>, Vec<(String, Py)>) {
             }
         }
     }
-    let title = records.iter().filter(|r| r.get("type").and_then(Value::as_str) == Some("custom-title")).last();
+    let title = records.iter().rfind(|r| r.get("type").and_then(Value::as_str) == Some("custom-title"));
     if let Some(t) = title {
         metadata.push(("title".to_string(), t.get("customTitle").map(Py::from_json).unwrap_or(Py::None)));
     }

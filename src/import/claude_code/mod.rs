@@ -14,6 +14,7 @@ mod agentrun;
 mod branches;
 mod blocks;
 mod records;
+mod usage;
 
 use serde_json::Value;
 

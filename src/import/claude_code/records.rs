@@ -6,14 +6,14 @@
 //! run's events are contiguous even when sidechain records sit between the
 //! main conversation's lines. Every record is one event.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{blocks, branches};
+use super::{blocks, branches, usage};
 use crate::diagnostic::Severity;
-use crate::import::{facts, top_records, Builder, Input};
+use crate::import::{top_records, Builder, Input};
 use crate::json::Seg;
 use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, ToolResult, ToolStatus};
 
@@ -75,7 +75,7 @@ pub fn import(input: &Input, out: &mut Builder) {
             run.records.push((r.range, r.path));
         }
     }
-    let mut reader = Reader { out, seen_usage: HashSet::new(), calls: HashMap::new(), agent_calls: HashMap::new() };
+    let mut reader = Reader { out, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty()) {
         reader.run(run);
     }
@@ -83,8 +83,8 @@ pub fn import(input: &Input, out: &mut Builder) {
 
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
-    /// `message.id` + `requestId` pairs whose usage was counted.
-    seen_usage: HashSet<(String, String)>,
+    /// The usage counted so far (once per `message.id` + `requestId`).
+    usage: usage::Counted,
     /// Tool calls by their `tool_use` id.
     calls: HashMap<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
@@ -153,7 +153,7 @@ impl Reader<'_, '_> {
     }
 
     fn record(&mut self, v: Value, range: &Range<usize>, path: &str, state: &mut RunState) {
-        let Value::Object(mut o) = v else {
+        let Value::Object(o) = v else {
             let at = self.out.next_event();
             self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
             self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v }), "(not an object)", range.clone(), path.to_string(), None);
@@ -167,6 +167,7 @@ impl Reader<'_, '_> {
             event: at,
             uuid: str_field(&o, "uuid"),
             parent: str_field(&o, "parentUuid").or_else(|| str_field(&o, "logicalParentUuid")),
+            logical: str_field(&o, "parentUuid").is_none() && str_field(&o, "logicalParentUuid").is_some(),
             conversation: kind == "user" || kind == "assistant",
             attached: kind == "user" && o.get("toolUseResult").is_some()
                 || o.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
@@ -174,6 +175,17 @@ impl Reader<'_, '_> {
                 }),
             message_id: o.get("message").and_then(|m| m.get("id")).and_then(Value::as_str).filter(|_| kind == "assistant").map(str::to_string),
         });
+        let usage = self.usage.take(&o);
+        self.dispatch(o, &kind, range, path, timestamp, state);
+        if let (Some(u), Some(e)) = (usage, self.out.event_mut(at)) {
+            e.facts_mut().usage = Some(u);
+        }
+    }
+
+    /// Reads the record by its type into exactly one event.
+    fn dispatch(&mut self, mut o: Map<String, Value>, kind: &str, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
+        let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        let kind = kind.to_string();
         let body = match kind.as_str() {
             "assistant" => return self.assistant(o, range, path, timestamp, state),
             "user" => return self.user(o, range, path, timestamp),
@@ -241,6 +253,8 @@ impl Reader<'_, '_> {
         o.remove("type");
         o.remove("timestamp");
         if let Some(e) = self.out.event_mut(ev) {
+            // What the reading already put there (`continues_event`) stays.
+            o.extend(std::mem::take(&mut e.metadata));
             e.metadata = o;
         }
     }
@@ -258,13 +272,8 @@ impl Reader<'_, '_> {
             }
         };
         let message_id = message.get("id").and_then(Value::as_str).map(str::to_string);
-        let request_id = o.get("requestId").and_then(Value::as_str).map(str::to_string);
         let (content, calls) = blocks::content(message.get("content"));
         let model = message.get("model").and_then(Value::as_str).map(str::to_string);
-        let usage = message.get("usage").and_then(facts::usage).filter(|_| match (&message_id, &request_id) {
-            (Some(m), Some(r)) => self.seen_usage.insert((m.clone(), r.clone())),
-            _ => true,
-        });
         let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(id.as_str())).map(|(_, ev)| *ev);
         let (ev, turn_event, base) = match open {
             Some(turn_event) => {
@@ -308,10 +317,8 @@ impl Reader<'_, '_> {
         self.finish(ev, o);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = failed;
-            if usage.is_some() || model.is_some() {
-                let f = e.facts_mut();
-                f.usage = usage;
-                f.model = model;
+            if model.is_some() {
+                e.facts_mut().model = model;
             }
         }
     }
