@@ -242,3 +242,14 @@ fn bad_records_are_kept_and_located() {
     assert_eq!(orphan.line, 6);
     assert!(agent_trace_viewer::integrity::lost_values(&t).is_empty());
 }
+
+#[test]
+fn every_corpus_session_is_detected_with_evidence() {
+    for f in common::corpus_files("claude-code") {
+        let t = common::parse(&std::fs::read(&f).unwrap());
+        assert_eq!(t.format, "claude-code", "{}", f.display());
+        assert!(t.detection.confidence > 0.9, "{}: {:?}", f.display(), t.detection);
+        assert!(t.detection.evidence[0].contains("Claude Code session records"), "{:?}", t.detection.evidence);
+        assert!(common::errors(&t).is_empty(), "{}: {:?}", f.display(), common::codes(&t));
+    }
+}

@@ -124,6 +124,12 @@ fn detect(sample: &Sample) -> Option<Score> {
         if !RECORD_KEYS.iter().any(|k| o.contains_key(*k)) {
             continue;
         }
+        // Gemini CLI's `logs.json` has `sessionId`, `messageId` and `type:
+        // "user"` too, with a string `message`; a Claude Code turn carries an
+        // API message object.
+        if matches!(t, "user" | "assistant") && !o.get("message").is_some_and(Value::is_object) {
+            continue;
+        }
         match RECORD_TYPES.iter().find(|k| **k == t) {
             Some(known) => {
                 matched += 1;
@@ -158,6 +164,30 @@ fn detect(sample: &Sample) -> Option<Score> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sample(text: &str) -> Sample {
+        let split = crate::json::split(text.as_bytes(), 0);
+        Sample::new(text.as_bytes(), &split)
+    }
+
+    #[test]
+    fn detects_sessions_not_look_alikes() {
+        let claude = r#"{"type":"user","sessionId":"s","parentUuid":null,"uuid":"u","message":{"role":"user","content":"hi"}}
+{"type":"file-history-snapshot","messageId":"u","snapshot":{}}
+{"type":"brand-new","sessionId":"s","uuid":"v"}"#;
+        let score = detect(&sample(claude)).expect("a session");
+        assert!((score.confidence - 1.0).abs() < 1e-6, "{score:?}");
+        assert!(score.evidence.iter().any(|e| e.contains("new to this reader")), "{score:?}");
+        for other in [
+            // Codex rollout, Gemini CLI logs.json and chat file, OpenAI messages.
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#,
+            r#"[{"sessionId":"s","messageId":0,"type":"user","message":"hi","timestamp":"t"}]"#,
+            r#"{"sessionId":"s","projectHash":"h","startTime":"t","messages":[{"id":"m","type":"user","content":"hi"}]}"#,
+            r#"{"role":"user","content":"hi"}"#,
+        ] {
+            assert!(detect(&sample(other)).is_none(), "{other}");
+        }
+    }
 
     #[test]
     fn session_and_subagent_files_group_main_first() {
