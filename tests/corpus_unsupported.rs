@@ -21,11 +21,6 @@ fn expect_unsupported(folder: &str, looks_like: &str) {
 }
 
 #[test]
-fn claude_code() {
-    expect_unsupported("claude-code", "Claude Code");
-}
-
-#[test]
 fn inspect() {
     // JSON logs and zip `.eval` files.
     for path in corpus_files("inspect") {

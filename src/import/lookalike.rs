@@ -26,18 +26,5 @@ pub fn recognise(sample: &Sample) -> Option<&'static str> {
             return Some("OpenInference span attributes");
         }
     }
-    let claude_records = sample
-        .values
-        .iter()
-        .filter_map(Value::as_object)
-        .filter(|o| {
-            o.get("type").and_then(Value::as_str).is_some_and(|t| {
-                matches!(t, "user" | "assistant" | "progress" | "system" | "summary" | "file-history-snapshot" | "queue-operation")
-            }) && (o.contains_key("sessionId") || o.contains_key("parentUuid") || o.contains_key("messageId"))
-        })
-        .count();
-    if claude_records > 0 && claude_records * 2 >= sample.values.len() {
-        return Some("a Claude Code session transcript (JSONL)");
-    }
     None
 }

@@ -7,6 +7,7 @@
 
 pub mod agent_catalog;
 pub mod codex;
+pub mod claude_code;
 pub mod format_view;
 pub mod agentlens;
 mod builder;
@@ -37,6 +38,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &agentlens::AgentLens,
     &codex::Codex,
     &swe_agent::SweAgent,
+    &claude_code::ClaudeCode,
 ];
 
 /// How well a sample matched a format, and why.

@@ -1,0 +1,206 @@
+//! Claude Code session logs: `~/.claude/projects/<project>/<sessionId>.jsonl`,
+//! one record per line, and the sub-agent files beside them
+//! (`<sessionId>/subagents/agent-<id>.jsonl`, older `agent-<id>.jsonl`).
+//!
+//! Every record becomes one event ([`records`]); the records of one API
+//! response (several `assistant` lines sharing `message.id`) show as one
+//! assistant turn on the first record's event, the later records as events
+//! pointing at it. The main conversation is run 0, each sub-agent a run of
+//! its own. [`agentrun`] maps a run as Docent 0.1.88's
+//! `load_claude_code_session` does. The mapping is documented in
+//! docs/formats/claude-code.md.
+
+mod agentrun;
+mod branches;
+mod blocks;
+mod records;
+mod usage;
+
+use serde_json::Value;
+
+use super::{base_name, Builder, FileGroupKey, FileOrder, Format, Input, Sample, Score};
+use crate::model::Trace;
+
+pub struct ClaudeCode;
+
+/// The record types Claude Code writes (others are read as generic events).
+pub const RECORD_TYPES: &[&str] =
+    &["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation", "custom-title", "attachment"];
+
+/// Fields only Claude Code records carry, one of which a record must have
+/// besides its `type` to count as one.
+const RECORD_KEYS: &[&str] = &["parentUuid", "sessionId", "leafUuid", "messageId", "isSidechain"];
+
+impl Format for ClaudeCode {
+    fn id(&self) -> &'static str {
+        "claude-code"
+    }
+
+    fn name(&self) -> &'static str {
+        "Claude Code session logs"
+    }
+
+    fn detect(&self, sample: &Sample) -> Option<Score> {
+        detect(sample)
+    }
+
+    fn import(&self, input: &Input, out: &mut Builder) {
+        records::import(input, out);
+    }
+
+    /// The session file first, then its sub-agent files by name.
+    fn file_order(&self, name: &str) -> FileOrder {
+        let base = base_name(name);
+        let group = if subagent_of(name).is_some() { 1 } else { 0 };
+        FileOrder { group, index: 0, name: base.to_string() }
+    }
+
+    /// A session file `<sessionId>.jsonl` and its sub-agents
+    /// (`<sessionId>/subagents/agent-<id>.jsonl`, also flattened as
+    /// `<sessionId>__subagents__agent-<id>.jsonl`) are one trace. Older
+    /// `agent-<id>.jsonl` files beside the session name no session in their
+    /// path: they stay alone (picked with the session, `parseFiles` joins them).
+    fn file_group(&self, path: &str) -> Option<FileGroupKey> {
+        let key = match subagent_of(path) {
+            Some(key) if !key.ends_with('*') => key,
+            Some(_) => return None,
+            None => {
+                let stem = path.strip_suffix(".jsonl")?;
+                if !looks_like_session_id(base_name(stem)) {
+                    return None;
+                }
+                stem.to_string()
+            }
+        };
+        let label = base_name(&key).rsplit("__").next().unwrap_or("session").to_string();
+        Some(FileGroupKey { key, label, what: "session files" })
+    }
+
+    fn agent_run(&self, trace: &Trace, run: usize) -> Option<crate::agentrun::DocRun> {
+        agentrun::agent_run(trace, run)
+    }
+}
+
+/// The session a sub-agent file belongs to (its path up to the session id),
+/// or its folder for an older `agent-<id>.jsonl` beside the session.
+fn subagent_of(path: &str) -> Option<String> {
+    let base = base_name(path);
+    if !path.ends_with(".jsonl") {
+        return None;
+    }
+    for sep in ["/subagents/agent-", "__subagents__agent-", "\\subagents\\agent-"] {
+        if let Some(i) = path.rfind(sep) {
+            if path.get(i + sep.len()..).is_some_and(|rest| !rest.contains(['/', '\\'])) {
+                return path.get(..i).map(str::to_string);
+            }
+        }
+    }
+    if base.starts_with("agent-") {
+        let dir = path.get(..path.len() - base.len()).unwrap_or("");
+        return Some(format!("{dir}*"));
+    }
+    None
+}
+
+/// A Claude Code session id: a UUID (8-4-4-4-12 hex digits), possibly after
+/// a flattened path (`…__<uuid>`).
+fn looks_like_session_id(stem: &str) -> bool {
+    let id = stem.rsplit("__").next().unwrap_or(stem);
+    let parts: Vec<&str> = id.split('-').collect();
+    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12]) && parts.iter().all(|p| p.bytes().all(|c| c.is_ascii_hexdigit()))
+}
+
+/// Counts sampled records that have a Claude Code `type` and one of its own fields.
+fn detect(sample: &Sample) -> Option<Score> {
+    let mut records = 0usize;
+    let mut matched = 0usize;
+    let mut unknown_type = 0usize;
+    let mut types: Vec<&str> = Vec::new();
+    let mut api_messages = 0usize;
+    for v in sample.records() {
+        records += 1;
+        let Some(o) = v.as_object() else { continue };
+        let Some(t) = o.get("type").and_then(Value::as_str) else { continue };
+        if !RECORD_KEYS.iter().any(|k| o.contains_key(*k)) {
+            continue;
+        }
+        // Gemini CLI's `logs.json` has `sessionId`, `messageId` and `type:
+        // "user"` too, with a string `message`; a Claude Code turn carries an
+        // API message object.
+        if matches!(t, "user" | "assistant") && !o.get("message").is_some_and(Value::is_object) {
+            continue;
+        }
+        match RECORD_TYPES.iter().find(|k| **k == t) {
+            Some(known) => {
+                matched += 1;
+                if !types.contains(known) {
+                    types.push(known);
+                }
+            }
+            None => unknown_type += 1,
+        }
+        if o.get("message").and_then(|m| m.get("role")).is_some() {
+            api_messages += 1;
+        }
+    }
+    if matched == 0 {
+        return None;
+    }
+    let shown: Vec<String> = types.iter().map(|t| format!("`{t}`")).collect();
+    let mut evidence = vec![format!(
+        "{matched} of {records} sampled records are Claude Code session records: `type` {} with `parentUuid`/`sessionId`/`isSidechain`/`messageId`/`leafUuid`",
+        shown.join(", ")
+    )];
+    if api_messages > 0 {
+        evidence.push(format!("{api_messages} carry an Anthropic API `message` with a `role`"));
+    }
+    if unknown_type > 0 {
+        evidence.push(format!("{unknown_type} more have those fields with a record type new to this reader"));
+    }
+    let confidence = (matched + unknown_type) as f32 / records.max(1) as f32;
+    Some(Score { confidence, evidence })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(text: &str) -> Sample {
+        let split = crate::json::split(text.as_bytes(), 0);
+        Sample::new(text.as_bytes(), &split)
+    }
+
+    #[test]
+    fn detects_sessions_not_look_alikes() {
+        let claude = r#"{"type":"user","sessionId":"s","parentUuid":null,"uuid":"u","message":{"role":"user","content":"hi"}}
+{"type":"file-history-snapshot","messageId":"u","snapshot":{}}
+{"type":"brand-new","sessionId":"s","uuid":"v"}"#;
+        let score = detect(&sample(claude)).expect("a session");
+        assert!((score.confidence - 1.0).abs() < 1e-6, "{score:?}");
+        assert!(score.evidence.iter().any(|e| e.contains("new to this reader")), "{score:?}");
+        for other in [
+            // Codex rollout, Gemini CLI logs.json and chat file, OpenAI messages.
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#,
+            r#"[{"sessionId":"s","messageId":0,"type":"user","message":"hi","timestamp":"t"}]"#,
+            r#"{"sessionId":"s","projectHash":"h","startTime":"t","messages":[{"id":"m","type":"user","content":"hi"}]}"#,
+            r#"{"role":"user","content":"hi"}"#,
+        ] {
+            assert!(detect(&sample(other)).is_none(), "{other}");
+        }
+    }
+
+    #[test]
+    fn session_and_subagent_files_group_main_first() {
+        let f = ClaudeCode;
+        let s = "p/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
+        let a = "p/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a2898e3.jsonl";
+        let flat = "x__4d5611e5-241a-462a-8d15-5122611a9569__subagents__agent-acompact-e1f845.jsonl";
+        let flat_session = "x__4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
+        assert_eq!(f.file_group(s).map(|k| k.key), f.file_group(a).map(|k| k.key));
+        assert_eq!(f.file_group(flat).map(|k| k.key), f.file_group(flat_session).map(|k| k.key));
+        assert!(f.file_order(s) < f.file_order(a));
+        assert!(f.file_order("z/agent-1.jsonl") > f.file_order("z/b.jsonl"));
+        assert_eq!(f.file_group("notes.jsonl"), None);
+        assert_eq!(f.file_group("p/agent-1.jsonl"), None);
+    }
+}

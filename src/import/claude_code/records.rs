@@ -1,0 +1,382 @@
+//! Reads a session's records into runs and events.
+//!
+//! Two passes: the first places each record in a run (the main conversation;
+//! a sub-agent by `agentId`; sidechain records without one by their
+//! `parentUuid` chain), the second reads each run's records in order, so a
+//! run's events are contiguous even when sidechain records sit between the
+//! main conversation's lines. Every record is one event.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::{blocks, branches, usage};
+use crate::diagnostic::Severity;
+use crate::import::{top_records, Builder, Input};
+use crate::json::Seg;
+use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, ToolResult, ToolStatus};
+
+/// What the first pass reads of a record to place it.
+#[derive(serde::Deserialize, Default)]
+struct Head {
+    #[serde(default, rename = "isSidechain")]
+    sidechain: Option<Value>,
+    #[serde(default, rename = "agentId")]
+    agent: Option<Value>,
+    #[serde(default)]
+    uuid: Option<Value>,
+    #[serde(default, rename = "parentUuid")]
+    parent: Option<Value>,
+}
+
+/// One run's records before they are read.
+struct RunRecords {
+    /// `main`, `agent-<id>` or `sidechain-<n>`.
+    id: String,
+    agent: Option<String>,
+    records: Vec<(Range<usize>, String)>,
+}
+
+pub fn import(input: &Input, out: &mut Builder) {
+    let b = out.bytes();
+    let mut runs = vec![RunRecords { id: "main".to_string(), agent: None, records: Vec::new() }];
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut sidechain_uuids: HashMap<String, usize> = HashMap::new();
+    for r in top_records(input) {
+        if r.broken {
+            continue; // kept as an unparsed event by the core
+        }
+        let head: Head = b.get(r.range.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or_default();
+        let as_str = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
+        let slot = if head.sidechain != Some(Value::Bool(true)) {
+            0
+        } else if let Some(agent) = as_str(&head.agent) {
+            let id = format!("agent-{agent}");
+            *by_id.entry(id.clone()).or_insert_with(|| {
+                runs.push(RunRecords { id, agent: Some(agent), records: Vec::new() });
+                runs.len() - 1
+            })
+        } else {
+            match as_str(&head.parent).and_then(|p| sidechain_uuids.get(&p).copied()) {
+                Some(slot) => slot,
+                None => {
+                    runs.push(RunRecords { id: format!("sidechain-{}", runs.len()), agent: None, records: Vec::new() });
+                    runs.len() - 1
+                }
+            }
+        };
+        if slot != 0 && as_str(&head.agent).is_none() {
+            if let Some(uuid) = as_str(&head.uuid) {
+                sidechain_uuids.insert(uuid, slot);
+            }
+        }
+        if let Some(run) = runs.get_mut(slot) {
+            run.records.push((r.range, r.path));
+        }
+    }
+    let mut reader = Reader { out, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
+    for run in runs.into_iter().filter(|r| !r.records.is_empty()) {
+        reader.run(run);
+    }
+}
+
+struct Reader<'r, 'a> {
+    out: &'r mut Builder<'a>,
+    /// The usage counted so far (once per `message.id` + `requestId`).
+    usage: usage::Counted,
+    /// Tool calls by their `tool_use` id.
+    calls: HashMap<String, CallRef>,
+    /// The call that started each sub-agent, by `agentId`.
+    agent_calls: HashMap<String, String>,
+}
+
+/// What one run's reading keeps between records.
+#[derive(Default)]
+struct RunState {
+    /// The assistant turn being written: its `message.id` and event.
+    turn: Option<(String, u32)>,
+    /// Calls of the run, with their record and place in it, to warn about unanswered ones.
+    sites: Vec<(CallRef, Range<usize>, Vec<Seg>)>,
+    nodes: Vec<branches::Node>,
+    metadata: Metadata,
+    title: Option<String>,
+}
+
+const RUN_KEYS: &[&str] = &["sessionId", "cwd", "gitBranch", "version", "slug", "entrypoint", "agentId"];
+
+impl Reader<'_, '_> {
+    fn run(&mut self, run: RunRecords) {
+        let offset = run.records.first().map(|(r, _)| r.start);
+        let index = self.out.begin_run(run.id.clone(), Metadata::new(), offset);
+        let mut state = RunState::default();
+        for (range, path) in &run.records {
+            let Ok(v) = self.out.parse_record(range, path) else { continue };
+            if let Some(o) = v.as_object() {
+                for k in RUN_KEYS {
+                    if let Some(x) = o.get(*k).filter(|x| !x.is_null() && !state.metadata.contains_key(*k)) {
+                        state.metadata.insert(k.to_string(), x.clone());
+                    }
+                }
+            }
+            self.record(v, range, path, &mut state);
+        }
+        for (call, range, segs) in std::mem::take(&mut state.sites) {
+            if self.out.answered(call) {
+                continue;
+            }
+            let name = self.out.call(call).map(|c| c.function.clone()).unwrap_or_default();
+            let message = format!("call to `{name}` has no tool_result in this session");
+            self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &segs, Some(call.event));
+        }
+        branches::mark(self.out, &state.nodes);
+        let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id)?)));
+        if let Some((call_id, call)) = parent {
+            state.metadata.insert("parent_tool_call_id".to_string(), Value::from(call_id.clone()));
+            state.metadata.insert("parent_event".to_string(), Value::from(call.event));
+            if let Some(e) = self.out.event_mut(call.event) {
+                let runs = e.metadata.entry("subagent_runs").or_insert_with(|| Value::Object(Map::new()));
+                if let Some(m) = runs.as_object_mut() {
+                    m.insert(call_id, Value::from(index));
+                }
+            }
+        }
+        if let Some(r) = self.out.last_run_mut() {
+            if r.id == "main" {
+                if let Some(session) = state.metadata.get("sessionId").and_then(Value::as_str) {
+                    r.id = session.to_string();
+                }
+            }
+            r.metadata = state.metadata;
+            r.name = state.title;
+        }
+    }
+
+    fn record(&mut self, v: Value, range: &Range<usize>, path: &str, state: &mut RunState) {
+        let Value::Object(o) = v else {
+            let at = self.out.next_event();
+            self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
+            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v }), "(not an object)", range.clone(), path.to_string(), None);
+            return;
+        };
+        let kind = o.get("type").and_then(Value::as_str).unwrap_or_default().to_string();
+        let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
+        let at = self.out.next_event();
+        let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        state.nodes.push(branches::Node {
+            event: at,
+            uuid: str_field(&o, "uuid"),
+            parent: str_field(&o, "parentUuid").or_else(|| str_field(&o, "logicalParentUuid")),
+            logical: str_field(&o, "parentUuid").is_none() && str_field(&o, "logicalParentUuid").is_some(),
+            conversation: kind == "user" || kind == "assistant",
+            attached: kind == "user" && o.get("toolUseResult").is_some()
+                || o.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
+                    b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result"))
+                }),
+            message_id: o.get("message").and_then(|m| m.get("id")).and_then(Value::as_str).filter(|_| kind == "assistant").map(str::to_string),
+        });
+        let usage = self.usage.take(&o);
+        self.dispatch(o, &kind, range, path, timestamp, state);
+        if let (Some(u), Some(e)) = (usage, self.out.event_mut(at)) {
+            e.facts_mut().usage = Some(u);
+        }
+    }
+
+    /// Reads the record by its type into exactly one event.
+    fn dispatch(&mut self, mut o: Map<String, Value>, kind: &str, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
+        let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        let kind = kind.to_string();
+        let body = match kind.as_str() {
+            "assistant" => return self.assistant(o, range, path, timestamp, state),
+            "user" => return self.user(o, range, path, timestamp),
+            "system" => {
+                let subtype = str_field(&o, "subtype").unwrap_or_default();
+                let content = str_field(&o, "content").unwrap_or_default();
+                let label = match subtype.as_str() {
+                    "compact_boundary" => format!("compaction boundary: {content}"),
+                    "" => content,
+                    _ => format!("{subtype}: {content}"),
+                };
+                EventBody::Marker(Marker { label })
+            }
+            "summary" => EventBody::Marker(Marker { label: format!("summary: {}", str_field(&o, "summary").unwrap_or_default()) }),
+            "progress" => {
+                let data = o.remove("data").unwrap_or(Value::Null);
+                let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
+                EventBody::KeyValue(KeyValue { key, value: data })
+            }
+            "file-history-snapshot" => EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.remove("snapshot").unwrap_or(Value::Null) }),
+            "attachment" => EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.remove("attachment").unwrap_or(Value::Null) }),
+            "custom-title" => {
+                state.title = str_field(&o, "customTitle").or(state.title.take());
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.get("customTitle").cloned().unwrap_or(Value::Null) })
+            }
+            "queue-operation" => {
+                let value = match (o.get("operation"), o.get("content")) {
+                    (Some(op), Some(c)) => Value::String(format!("{}: {}", op.as_str().unwrap_or_default(), c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string()))),
+                    (Some(op), None) => op.clone(),
+                    _ => Value::Null,
+                };
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value })
+            }
+            _ => {
+                // A record type this reader does not know: kept whole.
+                let key = if kind.is_empty() { "(no type)".to_string() } else { kind.clone() };
+                let value = Value::Object(o.clone());
+                o.clear();
+                EventBody::KeyValue(KeyValue { key, value })
+            }
+        };
+        if kind == "progress" {
+            self.agent_progress(&o);
+        }
+        let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
+        let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), timestamp);
+        self.finish(ev, o);
+    }
+
+    /// A sub-agent's progress in the main session names the call that started it.
+    fn agent_progress(&mut self, o: &Map<String, Value>) {
+        let data = o.get("data");
+        if data.and_then(|d| d.get("type")).and_then(Value::as_str) != Some("agent_progress") {
+            return;
+        }
+        let agent = data.and_then(|d| d.get("agentId")).and_then(Value::as_str);
+        let call = o.get("parentToolUseID").and_then(Value::as_str);
+        if let (Some(agent), Some(call)) = (agent, call) {
+            self.agent_calls.entry(agent.to_string()).or_insert_with(|| call.to_string());
+        }
+    }
+
+    /// Keeps the record's remaining fields as the event's metadata.
+    fn finish(&mut self, ev: u32, mut o: Map<String, Value>) {
+        o.remove("type");
+        o.remove("timestamp");
+        if let Some(e) = self.out.event_mut(ev) {
+            // What the reading already put there (`continues_event`) stays.
+            o.extend(std::mem::take(&mut e.metadata));
+            e.metadata = o;
+        }
+    }
+
+    fn assistant(&mut self, mut o: Map<String, Value>, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
+        let message = match o.remove("message") {
+            Some(Value::Object(m)) => m,
+            other => {
+                if let Some(v) = other {
+                    o.insert("message".to_string(), v);
+                }
+                let at = self.out.next_event();
+                self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, path, &[Seg::Key("message".into())], Some(at));
+                Map::new()
+            }
+        };
+        let message_id = message.get("id").and_then(Value::as_str).map(str::to_string);
+        let (content, calls) = blocks::content(message.get("content"));
+        let model = message.get("model").and_then(Value::as_str).map(str::to_string);
+        let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(id.as_str())).map(|(_, ev)| *ev);
+        let (ev, turn_event, base) = match open {
+            Some(turn_event) => {
+                // A later record of the same API response: its blocks join the turn.
+                let mut base = 0;
+                if let Some(EventBody::Message(m)) = self.out.event_mut(turn_event).map(|e| &mut e.body) {
+                    base = m.tool_calls.len();
+                    if let (Content::Parts(have), Content::Parts(more)) = (&mut m.content, &content) {
+                        have.extend(more.iter().cloned());
+                    } else if !matches!(content, Content::None | Content::Parts(_)) {
+                        m.content = content.clone();
+                    }
+                    m.tool_calls.extend(calls.iter().map(|c| c.call.clone()));
+                }
+                let label = format!("continues assistant message {} (event {turn_event})", message_id.as_deref().unwrap_or_default());
+                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path.to_string(), timestamp);
+                if let Some(e) = self.out.event_mut(ev) {
+                    e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
+                }
+                (ev, turn_event, base)
+            }
+            None => {
+                let tool_calls = calls.iter().map(|c| c.call.clone()).collect();
+                let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
+                let ev = self.out.push_event(body, "assistant", range.clone(), path.to_string(), timestamp);
+                state.turn = message_id.clone().map(|id| (id, ev));
+                (ev, ev, 0)
+            }
+        };
+        for (k, c) in calls.into_iter().enumerate() {
+            let call = CallRef { event: turn_event, call: crate::source::clamp_u32(base + k) };
+            if let Some(id) = &c.call.id {
+                self.calls.insert(id.clone(), call);
+            }
+            state.sites.push((call, range.clone(), c.segs));
+        }
+        let failed = o.get("isApiErrorMessage").and_then(Value::as_bool).unwrap_or(false);
+        let mut rest = message;
+        rest.remove("content");
+        o.insert("message".to_string(), Value::Object(rest));
+        self.finish(ev, o);
+        if let Some(e) = self.out.event_mut(ev) {
+            e.failed = failed;
+            if model.is_some() {
+                e.facts_mut().model = model;
+            }
+        }
+    }
+
+    fn user(&mut self, mut o: Map<String, Value>, range: &Range<usize>, path: &str, timestamp: Option<String>) {
+        let message = match o.remove("message") {
+            Some(Value::Object(m)) => m,
+            other => {
+                if let Some(v) = other {
+                    o.insert("message".to_string(), v);
+                }
+                Map::new()
+            }
+        };
+        let at = self.out.next_event();
+        let blocks = message.get("content").and_then(Value::as_array);
+        let results: Vec<(usize, &Value)> = blocks
+            .map(|b| b.iter().enumerate().filter(|(_, x)| x.get("type").and_then(Value::as_str) == Some("tool_result")).collect())
+            .unwrap_or_default();
+        let mut failed = false;
+        let mut links = Vec::new();
+        for (i, block) in &results {
+            let id = block.get("tool_use_id").and_then(Value::as_str);
+            failed |= block.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+            match id.and_then(|id| self.calls.get(id)).copied() {
+                Some(call) => links.push(call),
+                None => {
+                    let segs = [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(*i), Seg::Key("tool_use_id".into())];
+                    let message = format!("tool_result for `{}` answers no tool_use of this session", id.unwrap_or_default());
+                    self.out.diag_in(Severity::Warning, "orphan-tool-result", message, range, path, &segs, Some(at));
+                }
+            }
+        }
+        if let (Some(agent), Some((_, first))) = (o.get("toolUseResult").and_then(|t| t.get("agentId")).and_then(Value::as_str), results.first()) {
+            if let Some(call) = first.get("tool_use_id").and_then(Value::as_str) {
+                self.agent_calls.entry(agent.to_string()).or_insert_with(|| call.to_string());
+            }
+        }
+        let body = match (results.as_slice(), blocks.map(Vec::len)) {
+            ([(_, block)], Some(1)) => EventBody::ToolResult(ToolResult {
+                call_id: block.get("tool_use_id").and_then(Value::as_str).map(str::to_string),
+                content: blocks::result_content(block),
+                status: if failed { ToolStatus::Error } else { ToolStatus::Success },
+                call: links.first().copied(),
+                implicit_link: false,
+            }),
+            _ => EventBody::Message(Message { role: "user".to_string(), content: blocks::content(message.get("content")).0, tool_calls: Vec::new() }),
+        };
+        let ev = self.out.push_event(body, "user", range.clone(), path.to_string(), timestamp);
+        for call in links {
+            self.out.link_result(call, ev);
+        }
+        let mut rest = message;
+        rest.remove("content");
+        o.insert("message".to_string(), Value::Object(rest));
+        self.finish(ev, o);
+        if let Some(e) = self.out.event_mut(ev) {
+            e.failed = failed;
+        }
+    }
+}

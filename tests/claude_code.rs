@@ -1,0 +1,255 @@
+//! Claude Code session logs against the goldens of their references
+//! (scripts/oracle/claude-code/goldens.py → tests/golden/claude-code/):
+//! Docent 0.1.88's `load_claude_code_session` + `AgentRunView.to_text()`, and
+//! ccusage 18.0.11's token totals.
+
+mod common;
+
+use std::path::PathBuf;
+
+use agent_trace_viewer::analysis::usage::{totals, UsageTotals};
+use agent_trace_viewer::model::{Content, ContentPart, EventBody, ToolStatus, Trace, Usage};
+use agent_trace_viewer::render::{agent_run_text, TextOptions};
+use agent_trace_viewer::{parse_files, ParseOptions};
+use serde_json::Value;
+
+const CASES: &[&str] = &["session", "older", "corpus-big", "corpus-short", "corpus-subagent", "corpus-tool-heavy"];
+const S: &str = "11111111-2222-4333-8444-555555555555";
+
+fn golden(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/claude-code").join(name);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
+}
+
+fn manifest(case: &str) -> Value {
+    serde_json::from_str(&golden(&format!("{case}.json"))).unwrap()
+}
+
+fn resolve(p: &str) -> PathBuf {
+    let (root, rest) = p.split_once('/').unwrap();
+    match root {
+        "fixtures" => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-code").join(rest),
+        _ => common::corpus_dir().join("claude-code").join(rest),
+    }
+}
+
+/// The files of a case as `parseFiles` gets them (name, bytes).
+fn files_of(case: &Value) -> Vec<(String, Vec<u8>)> {
+    case["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).map(|p| (p.to_string(), std::fs::read(resolve(p)).unwrap())).collect()
+}
+
+fn text(trace: &Trace, run: usize) -> String {
+    let chunks = agent_run_text(trace, &TextOptions { run, ..TextOptions::default() }, None).unwrap();
+    assert_eq!(chunks.len(), 1);
+    chunks.into_iter().next().unwrap()
+}
+
+fn first_difference(want: &str, got: &str) -> String {
+    let at = want.bytes().zip(got.bytes()).take_while(|(a, b)| a == b).count();
+    format!("first difference at byte {at} (lengths {} / {}): want {:?} got {:?}", want.len(), got.len(), want.get(at..(at + 80).min(want.len())), got.get(at..(at + 80).min(got.len())))
+}
+
+/// The run a file of a case is: run 0 for the session, `agent-<id>` for a sub-agent.
+fn run_of(trace: &Trace, path: &str, kind: &str) -> usize {
+    if kind == "main" {
+        return 0;
+    }
+    let base = path.rsplit(['/']).next().unwrap();
+    let agent = base.rsplit("agent-").next().unwrap().trim_end_matches(".jsonl");
+    trace.runs.iter().position(|r| r.id == format!("agent-{agent}")).unwrap_or_else(|| panic!("no run for {path}"))
+}
+
+#[test]
+fn agent_run_text_matches_docent_0_1_88_together_and_alone() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for case in CASES {
+        let m = manifest(case);
+        let files = files_of(&m);
+        let together = parse_files(files.clone(), &ParseOptions::default()).unwrap();
+        assert_eq!(together.format, "claude-code", "{case}");
+        for (n, f) in m["files"].as_array().unwrap().iter().enumerate() {
+            let (path, kind) = (f["path"].as_str().unwrap(), f["kind"].as_str().unwrap());
+            let want = golden(f["text"].as_str().unwrap());
+            let got = text(&together, run_of(&together, path, kind));
+            if got != want {
+                failures.push(format!("{case} file {n} (together): {}", first_difference(&want, &got)));
+            }
+            let alone = common::parse(&files[n].1);
+            let got = text(&alone, 0);
+            if got != want {
+                failures.push(format!("{case} file {n} (alone): {}", first_difference(&want, &got)));
+            }
+            checked += 2;
+        }
+    }
+    assert!(failures.is_empty(), "{} of {checked} texts differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(checked >= 18);
+}
+
+fn ccusage_of(u: &UsageTotals) -> Value {
+    let t = |u: &Usage| serde_json::json!({"input": u.input_tokens, "output": u.output_tokens, "cacheCreation": u.cache_creation_input_tokens, "cacheRead": u.cache_read_input_tokens});
+    let mut total = t(&u.total);
+    total["total"] = u.total.total_tokens.into();
+    let by_model: serde_json::Map<String, Value> = u.by_model.iter().map(|(k, v)| (k.clone(), t(v))).collect();
+    serde_json::json!({"total": total, "byModel": by_model})
+}
+
+#[test]
+fn token_totals_match_ccusage_18_0_11_per_file_and_combined() {
+    for case in CASES {
+        let m = manifest(case);
+        let trace = parse_files(files_of(&m), &ParseOptions::default()).unwrap();
+        assert_eq!(ccusage_of(&totals(&trace, None)), m["ccusage_combined"], "{case}: combined");
+        for (n, f) in m["files"].as_array().unwrap().iter().enumerate() {
+            // The events of one file (a session file holds its sidechain runs too).
+            let range = trace.files[n].range.clone();
+            let mut u = UsageTotals::default();
+            trace.events.iter().filter(|e| range.contains(&e.raw.start)).for_each(|e| u.add_event(e));
+            assert_eq!(ccusage_of(&u), f["ccusage"], "{case} file {n}");
+        }
+    }
+}
+
+fn session() -> Trace {
+    let m = manifest("session");
+    parse_files(files_of(&m), &ParseOptions::default()).unwrap()
+}
+
+#[test]
+fn one_api_response_is_one_assistant_turn_and_every_record_an_event() {
+    let t = session();
+    let lines = std::fs::read_to_string(resolve(&format!("fixtures/session/{S}.jsonl"))).unwrap().lines().count()
+        + std::fs::read_to_string(resolve(&format!("fixtures/session/{S}/subagents/agent-b1f2c3d.jsonl"))).unwrap().lines().count();
+    assert_eq!(t.events.len(), lines, "one event per record");
+    // msg_01 is five records: thinking, redacted_thinking, text, two tool_use.
+    let turn = t.events.iter().position(|e| e.metadata.get("uuid").and_then(Value::as_str) == Some("a1")).unwrap();
+    let EventBody::Message(m) = &t.events[turn].body else { panic!("a1 is a message") };
+    assert_eq!(m.role, "assistant");
+    let Content::Parts(parts) = &m.content else { panic!("parts") };
+    assert!(matches!(parts.as_slice(), [ContentPart::Reasoning(_), ContentPart::Other(_), ContentPart::Text(_)]), "{parts:?}");
+    assert_eq!(m.tool_calls.iter().map(|c| c.function.as_str()).collect::<Vec<_>>(), ["Read", "Bash"]);
+    for (k, uuid) in ["a2", "a3", "a4", "a5"].iter().enumerate() {
+        let e = &t.events[turn + 1 + k];
+        assert_eq!(e.metadata.get("uuid").and_then(Value::as_str), Some(*uuid));
+        assert_eq!(e.body.kind(), "marker", "{uuid} continues the turn");
+        assert_eq!(e.metadata["continues_event"], turn);
+        assert!(e.facts().usage.is_none(), "{uuid}: usage counted once per message.id + requestId");
+    }
+    assert_eq!(t.events[turn].facts().usage.map(|u| u.output_tokens), Some(50));
+    // msg_07 has no requestId: each of its records counts, as in ccusage.
+    let no_request: Vec<_> = t.events.iter().filter(|e| e.metadata.get("message").and_then(|m| m.get("id")).and_then(Value::as_str) == Some("msg_07")).collect();
+    assert_eq!(no_request.iter().filter(|e| e.facts().usage.is_some()).count(), 2);
+    assert_eq!(t.runs[0].name.as_deref(), Some("Fix the unicode parser bug"));
+}
+
+#[test]
+fn tool_results_link_to_their_calls_and_errors_fail() {
+    let t = session();
+    assert_eq!(t.tool_call_count(), 6);
+    assert_eq!(t.linked_result_count(), 6);
+    let failed: Vec<_> = t.events.iter().filter(|e| matches!(&e.body, EventBody::ToolResult(r) if r.status == ToolStatus::Error)).collect();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].failed);
+    let EventBody::ToolResult(r) = &failed[0].body else { unreachable!() };
+    assert_eq!(t.call(r.call.unwrap()).unwrap().function, "Bash");
+    assert!(t.diagnostics.iter().all(|d| d.code != "unanswered-tool-call" && d.code != "orphan-tool-result"), "{:?}", common::codes(&t));
+}
+
+#[test]
+fn unknown_and_non_turn_records_are_kept_as_events() {
+    let t = session();
+    let kinds = |k: &str| t.events.iter().filter(|e| e.source_kind == k).count();
+    for k in ["summary", "progress", "file-history-snapshot", "queue-operation", "custom-title", "attachment", "system", "mystery-record"] {
+        assert!(kinds(k) >= 1, "{k}");
+    }
+    let mystery = t.events.iter().find(|e| e.source_kind == "mystery-record").unwrap();
+    let EventBody::KeyValue(kv) = &mystery.body else { panic!() };
+    assert_eq!(kv.value["payload"]["kind"], "from a future version");
+    let compaction = t.events.iter().find(|e| matches!(&e.body, EventBody::Marker(m) if m.label.starts_with("compaction boundary"))).unwrap();
+    assert_eq!(compaction.source_kind, "system");
+}
+
+#[test]
+fn a_subagent_is_its_own_run_linked_both_ways_with_its_task_call() {
+    let t = session();
+    assert_eq!(t.runs[0].id, S, "the main conversation is run 0");
+    let (i, run) = t.runs.iter().enumerate().find(|(_, r)| r.id == "agent-b1f2c3d").unwrap();
+    assert_eq!(run.metadata["parent_tool_call_id"], "toolu_03");
+    let call_event = run.metadata["parent_event"].as_u64().unwrap() as usize;
+    assert_eq!(t.events[call_event].metadata["subagent_runs"]["toolu_03"], i);
+    let EventBody::Message(m) = &t.events[call_event].body else { panic!() };
+    assert!(m.tool_calls.iter().any(|c| c.function == "Task" && c.id.as_deref() == Some("toolu_03")));
+    // The sidechain written inside the session file (older versions) is a run too.
+    assert!(t.runs.iter().any(|r| r.id.starts_with("sidechain-")));
+    // Files given in any order: the session is still run 0.
+    let mut files = files_of(&manifest("session"));
+    files.reverse();
+    let t = parse_files(files, &ParseOptions::default()).unwrap();
+    assert_eq!(t.runs[0].id, S);
+    // The older layout links through toolUseResult.agentId.
+    let t = parse_files(files_of(&manifest("older")), &ParseOptions::default()).unwrap();
+    assert_eq!(t.runs[1].metadata["parent_tool_call_id"], "toolu_o1");
+}
+
+#[test]
+fn the_edited_prompt_leaves_an_abandoned_branch() {
+    let t = session();
+    let abandoned: Vec<&str> =
+        t.events.iter().filter(|e| e.metadata.get("abandoned_branch").is_some()).filter_map(|e| e.metadata.get("uuid").and_then(Value::as_str)).collect();
+    assert_eq!(abandoned, ["u3", "d1"]);
+    assert_eq!(t.diagnostics.iter().filter(|d| d.code == "abandoned-branch").count(), 1);
+    // Real sessions (parallel calls fork the uuid tree) have no false branches.
+    for f in common::corpus_files("claude-code") {
+        let t = common::parse(&std::fs::read(&f).unwrap());
+        assert!(t.events.iter().all(|e| e.metadata.get("abandoned_branch").is_none()), "{}", f.display());
+    }
+}
+
+#[test]
+fn session_and_subagent_files_group_as_one_trace() {
+    let paths: Vec<String> = [
+        format!("p/{S}/subagents/agent-b1f2c3d.jsonl"),
+        format!("p/{S}.jsonl"),
+        "p/other.json".to_string(),
+        format!("p/{S}/subagents/agent-b1f2c3d.meta.json"),
+    ]
+    .into();
+    let groups = agent_trace_viewer::import::group_files(&paths);
+    assert_eq!(groups[0].files, [0, 1]);
+    assert_eq!(groups.len(), 3);
+}
+
+#[test]
+fn bad_records_are_kept_and_located() {
+    let src = format!(
+        "{{\"type\":\"user\",\"sessionId\":\"{S}\",\"uuid\":\"x1\",\"parentUuid\":null,\"timestamp\":\"2026-01-01T00:00:00Z\",\"message\":{{\"role\":\"user\",\"content\":\"hi\"}}}}\n\
+         {{\"type\":\"assistant\",\"sessionId\":\"{S}\",\"broken\n\
+         7\n\
+         {{\"type\":\"assistant\",\"sessionId\":\"{S}\",\"uuid\":\"x2\",\"parentUuid\":\"x1\",\"message\":\"not an object\"}}\n\
+         {{\"type\":\"assistant\",\"sessionId\":\"{S}\",\"uuid\":\"x3\",\"parentUuid\":\"x2\",\"message\":{{\"id\":\"m\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"t1\",\"name\":\"Bash\",\"input\":{{}}}}]}}}}\n\
+         {{\"type\":\"user\",\"sessionId\":\"{S}\",\"uuid\":\"x4\",\"parentUuid\":\"x3\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"tool_result\",\"tool_use_id\":\"nope\",\"content\":\"?\"}}]}}}}\n"
+    );
+    let t = common::parse(src.as_bytes());
+    assert_eq!(t.format, "claude-code");
+    assert_eq!(t.events.len(), 6, "every line is an event");
+    let codes = common::codes(&t);
+    for c in ["json-syntax", "not-an-object", "no-message", "unanswered-tool-call", "orphan-tool-result"] {
+        assert!(codes.contains(&c), "{c} in {codes:?}");
+    }
+    let orphan = t.diagnostics.iter().find(|d| d.code == "orphan-tool-result").unwrap();
+    assert_eq!(orphan.path, "$.message.content[0].tool_use_id");
+    assert_eq!(orphan.line, 6);
+    assert!(agent_trace_viewer::integrity::lost_values(&t).is_empty());
+}
+
+#[test]
+fn every_corpus_session_is_detected_with_evidence() {
+    for f in common::corpus_files("claude-code") {
+        let t = common::parse(&std::fs::read(&f).unwrap());
+        assert_eq!(t.format, "claude-code", "{}", f.display());
+        assert!(t.detection.confidence > 0.9, "{}: {:?}", f.display(), t.detection);
+        assert!(t.detection.evidence[0].contains("Claude Code session records"), "{:?}", t.detection.evidence);
+        assert!(common::errors(&t).is_empty(), "{}: {:?}", f.display(), common::codes(&t));
+    }
+}
