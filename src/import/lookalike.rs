@@ -22,12 +22,6 @@ pub fn recognise(sample: &Sample) -> Option<&'static str> {
         if has("trajectory") || (has("history") && (has("info") || o.len() == 1)) {
             return Some("a SWE-agent trajectory (.traj)");
         }
-        if has("resourceSpans") || o.keys().any(|k| k.starts_with("gen_ai.")) {
-            return Some("OpenTelemetry GenAI span data");
-        }
-        if o.keys().any(|k| k.starts_with("llm.") || k.starts_with("openinference.")) {
-            return Some("OpenInference span attributes");
-        }
     }
     let claude_records = sample
         .values

@@ -14,6 +14,7 @@ pub mod facts;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
+pub mod otel;
 pub mod pydantic_lax;
 
 use std::ops::Range;
@@ -33,6 +34,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &openhands::OpenHands,
     &agent_catalog::AgentCatalog,
     &agentlens::AgentLens,
+    &otel::Otel,
 ];
 
 /// How well a sample matched a format, and why.
