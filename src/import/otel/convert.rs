@@ -137,7 +137,7 @@ pub fn tool_span(a: &Map<String, Value>, span_name: &str) -> Option<ToolSpan> {
         return None;
     }
     let name = str_of(a, "gen_ai.tool.name").or_else(|| str_of(a, "tool.name")).unwrap_or(span_name).to_string();
-    let call_id = ["gen_ai.tool.call.id", "tool_call.id", "tool.call_id"].iter().find_map(|k| a.get(*k)).and_then(|v| match v {
+    let call_id = ["gen_ai.tool.call.id", "tool_call.id", "tool.id"].iter().find_map(|k| a.get(*k)).and_then(|v| match v {
         Value::String(s) => Some(s.clone()),
         Value::Null => None,
         other => Some(other.to_string()),

@@ -172,10 +172,10 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
         let x = exchange(&s.attrs, &views);
         let used_events = x.source == "message events" && !(x.input.is_empty() && x.output.is_empty());
-        self.conversation(s, path, &x.input, &x.output, rfc3339(start), rfc3339(end).or(rfc3339(start)));
-        if let Some(t) = tool_span(&s.attrs, s.str_field("name")) {
-            self.tool(s, path, t, failed, rfc3339(end).or(rfc3339(start)));
-        }
+        // In time order: what was sent, the call a tool span makes, the
+        // span's own events, what came back.
+        let output = self.conversation(s, path, &x.input, &x.output, rfc3339(start));
+        let tool = tool_span(&s.attrs, s.str_field("name")).map(|t| self.tool_call(s, path, t));
         for (k, (name, attrs, at)) in events.iter().enumerate() {
             let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
             if consumed {
@@ -198,6 +198,13 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 e.metadata = attrs.clone();
             }
         }
+        let at = rfc3339(end).or(rfc3339(start));
+        for m in output {
+            self.message(s, path, m, "output", at.clone());
+        }
+        if let Some((t, call)) = tool {
+            self.tool_result(s, path, t, call, failed, at);
+        }
     }
 
     fn end(&mut self, i: usize, path: &[String]) {
@@ -215,7 +222,9 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     /// The messages of a call not shown before, as events.
-    fn conversation(&mut self, s: &SpanRec, path: &[String], input: &[Msg], output: &[Msg], start: Option<String>, end: Option<String>) {
+    /// Shows the input messages not shown before; returns the output ones
+    /// (always new), to show once the span's own events are.
+    fn conversation<'m>(&mut self, s: &SpanRec, path: &[String], input: &[Msg], output: &'m [Msg], start: Option<String>) -> &'m [Msg] {
         let mut h = 0u64;
         let mut known = 0;
         let mut hashes = Vec::with_capacity(input.len() + output.len());
@@ -235,9 +244,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         for m in new_input {
             self.message(s, path, m, "input", start.clone());
         }
-        for m in output {
-            self.message(s, path, m, "output", end.clone());
-        }
+        output
     }
 
     fn message(&mut self, s: &SpanRec, path: &[String], m: &Msg, side: &str, at: Option<String>) {
@@ -281,15 +288,15 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         }
     }
 
-    /// A tool span: its result answers the call with its id; a call no
-    /// message made is shown from the span.
-    fn tool(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan, failed: bool, at: Option<String>) {
+    /// A tool span's call: the message's call with its id, else (no message
+    /// made it) a call event from the span.
+    fn tool_call(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan) -> (convert::ToolSpan, CallRef) {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let known = t.call_id.as_ref().and_then(|id| self.calls.get(id)).copied().filter(|c| !self.out.answered(*c));
         let call = match known {
             Some(c) => c,
             None => {
-                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments, result: None });
+                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments.clone(), result: None });
                 let start = get(&s.span, &schema::SPAN, "startTimeUnixNano").and_then(nanos).and_then(rfc3339);
                 let index = self.out.push_event(body, "tool span", s.range.clone(), attrs_path.clone(), start);
                 if let Some(e) = self.out.event_mut(index) {
@@ -302,6 +309,12 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 c
             }
         };
+        (t, call)
+    }
+
+    /// A tool span's result, answering its call.
+    fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan, call: CallRef, failed: bool, at: Option<String>) {
+        let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let status = if failed { ToolStatus::Error } else if t.result.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
         let content = match (&t.result, failed) {
             (Some(v), _) => convert::content_of(Some(v)),
