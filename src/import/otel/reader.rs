@@ -126,9 +126,22 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
     let rs_key = if o.contains_key("resourceSpans") { "resourceSpans" } else { "resource_spans" };
     let rs_range = member(b, range.start, ends, ["resourceSpans", "resource_spans"]).map(|(_, r)| r);
     let rs_ranges = rs_range.map(|r| items(b, &r, ends)).unwrap_or_default();
-    let Some(Value::Array(resource_spans)) = o.remove(rs_key) else { return };
+    let resource_spans = match o.remove(rs_key) {
+        Some(Value::Array(items)) => items,
+        other => {
+            // Not a list (reported above): kept with the file metadata.
+            if let Some(v) = other {
+                o.insert(rs_key.to_string(), v);
+                found.resources.push(Value::Object(o));
+            }
+            return;
+        }
+    };
     for (i, (rs, rs_at)) in resource_spans.into_iter().zip(rs_ranges.into_iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
-        let Value::Object(mut rs) = rs else { continue };
+        let Value::Object(mut rs) = rs else {
+            found.resources.push(rs);
+            continue;
+        };
         let resource_value = get(&rs, &schema::RESOURCE_SPANS, "resource").cloned().unwrap_or(Value::Null);
         let resource = std::rc::Rc::new(key_values(resource_value.get("attributes")));
         let ss_key = if rs.contains_key("scopeSpans") { "scopeSpans" } else { "scope_spans" };
@@ -140,12 +153,17 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
         let scope_list = rs.remove(ss_key);
         let mut scopes = Vec::new();
         let Some(Value::Array(scope_spans)) = scope_list else {
-            rs.insert("resource".to_string(), resource_value);
+            if let Some(v) = scope_list {
+                rs.insert(ss_key.to_string(), v);
+            }
             found.resources.push(Value::Object(rs));
             continue;
         };
         for (j, (ss, ss_at)) in scope_spans.into_iter().zip(ss_ranges.into_iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
-            let Value::Object(mut ss) = ss else { continue };
+            let Value::Object(mut ss) = ss else {
+                scopes.push(ss);
+                continue;
+            };
             let sp_key = "spans";
             let sp_ranges = ss_at.as_ref().and_then(|r| member(b, r.start, ends, ["spans", "spans"])).map(|(_, r)| items(b, &r, ends)).unwrap_or_default();
             let spans = ss.remove(sp_key);
@@ -155,8 +173,17 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
                 "version": scope_value.get("version").cloned().unwrap_or(Value::Null),
                 "attributes": Value::Object(key_values(scope_value.get("attributes"))),
             }));
+            let spans = match spans {
+                Some(Value::Array(items)) => items,
+                other => {
+                    if let Some(v) = other {
+                        ss.insert(sp_key.to_string(), v);
+                    }
+                    scopes.push(Value::Object(ss));
+                    continue;
+                }
+            };
             scopes.push(Value::Object(ss));
-            let Some(Value::Array(spans)) = spans else { continue };
             for (k, span) in spans.into_iter().enumerate() {
                 let segs = [Seg::key(rs_key), Seg::Index(i), Seg::key(ss_key), Seg::Index(j), Seg::key(sp_key), Seg::Index(k)];
                 let span_path = render_path(path, &segs);
