@@ -238,3 +238,42 @@ fn detection_names_the_evidence() {
         assert!(t.detection.evidence.iter().any(|e| e.contains(needle)), "{name}: {:?}", t.detection.evidence);
     }
 }
+
+/// A chain of `n` spans, each the parent of the next.
+fn chain_of(n: usize) -> Vec<u8> {
+    let spans: Vec<String> = (0..n)
+        .map(|i| {
+            let parent = if i == 0 { String::new() } else { format!("{:016x}", i - 1) };
+            format!(r#"{{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"{:016x}","parentSpanId":"{parent}","name":"level","startTimeUnixNano":"{}","endTimeUnixNano":"{}"}}"#, i, 1_000 + i, 100_000 - i)
+        })
+        .collect();
+    format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{}]}}]}}]}}"#, spans.join(",")).into_bytes()
+}
+
+#[test]
+fn deep_nesting_is_capped_and_linear() {
+    let t = parse(&chain_of(300));
+    let deepest = t.events.iter().filter_map(|e| match &e.body {
+        EventBody::Span(s) => Some(s.name.len()),
+        _ => None,
+    });
+    assert_eq!(deepest.max(), Some(256));
+    assert_eq!(t.diagnostics.iter().filter(|d| d.code == "span-too-deep").count(), 1);
+    let tree = agent_trace_viewer::analysis::spans::build(&t.events);
+    assert!(tree.issues.is_empty(), "begins and ends still pair: {:?}", tree.issues);
+    // The time grows linearly: 8× the spans, well under 64× the time (the
+    // scaling harness cannot write a chain: `{i}` cannot name `i - 1`).
+    let time = |n: usize| {
+        let bytes = chain_of(n);
+        (0..3)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                parse(&bytes);
+                start.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (a, b) = (time(500), time(4_000));
+    assert!(b.as_secs_f64() / a.as_secs_f64() < 16.0, "{a:?} → {b:?}");
+}

@@ -56,7 +56,12 @@ struct Run<'s, 'r, 'a> {
     /// Tool calls by call id.
     calls: HashMap<String, CallRef>,
     sites: Vec<CallSite>,
+    /// A span was deeper than [`MAX_DEPTH`] (warned once per run).
+    too_deep: bool,
 }
+
+/// How many levels a span path keeps.
+const MAX_DEPTH: usize = 256;
 
 /// The hash of a sequence extended by one message.
 fn chain(previous: u64, m: &Msg) -> u64 {
@@ -68,7 +73,7 @@ fn chain(previous: u64, m: &Msg) -> u64 {
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new() }
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -122,7 +127,16 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 if let Some(v) = visited.get_mut(i) {
                     *v = true;
                 }
-                let mut own = (*path).clone();
+                // Past MAX_DEPTH a span takes the place of its parent's
+                // path's last step (each event carries its whole path: a
+                // deeper tree would cost the square of its depth).
+                let mut own: Vec<String> = path.iter().take(MAX_DEPTH - 1).cloned().collect();
+                if path.len() >= MAX_DEPTH && !me.too_deep {
+                    me.too_deep = true;
+                    if let Some(s) = me.spans.get(i) {
+                        me.out.diag_in(Warning, "span-too-deep", format!("spans nest deeper than {MAX_DEPTH} levels; deeper spans are shown at level {MAX_DEPTH}"), &s.range, &s.path, &[], None);
+                    }
+                }
                 own.push(me.spans.get(i).map(name_of).unwrap_or_default());
                 let own = std::rc::Rc::new(own);
                 me.begin(i, &own);
