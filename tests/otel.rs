@@ -277,3 +277,19 @@ fn deep_nesting_is_capped_and_linear() {
     let (a, b) = (time(500), time(4_000));
     assert!(b.as_secs_f64() / a.as_secs_f64() < 16.0, "{a:?} → {b:?}");
 }
+
+#[test]
+fn genai_schema_warnings_agree_with_the_schemas() {
+    let g = golden();
+    let mut invalid = 0;
+    for (key, file) in g["files"].as_object().unwrap() {
+        let t = parse(&golden_file(key));
+        let want: Vec<String> = file["schemas"].as_array().unwrap().iter().filter(|s| s["valid"] == false).map(|s| s["attribute"].as_str().unwrap().to_string()).collect();
+        let mut ours: Vec<&agent_trace_viewer::diagnostic::Diagnostic> = t.diagnostics.iter().filter(|d| d.code == "genai-schema").collect();
+        ours.sort_by_key(|d| d.offset);
+        let got: Vec<String> = ours.iter().map(|d| d.message.split('`').nth(1).unwrap_or("").to_string()).collect();
+        assert_eq!(got, want, "{key}: {ours:?}");
+        invalid += want.len();
+    }
+    assert!(invalid >= 2, "the goldens hold schema failures to compare");
+}

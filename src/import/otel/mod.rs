@@ -10,6 +10,7 @@
 
 mod attrs;
 mod convert;
+mod genai_schema;
 mod messages;
 mod reader;
 mod schema;

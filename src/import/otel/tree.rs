@@ -184,6 +184,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             })
             .collect();
         let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
+        self.check_messages(s, index);
         let x = exchange(&s.attrs, &views);
         let used_events = x.source == "message events" && !(x.input.is_empty() && x.output.is_empty());
         // In time order: what was sent, the call a tool span makes, the
@@ -218,6 +219,25 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         }
         if let Some((t, call)) = tool {
             self.tool_result(s, path, t, call, failed, at);
+        }
+    }
+
+    /// Warns (`genai-schema`) about a message attribute its schema rejects.
+    fn check_messages(&mut self, s: &SpanRec, event: u32) {
+        for (key, kind) in super::genai_schema::ATTRIBUTES {
+            let Some(v) = s.attrs.get(key) else { continue };
+            let Some(why) = super::genai_schema::check(kind, v) else { continue };
+            let segs = if s.flat {
+                vec![Seg::key(key)]
+            } else {
+                let list = get(&s.span, &schema::SPAN, "attributes").and_then(Value::as_array);
+                let at = list.and_then(|l| l.iter().rposition(|kv| kv.get("key").and_then(Value::as_str) == Some(key)));
+                match at {
+                    Some(n) => vec![Seg::key("attributes"), Seg::Index(n), Seg::key("value")],
+                    None => vec![Seg::key("attributes")],
+                }
+            };
+            self.out.diag_in(Warning, "genai-schema", format!("`{key}` does not follow the GenAI conventions' schema: {why}"), &s.range, &s.path, &segs, Some(event));
         }
     }
 
