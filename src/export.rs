@@ -18,7 +18,10 @@ use crate::model::{Content, ContentPart, Event, EventBody, ToolCall, ToolStatus,
 pub fn to_openai_jsonl(trace: &Trace) -> String {
     let mut out = String::new();
     if !trace.metadata.is_empty() {
-        out.push_str(&json!({ "metadata": trace.metadata }).to_string());
+        // Not `json!`: its `to_value` refuses a non-finite number (`NaN`, as
+        // Python's json reads it), which `to_string` writes as json.dumps does.
+        let row: Map<String, Value> = [("metadata".to_string(), Value::Object(trace.metadata.clone()))].into_iter().collect();
+        out.push_str(&Value::Object(row).to_string());
         out.push('\n');
     }
     for run in 0..trace.runs.len() {

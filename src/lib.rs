@@ -113,13 +113,16 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError::Empty { whitespace: bytes.len() != start });
     }
-    import_split(bytes, split, source_map, start, utf16, options, observe)
+    import_split(bytes, split, &|b, grammar| json::split_in(b, start, grammar), source_map, start, utf16, options, observe)
 }
 
-/// Detects the format of an already split input and reads it.
+/// Detects the format of an already split input and reads it. `resplit`
+/// splits the same input in another grammar, for a format that reads one.
+#[allow(clippy::too_many_arguments)] // each is one fact of the input
 fn import_split(
     bytes: Vec<u8>,
-    split: json::Split,
+    mut split: json::Split,
+    resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
     source_map: SourceMap,
     bom: usize,
     utf16: Option<&'static str>,
@@ -130,7 +133,7 @@ fn import_split(
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
         return Err(ParseError::TooManyEvents);
     }
-    let (format, detection) = choose_format(&bytes, &split, options)?;
+    let (format, detection) = choose_format_and_grammar(&bytes, &mut split, resplit, options)?;
     observe(Phase::Detect);
     import_with(format, detection, bytes, split, source_map, bom, utf16, options, observe)
 }
@@ -201,7 +204,9 @@ fn import_with(
     observe(Phase::Import);
     integrity::dedup_syntax_errors(&mut diagnostics);
     integrity::relink_diagnostics(&mut diagnostics, &events);
-    if events.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
+    // A run with no events is no finding (an AgentLens session without
+    // events is valid to its reference); an input with neither is.
+    if events.is_empty() && runs.is_empty() && diagnostics.iter().all(|d| d.severity != Severity::Error) {
         diagnostics.push(Diagnostic {
             severity: Severity::Warning,
             code: "no-events",
@@ -263,17 +268,19 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     // (the second join only when the orders differ).
     let default_order = |name: &str| import::FileOrder { group: 1, index: 0, name: import::base_name(name).to_string() };
     sort::by_key(&mut files, |f| default_order(&f.0));
-    let mut joined = join_files(&files)?;
-    let (format, detection) = choose_format(&joined.bytes, &joined.split, options)?;
+    let mut joined = join_files(&files, json::Grammar::Strict)?;
+    let parts = joined.parts.clone();
+    let resplit = |b: &[u8], grammar| json::split_each(b, &parts, grammar);
+    let (format, detection) = choose_format_and_grammar(&joined.bytes, &mut joined.split, &resplit, options)?;
     let ordered = files.windows(2).all(|w| match w {
         [a, b] => format.file_order(&a.0) <= format.file_order(&b.0),
         _ => true,
     });
     if !ordered {
         sort::by_key(&mut files, |f| format.file_order(&f.0));
-        joined = join_files(&files)?;
+        joined = join_files(&files, joined.split.grammar())?;
     }
-    let JoinedFiles { bytes, split, sources } = joined;
+    let JoinedFiles { bytes, split, sources, .. } = joined;
     let source_map = SourceMap::new(&bytes);
     let mut trace = import_with(format, detection, bytes, split, source_map, 0, None, options, &mut |_| {})?;
     trace.files = sources;
@@ -286,11 +293,13 @@ struct JoinedFiles {
     bytes: Vec<u8>,
     split: json::Split,
     sources: Vec<model::SourceFile>,
+    /// Each file's bytes after any BOM: what is split.
+    parts: Vec<std::ops::Range<usize>>,
 }
 
-fn join_files(files: &[(String, Vec<u8>)]) -> Result<JoinedFiles, ParseError> {
+fn join_files(files: &[(String, Vec<u8>)], grammar: json::Grammar) -> Result<JoinedFiles, ParseError> {
     let mut bytes = Vec::new();
-    let mut split = json::Split::new(json::Layout::Jsonl);
+    let mut parts = Vec::new();
     let mut sources = Vec::new();
     let mut newlines = 0usize;
     for (name, data) in files {
@@ -302,24 +311,17 @@ fn join_files(files: &[(String, Vec<u8>)]) -> Result<JoinedFiles, ParseError> {
         }
         newlines += bytes.get(start..).map(|added| added.iter().filter(|c| **c == b'\n').count()).unwrap_or(0);
         let end = bytes.len();
-        // Split this file alone: a slice from 0 keeps offsets global.
-        let part = json::split(bytes.get(..end).unwrap_or(&[]), start + json::bom_len(data));
-        split.values.extend(part.values);
-        split.errors.extend(part.errors);
-        split.leftovers.extend(part.leftovers);
-        // Files are appended in order: the tables stay sorted by offset.
-        split.ends.extend(part.ends);
-        split.hazards.extend(part.hazards);
-        split.repeats.extend(part.repeats);
+        parts.push(start + json::bom_len(data)..end);
         sources.push(model::SourceFile { name: name.clone(), range: start..end, first_line });
     }
     if bytes.len() > limits::MAX_INPUT_BYTES {
         return Err(ParseError::TooLarge { bytes: bytes.len(), what: "the files together" });
     }
+    let split = json::split_each(&bytes, &parts, grammar);
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError::EmptyFiles);
     }
-    Ok(JoinedFiles { bytes, split, sources })
+    Ok(JoinedFiles { bytes, split, sources, parts })
 }
 
 /// Makes event and diagnostic line numbers relative to the file holding them.
@@ -332,6 +334,51 @@ fn rebase_lines(trace: &mut Trace) {
     }
     for d in &mut trace.diagnostics {
         d.line = d.line.saturating_sub(first_line(&trace.files, d.offset));
+    }
+}
+
+/// True for a format whose reference library reads `NaN`, `Infinity` and
+/// `-Infinity` in JSON (pydantic's parser: Agent Catalog's and AgentLens'
+/// models): its input is split in [`json::Grammar::NonFinite`], and it reads
+/// those numbers; every other format's reference refuses them, as the
+/// strict split does. (A property of the format: its place is a `Format`
+/// method, for the trait's owner to add.)
+fn reads_nonfinite(format: &dyn Format) -> bool {
+    let readers: [&dyn Format; 2] = [&import::agent_catalog::AgentCatalog, &import::agentlens::AgentLens];
+    readers.iter().any(|r| r.id() == format.id())
+}
+
+/// [`choose_format`], leaving in `split` the split the format reads: the
+/// strict one, unless it stopped at a non-finite literal and the format
+/// reads them. Detection runs on the strict split, then (when that claims
+/// nothing) on the wider one, the strict one's error kept for a format that
+/// refuses the literals: a document that breaks in its first record leaves
+/// the strict split too little to detect. Inputs without such a literal are
+/// split once, and so are those a format that refuses them reads.
+fn choose_format_and_grammar(
+    bytes: &[u8],
+    split: &mut json::Split,
+    resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
+    options: &ParseOptions,
+) -> Result<(&'static dyn Format, Detection), ParseError> {
+    let stopped = split.stopped_at_nonfinite(bytes);
+    let mut strict_error = None;
+    // (A loop: one call of `choose_format`, which stays inlined.)
+    loop {
+        match (choose_format(bytes, split, options), strict_error) {
+            (Ok((format, detection)), None) => {
+                if stopped && reads_nonfinite(format) {
+                    *split = resplit(bytes, json::Grammar::NonFinite);
+                }
+                return Ok((format, detection));
+            }
+            (Err(e), None) if stopped => {
+                strict_error = Some(e);
+                *split = resplit(bytes, json::Grammar::NonFinite);
+            }
+            (Ok(found), Some(_)) if reads_nonfinite(found.0) => return Ok(found),
+            (Err(e), None) | (_, Some(e)) => return Err(e),
+        }
     }
 }
 

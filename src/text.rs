@@ -13,6 +13,8 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
+use crate::json::string::{decode_literal, lossy, unescape_into};
+
 /// The input bytes of a trace, shared by the trace and every [`Text`] that
 /// points into them. An `Arc` of the `Vec` the caller handed over: no copy.
 pub type Source = Arc<Vec<u8>>;
@@ -151,105 +153,6 @@ impl serde::Serialize for Text {
     }
 }
 
-/// The bytes as text, invalid UTF-8 replaced. Texts in the source are
-/// almost always valid (the import checks), and a validating check is several
-/// times faster than `String::from_utf8_lossy`'s chunk iterator on them;
-/// simdutf8's (SIMD, also on wasm) is faster again than `str::from_utf8` on
-/// the long texts that make up most of a trace.
-#[inline]
-fn lossy(raw: &[u8]) -> Cow<'_, str> {
-    match simdutf8::basic::from_utf8(raw) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(raw),
-    }
-}
-
-/// Decodes the contents of a JSON string literal.
-fn decode_literal(raw: &[u8], escaped: bool) -> Cow<'_, str> {
-    if !escaped {
-        return lossy(raw);
-    }
-    let mut out = String::with_capacity(raw.len());
-    unescape_into(raw, &mut out);
-    Cow::Owned(out)
-}
-
-/// Appends the decoded contents of a JSON string literal to `out`. Runs
-/// between escapes are copied whole (found with memchr); a lone surrogate
-/// or invalid UTF-8 becomes U+FFFD.
-fn unescape_into(raw: &[u8], out: &mut String) {
-    // Checked once as a whole, the text between escapes is sliced from it
-    // (a backslash is ASCII, so every slice ends on a character boundary)
-    // instead of being checked again piece by piece: a fifth of building the
-    // search index went to those checks.
-    match simdutf8::basic::from_utf8(raw) {
-        Ok(text) => unescape_with(raw, out, |piece, out| out.push_str(text.get(piece).unwrap_or_default())),
-        Err(_) => unescape_with(raw, out, |piece, out| out.push_str(&lossy(raw.get(piece).unwrap_or_default()))),
-    }
-}
-
-/// The unescaping loop: `piece` appends the text between two escapes (a
-/// byte range of `raw`), this decodes the escapes.
-fn unescape_with(raw: &[u8], out: &mut String, piece: impl Fn(std::ops::Range<usize>, &mut String)) {
-    let mut i = 0;
-    while i < raw.len() {
-        let Some(at) = raw.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) else {
-            piece(i..raw.len(), out);
-            return;
-        };
-        piece(i..i + at, out);
-        i += at;
-        let c = match raw.get(i + 1) {
-            Some(b'n') => '\n',
-            Some(b't') => '\t',
-            Some(b'r') => '\r',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'u') => {
-                let (c, used) = unicode_escape(raw, i);
-                out.push(c);
-                i += used;
-                continue;
-            }
-            Some(c) if c.is_ascii() => char::from(*c),
-            // A backslash before a non-ASCII character is no JSON escape (the
-            // split rejects it): the backslash is dropped, the character kept.
-            Some(_) => {
-                i += 1;
-                continue;
-            }
-            None => return,
-        };
-        out.push(c);
-        i += 2;
-    }
-}
-
-/// The character of the `\uXXXX` escape at `i` (with its low surrogate when
-/// it is a high one) and how many bytes it takes.
-fn unicode_escape(raw: &[u8], i: usize) -> (char, usize) {
-    let Some(hi) = hex4(raw, i + 2) else { return ('\u{fffd}', 2) };
-    if (0xD800..0xDC00).contains(&hi) {
-        if raw.get(i + 6) == Some(&b'\\') && raw.get(i + 7) == Some(&b'u') {
-            if let Some(lo) = hex4(raw, i + 8).filter(|lo| (0xDC00..0xE000).contains(lo)) {
-                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                return (char::from_u32(c).unwrap_or('\u{fffd}'), 12);
-            }
-        }
-        return ('\u{fffd}', 6);
-    }
-    (char::from_u32(hi).unwrap_or('\u{fffd}'), 6)
-}
-
-fn hex4(raw: &[u8], at: usize) -> Option<u32> {
-    let digits = raw.get(at..at + 4)?;
-    let mut v = 0u32;
-    for d in digits {
-        v = v * 16 + char::from(*d).to_digit(16)?;
-    }
-    Some(v)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,26 +198,6 @@ mod tests {
         assert_eq!(literal(r#""cut \u12""#).decoded(), "cut \u{fffd}12");
         let source: Source = Arc::new(b"\"\xff\\n\"".to_vec());
         assert_eq!(Text::in_source(&source, 1..4, true).decoded(), "\u{fffd}\n");
-    }
-
-    /// The whole-text path (valid UTF-8) and the piecewise one (not) decode
-    /// the same escapes alike: a bad byte at the end changes only the end.
-    #[test]
-    fn valid_and_lossy_paths_agree() {
-        for raw in [
-            "",
-            "plain",
-            r#"a\nb\tc\rd\be\ff\/g\\h\"i"#,
-            r"\u00e9\u6771\uD83D\uDE00 \u0000 \uD800x \uDC00 \u12",
-            "naïve 東京 😀 \\é \\",
-            "\\é",
-            "é\\nñ\\u00e9",
-        ] {
-            let (mut valid, mut lossy) = (String::new(), String::new());
-            unescape_into(raw.as_bytes(), &mut valid);
-            unescape_into(&[raw.as_bytes(), b"\xff"].concat(), &mut lossy);
-            assert_eq!(lossy, format!("{valid}\u{fffd}"), "{raw:?}");
-        }
     }
 
     #[test]

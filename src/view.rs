@@ -253,6 +253,81 @@ pub fn row_view(trace: &Trace, index: usize, counts: (u32, u32)) -> Option<RowVi
     Some(row)
 }
 
+/// One transcript of a [`RunView`]: its events are contiguous.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TranscriptView<'a> {
+    pub key: &'a str,
+    pub first_event: u32,
+    pub event_count: u32,
+}
+
+/// A run as `trace.runs()` lists it: where its events are, and its metadata.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunView<'a> {
+    pub index: usize,
+    pub id: &'a str,
+    pub name: Option<&'a str>,
+    pub description: Option<&'a str>,
+    /// Index of the run's first event; its events are contiguous.
+    pub first_event: u32,
+    pub event_count: u32,
+    pub transcripts: Vec<TranscriptView<'a>>,
+    pub metadata: &'a crate::model::Metadata,
+}
+
+/// Every run of the trace (`trace.runs()`).
+pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
+    trace
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(index, r)| {
+            let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
+            let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
+            RunView {
+                index,
+                id: &r.id,
+                name: r.name.as_deref(),
+                description: r.description.as_deref(),
+                first_event: first,
+                event_count: last.saturating_sub(first),
+                transcripts: r
+                    .transcripts
+                    .iter()
+                    .map(|t| TranscriptView {
+                        key: &t.key,
+                        first_event: t.events.start,
+                        event_count: t.events.end.saturating_sub(t.events.start),
+                    })
+                    .collect(),
+                metadata: &r.metadata,
+            }
+        })
+        .collect()
+}
+
+/// One input file of a multi-file trace (`trace.files()`): its byte range
+/// in the joined source and the line it starts on.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceFileView<'a> {
+    pub name: &'a str,
+    pub start: usize,
+    pub end: usize,
+    pub first_line: u32,
+}
+
+/// The input files of the trace (`trace.files()`; empty for a single input).
+pub fn source_file_views(trace: &Trace) -> Vec<SourceFileView<'_>> {
+    trace
+        .files
+        .iter()
+        .map(|f| SourceFileView { name: &f.name, start: f.range.start, end: f.range.end, first_line: f.first_line })
+        .collect()
+}
+
 /// The flat list of spans (`trace.spans()`): every opening of a span in
 /// the order they begin, read off the one span tree ([`crate::analysis::spans`]).
 /// Empty for formats without spans.

@@ -3,7 +3,7 @@
 //! The verdict test compares, record by record, whether we report an Error
 //! with whether agentc-core 1.1.5's `Log.model_validate_json` rejects the
 //! record (tests/golden/agent-catalog/verdicts.json, written by
-//! scripts/oracle/agentc_verdicts.py), and that our Error paths are pydantic's
+//! scripts/oracle/agent-catalog/verdicts.py), and that our Error paths are pydantic's
 //! error locations. The other tests check the mapping onto the shared model.
 
 mod common;
@@ -102,7 +102,7 @@ fn golden_covers_every_fixture_and_corpus_file() {
             continue;
         }
         let name = entry.file_name().into_string().unwrap();
-        assert!(files.contains_key(&format!("fixtures/agent-catalog/{name}")), "fixture {name} has no golden verdicts; rerun scripts/oracle/agentc_verdicts.py");
+        assert!(files.contains_key(&format!("fixtures/agent-catalog/{name}")), "fixture {name} has no golden verdicts; rerun scripts/oracle/agent-catalog/verdicts.py");
     }
     for p in corpus_files(CORPUS_FOLDER) {
         let name = p.file_name().unwrap().to_str().unwrap();
@@ -319,4 +319,137 @@ fn diagnostics_say_what_was_expected_and_where() {
     // Unknown kinds become events, never dropped.
     assert_eq!(t.events[2].source_kind, "thinking");
     assert_eq!(t.events[2].body.kind(), "unparsed");
+}
+
+/// pydantic's JSON parser reads `NaN`, `Infinity` and `-Infinity`, so
+/// agentc-core accepts a Log holding them where its fields take any value
+/// (the verdicts are in the golden: tests/fixtures/agent-catalog/nonfinite.jsonl,
+/// written by the oracle script). The records load as events with those
+/// numbers, shown as Python shows them; where agentc-core rejects them the
+/// error is its field's, not invalid JSON.
+#[test]
+fn nonfinite_numbers_load_where_agentc_core_reads_them() {
+    use agent_trace_viewer::render::{agent_run_text, TextOptions};
+    let bytes = fixture("agent-catalog/nonfinite.jsonl");
+    let t = parse(&bytes);
+    assert_eq!(t.format, "agent-catalog", "{:?}", t.detection);
+    assert_eq!(t.events.len(), 27);
+    let line = |n: u32| t.events.iter().position(|e| e.line == n).unwrap();
+    for n in 1..=10 {
+        assert!(error_paths(&t, line(n)).is_empty(), "line {n}: {:?}", error_paths(&t, line(n)));
+        assert_ne!(t.events[line(n)].body.kind(), "unparsed", "line {n}");
+    }
+    // The arguments hold the numbers: written back as json.dumps writes them.
+    let args = |n: u32| match &t.events[line(n)].body {
+        EventBody::ToolCall(c) => c.arguments.display(),
+        other => panic!("line {n}: {other:?}"),
+    };
+    assert_eq!((args(1), args(2), args(3)), (r#"{"x":NaN}"#.to_string(), r#"{"x":Infinity}"#.to_string(), r#"{"x":-Infinity}"#.to_string()));
+    let EventBody::ToolCall(c) = &t.events[line(4)].body else { panic!() };
+    let x = &c.arguments.value.as_ref().unwrap().get()["x"];
+    assert!(x[0].as_number().is_some_and(agent_trace_viewer::json::python::is_nonfinite));
+    assert_eq!(agent_trace_viewer::json::python::to_f64(x[1]["z"][0].as_number().unwrap()), Some(f64::NEG_INFINITY));
+    // And the AgentRun text prints them as Python's str() of the arguments does.
+    let text = agent_run_text(&t, &TextOptions::default(), None).unwrap().concat();
+    assert!(text.contains("f(x=nan)") && text.contains("f(x=inf)") && text.contains("f(x=-inf)"), "{text}");
+    assert!(text.contains("f(x=[nan, {'y': inf, 'z': [-inf, inf, 1.5]}])"), "{text}");
+    // Where a field wants a string, a time or a bool, the error is that field's.
+    let d = t.diagnostics.iter().find(|d| d.line == 12 && d.severity == Severity::Error).unwrap();
+    assert_eq!((d.code, d.path.as_str()), ("timestamp-invalid", "$.timestamp"));
+    // Other spellings are no JSON to pydantic either: the line stays raw.
+    for n in 24..=26 {
+        assert!(t.diagnostics.iter().any(|d| d.code == "json-syntax" && d.line == n), "line {n}");
+        assert_eq!(t.events[line(n)].body.kind(), "unparsed", "line {n}");
+    }
+    assert_eq!(t.diagnostics.iter().filter(|d| d.code == "json-syntax").count(), 3);
+
+    // A JSON list whose first record holds one is detected all the same.
+    let t = parse(&fixture("agent-catalog/nonfinite_list.json"));
+    assert_eq!((t.format, t.events.len()), ("agent-catalog", 4));
+    assert!(!codes(&t).contains(&"json-syntax") && !codes(&t).contains(&"json-invalid"), "{:?}", t.diagnostics);
+}
+
+/// The other formats' references refuse `NaN` in a file: their inputs are
+/// split and reported as before (only the formats that read them split again).
+#[test]
+fn other_formats_still_refuse_nonfinite_literals() {
+    let openai = b"{\"role\": \"user\", \"content\": \"hi\"}\n{\"role\": \"assistant\", \"content\": \"x\", \"n\": NaN}\n";
+    let t = parse(openai);
+    assert_eq!(t.format, "openai");
+    let d = t.diagnostics.iter().find(|d| d.code == "json-syntax").unwrap();
+    assert!(d.message.contains("`NaN` is not valid JSON") && d.line == 2, "{d:?}");
+    let docent = br#"{"id": "r", "transcripts": [{"messages": [{"role": "user", "content": "hi"}]}], "metadata": {"score": Infinity}}"#;
+    let options = agent_trace_viewer::ParseOptions { format: Some("docent".to_string()), ..Default::default() };
+    let t = agent_trace_viewer::parse_trace(docent.to_vec(), &options).unwrap();
+    assert!(t.diagnostics.iter().any(|d| d.code == "json-syntax" && d.message.contains("`Infinity` is not valid JSON")));
+    // Not detected at all: the error names the literal, as before.
+    let e = agent_trace_viewer::parse_trace(br#"[{"x": NaN}]"#.to_vec(), &Default::default()).unwrap_err();
+    assert!(e.to_string().contains("`NaN` is not valid JSON"), "{e}");
+}
+
+/// The fastest of `runs` parses of `bytes` (a shared machine is noisy),
+/// and how many diagnostics a parse gives.
+fn parse_time(bytes: &[u8], runs: usize) -> (std::time::Duration, usize) {
+    let mut fastest = std::time::Duration::MAX;
+    let mut diagnostics = 0;
+    for _ in 0..runs {
+        let start = std::time::Instant::now();
+        let t = parse_as(bytes, "agent-catalog");
+        fastest = fastest.min(start.elapsed());
+        diagnostics = t.diagnostics.len();
+    }
+    (fastest, diagnostics)
+}
+
+/// Cost linear in the input whatever its shape: eight times the input
+/// takes about eight times as long (a ratio in one process, not a time).
+/// Each shape made one step quadratic before: results paired by order
+/// after many answered calls (each looked back through every call), and
+/// many bad items of one list or object (each diagnostic looked its path up
+/// from the record's start).
+#[test]
+fn cost_is_linear_in_the_input_whatever_its_shape() {
+    const CV: &str = r#""catalog_version": {"timestamp": "2025-07-04T11:20:31Z", "identifier": "v"}"#;
+    let head = |i: usize| format!(r#""identifier": "r{i}", "span": {{"session": "s", "name": ["a"]}}, "timestamp": "2025-07-07T12:00:00Z""#);
+    let shapes: Vec<(&str, Box<dyn Fn(usize) -> Vec<u8>>)> = vec![
+        (
+            "results by order after answered calls",
+            Box::new(move |n| {
+                let mut out = String::new();
+                for i in 0..n {
+                    out += &format!("{{{}, \"content\": {{\"kind\": \"tool-call\", \"tool_name\": \"f\", \"tool_args\": {{}}, \"tool_call_id\": \"c{i}\"}}, {CV}}}\n", head(i));
+                }
+                for i in 0..n {
+                    out += &format!("{{{}, \"content\": {{\"kind\": \"tool-result\", \"tool_call_id\": \"c{i}\", \"tool_result\": 1}}, {CV}}}\n", head(i));
+                }
+                for i in 0..n {
+                    out += &format!("{{{}, \"content\": {{\"kind\": \"tool-result\", \"tool_result\": 1}}, {CV}}}\n", head(i));
+                }
+                out.into_bytes()
+            }),
+        ),
+        (
+            "bad span names",
+            Box::new(move |n| format!("{{\"span\": {{\"session\": \"s\", \"name\": [{}]}}, \"timestamp\": \"2025-07-07T12:00:00Z\", \"content\": {{\"kind\": \"user\", \"value\": \"v\"}}, {CV}}}\n", vec!["1"; n].join(", ")).into_bytes()),
+        ),
+        (
+            "bad tools",
+            Box::new(move |n| format!("{{{}, \"content\": {{\"kind\": \"request-header\", \"tools\": [{}]}}, {CV}}}\n", head(0), vec![r#"{"description": 1}"#; n].join(", ")).into_bytes()),
+        ),
+        (
+            "bad catalog metadata",
+            Box::new(move |n| {
+                let members: Vec<String> = (0..n).map(|i| format!("\"k{i}\": {i}")).collect();
+                format!("{{{}, \"content\": {{\"kind\": \"user\", \"value\": \"v\"}}, \"catalog_version\": {{\"timestamp\": \"2025-07-04T11:20:31Z\", \"identifier\": \"v\", \"metadata\": {{{}}}}}}}\n", head(0), members.join(", ")).into_bytes()
+            }),
+        ),
+    ];
+    for (what, make) in shapes {
+        let (small, large) = (make(1_000), make(8_000));
+        let ((fast, _), (slow, diagnostics)) = (parse_time(&small, 3), parse_time(&large, 1));
+        // The shape does what it is meant to: a diagnostic per item.
+        assert!(diagnostics >= 8_000, "{what}: {diagnostics} diagnostics");
+        let ratio = slow.as_secs_f64() / fast.as_secs_f64();
+        assert!(ratio < 20.0, "{what}: 8 times the input took {ratio:.1} times as long ({fast:?}, {slow:?})");
+    }
 }

@@ -3,7 +3,7 @@
 //! The verdict test compares our Error paths, record by record, with the
 //! errors pydantic reports for the issue's schema transcribed as pydantic
 //! models (tests/golden/agentlens/verdicts.json, written by
-//! scripts/oracle/agentlens_verdicts.py). The other tests check the mapping.
+//! scripts/oracle/agentlens/verdicts.py). The other tests check the mapping.
 
 mod common;
 
@@ -83,7 +83,7 @@ fn golden_covers_every_fixture() {
             continue;
         }
         let name = entry.file_name().into_string().unwrap();
-        assert!(files.contains_key(&format!("fixtures/agentlens/{name}")), "fixture {name} has no golden; rerun scripts/oracle/agentlens_verdicts.py");
+        assert!(files.contains_key(&format!("fixtures/agentlens/{name}")), "fixture {name} has no golden; rerun scripts/oracle/agentlens/verdicts.py");
     }
 }
 
@@ -219,4 +219,109 @@ fn field_rules_name_what_was_expected() {
     let e = t.events.iter().find(|e| e.line == 1).unwrap();
     assert_eq!((e.source_kind.as_str(), e.body.kind()), ("generic", "marker"));
     assert!(t.diagnostics.iter().all(|d| d.line != 1));
+}
+
+/// A JSON list of sessions is several sessions: one run each, with its own
+/// events (nested events are not lost as one event's fields).
+#[test]
+fn a_list_of_sessions_is_one_run_each() {
+    let bytes = fixture("agentlens/sessions_list.json");
+    let listed: Value = serde_json::from_slice(&bytes).unwrap();
+    let t = parse(&bytes);
+    assert_eq!(t.format, "agentlens", "{:?}", t.detection);
+    assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+    let ids: Vec<&str> = t.runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["s-1", "s-2", "s-3", "s-4"]);
+    for (i, (run, session)) in t.runs.iter().zip(listed.as_array().unwrap()).enumerate() {
+        let events = t.events.iter().filter(|e| e.run as usize == i).collect::<Vec<_>>();
+        // One event per nested event (a tool call that carries its output gets a result beside it).
+        let nested = session.get("events").and_then(Value::as_array).map_or(0, Vec::len);
+        let outputs = events.iter().filter(|e| e.body.kind() == "tool-result").count();
+        assert_eq!(events.len(), nested + outputs, "{}", run.id);
+        for (k, e) in events.iter().filter(|e| e.body.kind() != "tool-result").enumerate() {
+            assert_eq!(e.path, format!("$[{i}].events[{k}]"));
+        }
+        assert_eq!(run.metadata["agent_name"], "travel-agent");
+        assert_eq!(run.name.as_deref(), Some("travel-agent"));
+    }
+    assert_eq!(t.runs[2].transcripts[0].events.len(), 0);
+}
+
+/// A session with no `events` (`session_id`, `agent_name`, `started_at`) is
+/// detected by those keys and loads as a run with no events; pydantic
+/// accepts it (events default to none), so nothing is reported.
+#[test]
+fn sessions_without_events_are_detected_and_load_as_empty_runs() {
+    let t = parse(&fixture("agentlens/sessions_without_events.json"));
+    assert_eq!(t.format, "agentlens", "{:?}", t.detection);
+    assert!(t.detection.evidence.iter().any(|e| e.contains("1 session objects")), "{:?}", t.detection.evidence);
+    assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
+    assert_eq!((t.runs.len(), t.events.len()), (1, 0));
+    assert_eq!((t.runs[0].id.as_str(), t.runs[0].name.as_deref()), ("s-9", Some("travel-agent")));
+    assert_eq!(t.runs[0].metadata["started_at"], "2025-03-01T10:00:00Z");
+
+    let t = parse(&fixture("agentlens/sessions_without_events.jsonl"));
+    assert_eq!(t.format, "agentlens", "{:?}", t.detection);
+    assert_eq!(t.runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["s-7", "s-8", "s-bad"]);
+    assert_eq!(t.events.len(), 0);
+    assert_eq!(errors(&t), ["timestamp-invalid"]);
+}
+
+/// pydantic reads `NaN` and the infinities in the JSON, so the AgentLens
+/// models take them where a field takes any value or a float (verdicts in
+/// the golden); the events keep the numbers.
+#[test]
+fn nonfinite_numbers_load_where_pydantic_reads_them() {
+    let t = parse(&fixture("agentlens/nonfinite.jsonl"));
+    assert_eq!(t.format, "agentlens", "{:?}", t.detection);
+    assert!(!codes(&t).contains(&"json-syntax") && !codes(&t).contains(&"json-invalid"), "{:?}", t.diagnostics);
+    let first = &t.events[0];
+    assert_eq!(first.metadata["input_data"].to_string(), r#"{"x":NaN,"y":[Infinity,-Infinity]}"#);
+    let call = t.events.iter().find(|e| e.line == 3 && e.body.kind() == "tool-call").unwrap();
+    let EventBody::ToolCall(c) = &call.body else { panic!() };
+    assert_eq!(c.arguments.display(), r#"{"v":Infinity}"#);
+    let result = t.events.iter().find(|e| e.line == 3 && e.body.kind() == "tool-result").unwrap();
+    assert_eq!(t.raw_json(t.events.iter().position(|e| std::ptr::eq(e, result)).unwrap()), Some(&br#"{"r": -Infinity}"#[..]));
+}
+
+/// Cost linear in the input whatever its shape: eight times the input takes
+/// about eight times as long (a ratio in one process, not a time). Many bad
+/// items of one list made a diagnostic each, each looked up from the
+/// event's start (quadratic); many sessions and many bad events of one
+/// session are here to stay linear too.
+#[test]
+fn cost_is_linear_in_the_input_whatever_its_shape() {
+    let parse_time = |bytes: &[u8], runs: usize| {
+        let mut fastest = std::time::Duration::MAX;
+        let mut diagnostics = 0;
+        for _ in 0..runs {
+            let start = std::time::Instant::now();
+            let t = parse_as(bytes, "agentlens");
+            fastest = fastest.min(start.elapsed());
+            diagnostics = t.diagnostics.len();
+        }
+        (fastest, diagnostics)
+    };
+    let shapes: Vec<(&str, Box<dyn Fn(usize) -> Vec<u8>>)> = vec![
+        (
+            "bad alternatives",
+            Box::new(|n| format!(r#"{{"event_type": "decision", "decision_trace": {{"reasoning": "r", "alternatives_considered": [{}]}}}}"#, vec!["1"; n].join(", ")).into_bytes()),
+        ),
+        (
+            "bad events of one session",
+            Box::new(|n| format!(r#"{{"session_id": "s", "agent_name": "a", "events": [{}]}}"#, vec![r#"{"event_type": "llm_call", "tokens_in": "x"}"#; n].join(", ")).into_bytes()),
+        ),
+        (
+            "many sessions",
+            Box::new(|n| (0..n).map(|i| format!("{{\"session_id\": \"s{i}\", \"agent_name\": 1, \"events\": [{{\"event_type\": \"generic\", \"session_id\": \"x\"}}]}}\n")).collect::<String>().into_bytes()),
+        ),
+    ];
+    for (what, make) in shapes {
+        let (small, large) = (make(1_000), make(8_000));
+        let ((fast, _), (slow, diagnostics)) = (parse_time(&small, 3), parse_time(&large, 1));
+        // The shape does what it is meant to: a diagnostic per item.
+        assert!(diagnostics >= 8_000, "{what}: {diagnostics} diagnostics");
+        let ratio = slow.as_secs_f64() / fast.as_secs_f64();
+        assert!(ratio < 20.0, "{what}: 8 times the input took {ratio:.1} times as long ({fast:?}, {slow:?})");
+    }
 }

@@ -1,5 +1,5 @@
 //! AgentRun text against goldens written by the real Docent libraries
-//! (scripts/oracle/agentrun_text_goldens.py → tests/golden/agentrun-text/).
+//! (scripts/oracle/agentrun-text/goldens.py → tests/golden/agentrun-text/).
 
 mod common;
 

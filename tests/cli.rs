@@ -426,6 +426,17 @@ fn convert_agentrun_json_reads_back_to_the_same_run_text() {
             for style in styles {
                 let want = library_text(&bytes, None, style, r);
                 let got = library_text(line.as_bytes(), Some("docent"), style, 0);
+                // `NaN` has no JSON number: the AgentRun JSON holds null for
+                // it (as Docent's own `model_dump_json` writes it), so a run
+                // holding one reads back with `None` there, and only there.
+                if bytes.windows(3).any(|w| w == b"NaN") && want != got {
+                    let nan_to_none = |t: &str| t.replace("=nan", "=None").replace("[nan", "[None").replace(": .nan", ": null");
+                    if let (Ok(w), Ok(g)) = (&want, &got) {
+                        if nan_to_none(w) == *g {
+                            continue;
+                        }
+                    }
+                }
                 if want != got {
                     failures.push(format!("{} run {r} {style:?}: {want:?}\n  vs {got:?}", file.display()));
                 }

@@ -58,7 +58,16 @@ fn agent_catalog_inputs_are_claimed_by_agent_catalog_alone() {
 
 #[test]
 fn agentlens_inputs_are_claimed_by_agentlens_alone() {
-    for name in ["session.json", "session_tokens_mismatch.json", "events.json", "events.jsonl"] {
+    // (Also lists of sessions, and sessions without events: their keys are evidence.)
+    for name in [
+        "session.json",
+        "session_tokens_mismatch.json",
+        "events.json",
+        "events.jsonl",
+        "sessions_list.json",
+        "sessions_without_events.json",
+        "sessions_without_events.jsonl",
+    ] {
         let s = scores(&fixture(&format!("agentlens/{name}")));
         assert_eq!(s, [("agentlens", 1.0)], "{name}");
     }

@@ -1,5 +1,5 @@
 //! The `docent` format: verdicts against the real Docent libraries
-//! (tests/golden/docent/verdicts.json, from scripts/oracle/docent_verdicts.py),
+//! (tests/golden/docent/verdicts.json, from scripts/oracle/docent/verdicts.py),
 //! the rule matrices' expected codes, and the mapping onto the shared model.
 
 mod common;
@@ -57,7 +57,7 @@ fn verdicts_match_the_docent_libraries_for_every_fixture_and_corpus_file() {
     inputs.extend(corpus_files("docent").into_iter().map(|p| (format!("corpus/docent/{}", name(&p)), p)));
     let (mut runs_checked, mut older_runs, mut rejected) = (0, 0, 0);
     for (key, path) in &inputs {
-        let entry = files.get(key).unwrap_or_else(|| panic!("{key} has no golden verdicts: rerun scripts/oracle/docent_verdicts.py"));
+        let entry = files.get(key).unwrap_or_else(|| panic!("{key} has no golden verdicts: rerun scripts/oracle/docent/verdicts.py"));
         let all = entry["runs"].as_array().unwrap();
         // A JSON Lines line that is not JSON is the core's json-syntax error, not a run.
         let expected: Vec<&Value> = all.iter().filter(|r| r.get("invalid_json").is_none()).collect();

@@ -1,7 +1,7 @@
 //! Our `openai` verdicts against Invariant's own loader, trace by trace.
 //!
 //! The golden file comes from the real library (`invariant-ai`, see
-//! scripts/oracle/invariant_verdicts.py). A trace is "rejected" by us when its
+//! scripts/oracle/openai/verdicts.py). A trace is "rejected" by us when its
 //! run has at least one Error diagnostic; Invariant rejects it when
 //! `Input(trace)` raises.
 
@@ -19,7 +19,7 @@ const CORPUS_PREFIX: &str = "corpus/";
 const FIXTURE_PREFIX: &str = "fixtures/";
 const FIXTURE_FOLDER: &str = "openai";
 const CORPUS_FOLDER: &str = "invariant";
-const REGENERATE: &str = "regenerate with `python3 scripts/oracle/invariant_verdicts.py`";
+const REGENERATE: &str = "regenerate with `python3 scripts/oracle/openai/verdicts.py`";
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -1,5 +1,5 @@
 //! The `openhands` format against goldens from openhands-sdk 1.58.2
-//! (scripts/oracle/openhands_goldens.py): per-event verdicts, the condensed
+//! (scripts/oracle/openhands/goldens.py): per-event verdicts, the condensed
 //! view and the LLM message stream, for the SDK-built fixtures and the
 //! SDK-era corpus files; plus V0 trajectories, layouts and detection.
 

@@ -74,7 +74,7 @@ fn cli_trace_stats_and_tool_stats_agree_on_every_corpus_file() {
             Ok(t) => t,
             Err(e) => {
                 // Not a supported format yet: the CLI says so too, and nothing else.
-                assert_eq!(printed["error"], e.message.as_str(), "{name}");
+                assert_eq!(printed["error"], e.to_string().as_str(), "{name}");
                 skipped += 1;
                 continue;
             }

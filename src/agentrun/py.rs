@@ -73,6 +73,13 @@ pub fn set(items: &mut Vec<(String, Py)>, key: &str, value: Py) {
 
 /// A JSON number literal as Python reads it.
 pub fn number(text: &str) -> Py {
+    match text {
+        // The literals Python's json reads (see `json::python::nonfinite`).
+        "NaN" => return Py::Float(f64::NAN),
+        "Infinity" => return Py::Float(f64::INFINITY),
+        "-Infinity" => return Py::Float(f64::NEG_INFINITY),
+        _ => {}
+    }
     if text.contains(['.', 'e', 'E']) {
         Py::Float(text.parse::<f64>().unwrap_or(f64::NAN))
     } else {
@@ -272,6 +279,14 @@ mod tests {
         for (f, want) in cases {
             assert_eq!(float_repr(f), want, "{f}");
         }
+    }
+
+    /// `NaN` and the infinities in JSON (as Python's json and pydantic read
+    /// them) are floats: `str()` of a dict holding them shows `nan`, `inf`.
+    #[test]
+    fn nonfinite_literals_as_python() {
+        let v = crate::json::python::loads(r#"{"a": NaN, "b": [Infinity, -Infinity], "c": 1e999, "d": 10}"#).unwrap();
+        assert_eq!(py_str(&Py::from_json(&v)), "{'a': nan, 'b': [inf, -inf], 'c': inf, 'd': 10}");
     }
 
     #[test]

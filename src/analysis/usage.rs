@@ -54,9 +54,8 @@ mod tests {
 {"event_type": "llm_call", "model": "a", "tokens_in": 1, "tokens_out": 1},
 {"event_type": "generic"}
 ]}"#;
-        let options = crate::ParseOptions { format: Some("agentlens".to_string()), ..Default::default() };
-        let mut t = crate::parse_trace(text.to_vec(), &options).unwrap();
-        assert_eq!(t.format, "agentlens");
+        // An AgentLens session (detected: analysis names no format).
+        let mut t = crate::parse_trace(text.to_vec(), &crate::ParseOptions::default()).unwrap();
         let u = totals(&t, None);
         assert_eq!((u.total.input_tokens, u.total.output_tokens, u.total.total_tokens, u.events), (16, 4, 20, 3));
         assert_eq!((u.by_model["a"].input_tokens, u.by_model["b"].input_tokens), (11, 5));

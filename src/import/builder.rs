@@ -51,6 +51,19 @@ struct ItemOffsets {
     starts: Vec<usize>,
 }
 
+/// A record that is not JSON serde_json can read (a diagnostic already
+/// says where); `Display` gives serde_json's reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableRecord {
+    pub reason: String,
+}
+
+impl std::fmt::Display for UnreadableRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
 /// What a finished import hands to the trace.
 pub(crate) struct Built {
     pub runs: Vec<AgentRun>,
@@ -313,7 +326,7 @@ impl<'a> Builder<'a> {
     }
 
     /// Parses one record; on failure records a diagnostic pointing into it.
-    pub fn parse_record(&mut self, range: &Range<usize>, path: &str) -> Result<Value, String> {
+    pub fn parse_record(&mut self, range: &Range<usize>, path: &str) -> Result<Value, UnreadableRecord> {
         let slice = self.bytes.get(range.clone()).unwrap_or(&[]);
         match serde_json::from_slice::<Value>(slice) {
             Ok(v) => Ok(v),
@@ -346,7 +359,7 @@ impl<'a> Builder<'a> {
                     event: Some(crate::source::clamp_u32(self.events.len())),
                     snippet: Some(snippet),
                 });
-                Err(message)
+                Err(UnreadableRecord { reason: message })
             }
         }
     }

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::json::{scan, Layout, Split};
 use crate::model::{Metadata, Trace};
-pub use builder::{Builder, CallQueue, CallSite};
+pub use builder::{Builder, CallQueue, CallSite, UnreadableRecord};
 pub(crate) use builder::Built;
 pub use format_view::{FormatView, ViewInfo, ViewItem};
 

@@ -1,12 +1,15 @@
-//! Pydantic v2 lax-mode checks for JSON input, for formats whose reference
-//! library is a pydantic model (`agent-catalog`, `agentlens`).
+//! Pydantic v2 lax-mode conversions, for the formats whose reference library
+//! validates with a pydantic model (`agent-catalog`, `agentlens`, `docent`,
+//! `openhands`) and for the renderers that print what such a model holds.
 //!
-//! Each function answers what `Model.model_validate_json` would do with one
-//! JSON value for one field type, following pydantic's conversion table
+//! Each function answers what pydantic (2.14, pydantic-core 2.50) does with
+//! one JSON value for one field type, following its conversion table
 //! (<https://docs.pydantic.dev/latest/concepts/conversion_table/>, "JSON" and
-//! "lax" columns) and the parsers of pydantic-core 2.50 (speedate for dates).
-//! The rules were checked against the real library: the goldens under
-//! `tests/golden/agent-catalog/` and `tests/golden/agentlens/` come from it.
+//! "lax" columns) and pydantic-core's parsers (`str_as_int`, `str_as_float`,
+//! speedate for dates). JSON mode and Python mode agree on these types, so
+//! Docent (which validates parsed Python objects) and the JSON readers share
+//! them. The rules were checked against the real library: the goldens under
+//! `tests/golden/{agent-catalog,agentlens,docent}/` come from it.
 //!
 //! A check returns `Ok` with what a reader needs, or `Err` with a sentence
 //! saying what was expected; callers turn that into a diagnostic.
@@ -20,9 +23,37 @@ use super::json_type;
 // `str`, `dict` and `list` fields take only their own JSON type (no
 // conversion in JSON mode); callers check those with `Value::is_*`.
 
+/// Why a value is not what a lax-mode field takes; `Display` says it as the
+/// diagnostics do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LaxError {
+    /// A number that is neither 0 nor 1, for a `bool`.
+    NumberNotBool(String),
+    /// A string pydantic does not read as true or false.
+    StringNotBool(String),
+    NotBool { found: &'static str },
+    /// A number pydantic cannot hold as a float.
+    NumberNotFloat(String),
+    StringNotFloat(String),
+    NotFloat { found: &'static str },
+}
+
+impl std::fmt::Display for LaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LaxError::NumberNotBool(n) => write!(f, "expected a boolean; the number {n} is neither 0 nor 1"),
+            LaxError::StringNotBool(s) => write!(f, "expected a boolean; the string {s:?} is not one pydantic reads as true or false"),
+            LaxError::NotBool { found } => write!(f, "expected a boolean, found {found}"),
+            LaxError::NumberNotFloat(n) => write!(f, "expected a number, found {n}"),
+            LaxError::StringNotFloat(s) => write!(f, "expected a number, found the string {s:?}, which is not a number"),
+            LaxError::NotFloat { found } => write!(f, "expected a number, found {found}"),
+        }
+    }
+}
+
 /// A `bool` field in lax mode: true/false, the integers 0 and 1 (also as
-/// 0.0/1.0), and the strings 0/1/f/t/n/y/no/yes/off/on/false/true in any case.
-pub fn boolean(v: &Value) -> Result<bool, String> {
+/// 0.0/1.0), and the strings [`bool_text`] reads.
+pub fn boolean(v: &Value) -> Result<bool, LaxError> {
     match v {
         Value::Bool(b) => Ok(*b),
         Value::Number(n) => {
@@ -32,27 +63,34 @@ pub fn boolean(v: &Value) -> Result<bool, String> {
             } else if f == Some(1.0) {
                 Ok(true)
             } else {
-                Err(format!("expected a boolean; the number {n} is neither 0 nor 1"))
+                Err(LaxError::NumberNotBool(n.to_string()))
             }
         }
-        Value::String(s) => match s.to_ascii_lowercase().as_str() {
-            "0" | "off" | "f" | "false" | "n" | "no" => Ok(false),
-            "1" | "on" | "t" | "true" | "y" | "yes" => Ok(true),
-            _ => Err(format!("expected a boolean; the string {s:?} is not one pydantic reads as true or false")),
-        },
-        other => Err(format!("expected a boolean, found {}", json_type(other))),
+        Value::String(s) => bool_text(s).ok_or_else(|| LaxError::StringNotBool(s.clone())),
+        other => Err(LaxError::NotBool { found: json_type(other) }),
+    }
+}
+
+/// A string as a `bool`: 0/1/f/t/n/y/no/yes/off/on/false/true in any case;
+/// surrounding whitespace is not stripped.
+pub fn bool_text(s: &str) -> Option<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
+        "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
+        _ => None,
     }
 }
 
 /// An `int` field in lax mode: a JSON integer of any size; a float with no
-/// fractional part inside the i64 range; `true`/`false`; or a string holding
-/// an integer (surrounding whitespace, a sign, `_` between digits and a
-/// trailing `.0…` are allowed, as Python's `int()` plus pydantic allow).
-/// `Ok(None)` when valid but outside i64 (Python ints have no bound).
+/// fractional part inside the i64 range; `true`/`false`; or a string
+/// [`int_text`] reads. `Ok(None)` when valid but outside i64 (Python ints
+/// have no bound).
 pub fn integer(v: &Value) -> Result<Option<i64>, String> {
     match v {
         Value::Bool(b) => Ok(Some(i64::from(*b))),
         Value::Number(n) if n.is_i64() || n.is_u64() => Ok(n.as_i64()),
+        // An integer literal past u64 (its digits are kept): Python's int has no bound.
+        Value::Number(n) if is_integer_literal(n) => Ok(None),
         Value::Number(n) => match n.as_f64() {
             Some(f) if !f.is_finite() => Err("expected an integer, found a number that is not finite".to_string()),
             Some(f) if f.fract() != 0.0 => Err(format!("expected an integer, found {n}, which has a fractional part")),
@@ -63,7 +101,7 @@ pub fn integer(v: &Value) -> Result<Option<i64>, String> {
             Some(f) => Ok(Some(f as i64)),
             None => Err(format!("expected an integer, found {n}")),
         },
-        Value::String(s) => match int_string(s) {
+        Value::String(s) => match int_text(s) {
             Some(digits) => Ok(digits.parse::<i64>().ok()),
             None => Err(format!("expected an integer, found the string {s:?}, which is not an integer")),
         },
@@ -71,10 +109,19 @@ pub fn integer(v: &Value) -> Result<Option<i64>, String> {
     }
 }
 
+/// True for a number written as an integer (no fraction, no exponent; not
+/// `NaN` or an infinity).
+fn is_integer_literal(n: &serde_json::Number) -> bool {
+    let text = n.to_string();
+    let digits = text.strip_prefix('-').unwrap_or(&text);
+    !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+}
+
 /// pydantic-core's `str_as_int`: trim, drop a `.000` tail, then an optional
 /// sign and digits with single `_` separators; at most 4300 characters.
-/// Returns the integer's text without separators.
-fn int_string(s: &str) -> Option<String> {
+/// Returns the integer's text without separators (sign and leading zeros
+/// kept).
+pub fn int_text(s: &str) -> Option<String> {
     let s = s.trim();
     if s.len() > 4300 {
         return None;
@@ -97,31 +144,40 @@ fn underscored_digits(s: &str) -> bool {
         && s.bytes().all(|b| b.is_ascii_digit() || b == b'_')
 }
 
-/// A `float` field in lax mode: any JSON number, `true`/`false`, or a string
-/// Rust's float parser reads after trimming and dropping `_` separators
-/// (so `"1e3"`, `"inf"` and `"nan"` pass).
-pub fn float(v: &Value) -> Result<f64, String> {
+/// A `float` field in lax mode: any JSON number (`NaN` and the infinities
+/// too: pydantic's `allow_inf_nan` is on by default; `1e400` is `inf`),
+/// `true`/`false`, or a string [`float_text`] reads.
+pub fn float(v: &Value) -> Result<f64, LaxError> {
     match v {
         Value::Bool(b) => Ok(if *b { 1.0 } else { 0.0 }),
-        Value::Number(n) => n.as_f64().ok_or_else(|| format!("expected a number, found {n}")),
-        Value::String(s) => float_string(s).ok_or_else(|| format!("expected a number, found the string {s:?}, which is not a number")),
-        other => Err(format!("expected a number, found {}", json_type(other))),
+        Value::Number(n) => crate::json::python::to_f64(n).ok_or_else(|| LaxError::NumberNotFloat(n.to_string())),
+        Value::String(s) => float_text(s).ok_or_else(|| LaxError::StringNotFloat(s.clone())),
+        other => Err(LaxError::NotFloat { found: json_type(other) }),
     }
 }
 
-fn float_string(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let cleaned;
-    let s = if s.contains('_') {
-        if s.starts_with('_') || s.ends_with('_') || s.contains("__") {
-            return None;
-        }
-        cleaned = s.replace('_', "");
-        cleaned.as_str()
-    } else {
-        s
-    };
-    s.parse::<f64>().ok()
+/// pydantic-core's `str_as_float`: Rust's float parser on the trimmed
+/// string (so `"1e3"`, `"inf"` and `"nan"` pass), else on the string, not
+/// trimmed, without its `_` when none leads, trails or doubles (so `"1_.5"`
+/// and `"in_f"` pass, and `" 1_0 "` does not).
+pub fn float_text(s: &str) -> Option<f64> {
+    if let Ok(f) = s.trim().parse::<f64>() {
+        return Some(f);
+    }
+    if !s.contains('_') || s.starts_with('_') || s.ends_with('_') || s.contains("__") {
+        return None;
+    }
+    s.replace('_', "").parse::<f64>().ok()
+}
+
+/// An `int | float | bool | None` field (Docent's scores; a smart-mode
+/// union): valid when one of its members reads the value.
+pub fn is_int_float_bool_or_none(v: &Value) -> bool {
+    match v {
+        Value::Null | Value::Bool(_) | Value::Number(_) => true,
+        Value::String(s) => int_text(s).is_some() || float_text(s).is_some() || bool_text(s).is_some(),
+        _ => false,
+    }
 }
 
 /// What a valid datetime input turned out to be.
@@ -227,6 +283,7 @@ mod tests {
             assert!(integer(&bad).is_err(), "{bad}");
         }
         assert_eq!(float(&json!("1_0e1_0")), Ok(1e11));
+        assert_eq!(float(&json!(" 2.5 ")), Ok(2.5));
         assert!(float(&json!("nan")).is_ok_and(f64::is_nan));
         assert!(float(&json!("3__5")).is_err());
         assert!(float(&json!(".")).is_err());
@@ -234,5 +291,108 @@ mod tests {
         assert_eq!(boolean(&json!(1.0)), Ok(true));
         assert!(boolean(&json!(2)).is_err());
         assert!(boolean(&json!("maybe")).is_err());
+    }
+
+    /// Strings as pydantic 2.14.3 (pydantic-core 2.50.4) reads them for
+    /// `float` and for `int | float | bool | None` (run in that version:
+    /// `model_validate` and `model_validate_json` agree on each).
+    #[test]
+    fn strings_as_pydantic_reads_them() {
+        // (text, float field accepts, union accepts)
+        let table: &[(&str, bool, bool)] = &[
+            ("1_.5", true, true),
+            ("1e_5", true, true),
+            ("in_f", true, true),
+            ("-_1", true, true),
+            ("+_1", true, true),
+            (" 1_0 ", false, true),
+            ("1_0 ", false, true),
+            (" 1_.5 ", false, false),
+            (" in_f", false, false),
+            ("3.", true, true),
+            ("3.0_0", true, true),
+            ("1_000.000", true, true),
+            ("\u{a0}1", true, true),
+            ("  7  ", true, true),
+            ("yes", false, true),
+            (" true", false, false),
+            ("1 000", false, false),
+            ("0x10", false, false),
+            ("nan_", false, false),
+            ("1__0", false, false),
+            ("_1", false, false),
+            ("\u{661}", false, false),
+            ("infinit", false, false),
+            ("", false, false),
+            (".", false, false),
+        ];
+        for (text, float_ok, union_ok) in table {
+            assert_eq!(float(&json!(text)).is_ok(), *float_ok, "float {text:?}");
+            assert_eq!(is_int_float_bool_or_none(&json!(text)), *union_ok, "union {text:?}");
+        }
+        assert_eq!(int_text(" +1_0.00 "), Some("+10".to_string()));
+        // JSON numbers for `int`: big literals pass, floats within i64 without a fraction pass.
+        let int = |t: &str| integer(&serde_json::from_str::<Value>(t).unwrap()).is_ok();
+        assert!(int("123456789012345678901234567890") && int("-18446744073709551616") && int("1e3") && int("9.2e18") && int("-0.0"));
+        assert!(!int("9.3e18") && !int("1.5") && !int("\"1.5e1\"") && !int("\"1e3\""));
+        assert_eq!(integer(&json!(" 3 ")), Ok(Some(3)));
+        assert_eq!(integer(&json!("3.0")), Ok(Some(3)));
+        assert_eq!(integer(&json!(true)), Ok(Some(1)));
+        assert_eq!(int_text("3."), None);
+        assert_eq!(float_text("-_1"), Some(-1.0));
+    }
+
+    /// Docent's cases (its older `scores` and `bool` fields; the verdicts of
+    /// tests/golden/docent agree).
+    #[test]
+    fn docent_scores_and_bools() {
+        for s in ["1", " 2.5 ", "1_000", "1_0.0_1", "-nan", "INF", "+infinity", "1e3", "1E+5", "+.5", "1.", "00012", "\u{a0}1", "yes"] {
+            assert!(is_int_float_bool_or_none(&json!(s)), "{s:?}");
+        }
+        for s in ["0x10", "", "1 000", "1__0", "_1", "1_", "1e", "e3", ".", "-", "infinit", " true", "\u{661}", "1j", "1.5."] {
+            assert!(!is_int_float_bool_or_none(&json!(s)), "{s:?}");
+        }
+        assert!(!is_int_float_bool_or_none(&json!([1])) && !is_int_float_bool_or_none(&json!({"a": 1})));
+        for v in [json!(true), json!(0), json!(1), json!(1.0), json!("YES"), json!("off"), json!("t")] {
+            assert!(boolean(&v).is_ok(), "{v}");
+        }
+        for v in [json!(2), json!(1.5), json!(" true"), json!(null), json!("maybe"), json!([])] {
+            assert!(boolean(&v).is_err(), "{v}");
+        }
+    }
+
+    /// Docent's `datetime` cases (tests/golden/docent agrees).
+    #[test]
+    fn docent_datetimes() {
+        for v in [
+            json!("2024-01-01"),
+            json!("2024-01-01 10:00"),
+            json!("2024-01-01_10:00"),
+            json!("2024-01-01t10:00:00,5z"),
+            json!("2024-01-01T10:00:00.1234567890+0200"),
+            json!("2000-02-29"),
+            json!("1700000000.5"),
+            json!(".5"),
+            json!(2.5e14),
+            json!(-62_135_596_800_000i64),
+        ] {
+            assert!(datetime(&v).is_ok(), "{v}");
+        }
+        for v in [
+            json!(true),
+            json!("2024-1-1"),
+            json!("1900-02-29"),
+            json!("2024-01-01T10"),
+            json!("2024-01-01T10:00:00+02"),
+            json!("2024-01-01T10:00:00.Z"),
+            json!("2024-01-01T"),
+            json!(" 1700000000"),
+            json!("1e3"),
+            json!(2.6e14),
+            json!(-62_135_596_800_001i64),
+            json!(""),
+        ] {
+            assert!(!datetime(&v).is_ok(), "{v}");
+        }
     }
 }

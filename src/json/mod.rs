@@ -3,14 +3,19 @@
 //! Formats differ in what their records mean, not in how records are laid
 //! out in a file, so the split into top-level values happens once here.
 
+pub mod ends;
+pub mod path;
 pub mod python;
 pub mod read;
 pub mod scan;
 pub(crate) mod simd;
+pub mod string;
 
 use std::ops::Range;
 
-pub use scan::{render_path, ContainerEnds, Seg, SyntaxError};
+pub use ends::ContainerEnds;
+pub use path::{render_path, Seg};
+pub use scan::{Grammar, SyntaxError};
 
 /// How the top-level values are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -69,15 +74,31 @@ pub struct Split {
 
 impl Split {
     pub fn new(layout: Layout) -> Split {
+        Split::in_grammar(layout, Grammar::Strict)
+    }
+
+    fn in_grammar(layout: Layout, grammar: Grammar) -> Split {
         Split {
             layout,
             values: Vec::new(),
             errors: Vec::new(),
             leftovers: Vec::new(),
-            ends: ContainerEnds::default(),
+            ends: ContainerEnds::empty(grammar),
             hazards: Vec::new(),
             repeats: Vec::new(),
         }
+    }
+
+    /// The grammar the split read.
+    pub fn grammar(&self) -> Grammar {
+        self.ends.grammar()
+    }
+
+    /// True when an error of the split stopped at a `NaN`, `Infinity` or
+    /// `-Infinity`: the input may read in the [`Grammar::NonFinite`] grammar
+    /// (or not: `NaNa` and `-NaN` stop there too).
+    pub fn stopped_at_nonfinite(&self, b: &[u8]) -> bool {
+        self.errors.iter().any(|e| scan::nonfinite_len(b, e.offset).is_some())
     }
 }
 
@@ -102,8 +123,13 @@ fn count_lines(b: &[u8], upto: usize) -> usize {
 
 /// Splits `b` (starting after any BOM at `start`) into top-level values.
 pub fn split(b: &[u8], start: usize) -> Split {
+    split_in(b, start, Grammar::Strict)
+}
+
+/// [`split`] in `grammar`.
+pub fn split_in(b: &[u8], start: usize, grammar: Grammar) -> Split {
     let first = scan::skip_ws(b, start);
-    let mut out = Split::new(Layout::Json);
+    let mut out = Split::in_grammar(Layout::Json, grammar);
     if first >= b.len() {
         return out;
     }
@@ -118,7 +144,7 @@ pub fn split(b: &[u8], start: usize) -> Split {
             let first_is_one_line = !b.get(first..end).unwrap_or(&[]).contains(&b'\n');
             let rest_on_new_line = b.get(end..rest).unwrap_or(&[]).contains(&b'\n');
             if first_is_one_line && rest_on_new_line {
-                return split_lines(b, start);
+                return split_lines(b, start, grammar);
             }
             out.values.push(TopValue { range: first..end, line: count_lines(b, first) });
             out.errors.push(SyntaxError {
@@ -132,8 +158,8 @@ pub fn split(b: &[u8], start: usize) -> Split {
             out
         }
         Err(e) => {
-            if looks_like_jsonl(b, first) {
-                return split_lines(b, start);
+            if looks_like_jsonl(b, first, grammar) {
+                return split_lines(b, start, grammar);
             }
             out.values.push(TopValue { range: first..b.len(), line: count_lines(b, first) });
             out.errors.push(e);
@@ -142,9 +168,28 @@ pub fn split(b: &[u8], start: usize) -> Split {
     }
 }
 
+/// The values of several inputs joined into `b`: each of `parts` (a file's
+/// bytes, after any BOM) is split on its own and its values read as JSON
+/// Lines values would be, in one table; offsets are `b`'s.
+pub fn split_each(b: &[u8], parts: &[Range<usize>], grammar: Grammar) -> Split {
+    let mut out = Split::in_grammar(Layout::Jsonl, grammar);
+    for part in parts {
+        // A slice from 0 keeps offsets global.
+        let one = split_in(b.get(..part.end).unwrap_or(&[]), part.start, grammar);
+        out.values.extend(one.values);
+        out.errors.extend(one.errors);
+        out.leftovers.extend(one.leftovers);
+        // Parts come in order: the tables stay sorted by offset.
+        out.ends.extend(one.ends);
+        out.hazards.extend(one.hazards);
+        out.repeats.extend(one.repeats);
+    }
+    out
+}
+
 /// A broken first line followed by a line that is a complete value on its
 /// own means JSON Lines with a bad line, not one broken document.
-fn looks_like_jsonl(b: &[u8], first: usize) -> bool {
+fn looks_like_jsonl(b: &[u8], first: usize, grammar: Grammar) -> bool {
     let first_end = line_end(b, first);
     let mut i = first_end + 1;
     while i < b.len() {
@@ -153,7 +198,7 @@ fn looks_like_jsonl(b: &[u8], first: usize) -> bool {
         let s = scan::skip_ws(line, i);
         if s < end {
             return match line.get(s) {
-                Some(b'{' | b'[') => scan::scan_value(line, s).is_ok_and(|e| scan::skip_ws(line, e) >= end),
+                Some(b'{' | b'[') => scan::scan_value_in(line, s, grammar).is_ok_and(|e| scan::skip_ws(line, e) >= end),
                 _ => false,
             };
         }
@@ -162,8 +207,8 @@ fn looks_like_jsonl(b: &[u8], first: usize) -> bool {
     false
 }
 
-fn split_lines(b: &[u8], start: usize) -> Split {
-    let mut out = Split::new(Layout::Jsonl);
+fn split_lines(b: &[u8], start: usize, grammar: Grammar) -> Split {
+    let mut out = Split::in_grammar(Layout::Jsonl, grammar);
     let mut i = start;
     let mut line_no = 0usize;
     while i < b.len() {
@@ -282,6 +327,37 @@ mod tests {
         assert_eq!(s.layout, Layout::Json);
         assert!(s.errors[0].message.contains("unexpected `x`"));
         assert_eq!(s.leftovers, vec![6..9]);
+    }
+
+    /// The wider grammar reads exactly `NaN`, `Infinity` and `-Infinity` as
+    /// values, each a hazard; the strict split stops at them, and says so.
+    #[test]
+    fn nonfinite_literals_in_the_wider_grammar_only() {
+        let b = br#"[{"a": NaN, "b": [Infinity, -Infinity, -1]}, {"c": NaN}]"#;
+        let strict = split(b, 0);
+        assert_eq!(strict.errors.len(), 1);
+        assert!(strict.errors[0].message.contains("`NaN` is not valid JSON"));
+        assert!(strict.stopped_at_nonfinite(b) && strict.grammar() == Grammar::Strict);
+        let wide = split_in(b, 0, Grammar::NonFinite);
+        assert!(wide.errors.is_empty(), "{:?}", wide.errors);
+        assert_eq!(wide.grammar(), Grammar::NonFinite);
+        let at = |lit: &str| b.windows(lit.len()).position(|w| w == lit.as_bytes()).unwrap();
+        assert_eq!(wide.hazards, vec![at("NaN"), at("Infinity"), at("-Infinity"), b.len() - 3 - 2]);
+        // Readers jumping with the split's table scan what it did not record in its grammar.
+        let (items, end) = scan::array_items_in(b, 0, &wide.ends);
+        assert_eq!((items.len(), end), (2, Ok(b.len())));
+        assert!(scan::array_items_in(b, 0, &strict.ends).1.is_err());
+        for bad in ["[nan]", "[-NaN]", "[+Infinity]", "[NaNa]", "[Infinite]", "[-Inf]", "[INFINITY]"] {
+            let s = split_in(bad.as_bytes(), 0, Grammar::NonFinite);
+            assert_eq!(s.errors.len(), 1, "{bad}");
+        }
+        // JSON Lines: a line with a literal is a value of the wider split, a broken line of the strict one.
+        let lines = b"{\"a\": 1}\n{\"b\": -Infinity}\n";
+        assert_eq!((split(lines, 0).values.len(), split_in(lines, 0, Grammar::NonFinite).values.len()), (1, 2));
+        // Several inputs: each split alone, offsets global.
+        let joined = b"[NaN]\n{\"a\": Infinity}\n";
+        let each = split_each(joined, &[0..6, 6..joined.len()], Grammar::NonFinite);
+        assert_eq!((each.values.len(), each.hazards), (2, vec![1, 12]));
     }
 
     #[test]

@@ -5,7 +5,15 @@
 //! RFC 8259: the literals `NaN`, `Infinity` and `-Infinity`, numbers beyond
 //! the f64 range (they become `inf`) and lone UTF-16 surrogate escapes. To
 //! accept exactly what they accept, [`loads`] falls back to this grammar when
-//! `serde_json` refuses a string.
+//! `serde_json` refuses a string. pydantic's JSON parser reads the same three
+//! literals (and refuses lone surrogates): [`read_nonfinite`] reads a record
+//! of a format whose reference is pydantic.
+//!
+//! `NaN`, `Infinity` and `-Infinity` are numbers holding their literal
+//! ([`nonfinite`]): their `as_f64` is the float, and JSON text written from
+//! them shows them as Python's `json.dumps` does.
+
+use std::ops::Range;
 
 use serde_json::{Map, Number, Value};
 
@@ -13,10 +21,111 @@ use serde_json::{Map, Number, Value};
 /// 1000 frames, less the frames of the caller); an approximation.
 const MAX_DEPTH: usize = 990;
 
-/// Parses `s` as Python's `json.loads` would. Values Python can hold but JSON
-/// cannot (`NaN`, infinities) become `null`; lone surrogates become U+FFFD.
-/// The error is serde_json's description, which names the first problem.
-pub fn loads(s: &str) -> Result<Value, String> {
+/// The number a `NaN`, `Infinity` or `-Infinity` literal means, holding the
+/// literal: [`to_f64`] reads it as the float (serde_json's `as_f64` gives
+/// `None`, as for any number beyond f64), `Display` and serde_json's writers
+/// print it as written (as `json.dumps` prints the float), and it is no
+/// integer and no `f64` by `is_i64`/`is_f64` (callers that care ask
+/// [`is_nonfinite`]).
+///
+/// serde_json keeps a number's text with `arbitrary_precision`, but only
+/// parses valid JSON numbers into one: this uses its constructor from text
+/// (public, though hidden from its docs). `None` for any other text.
+pub fn nonfinite(literal: &str) -> Option<Number> {
+    matches!(literal, "NaN" | "Infinity" | "-Infinity").then(|| Number::from_string_unchecked(literal.to_string()))
+}
+
+/// True for a number made by [`nonfinite`].
+pub fn is_nonfinite(n: &Number) -> bool {
+    n.as_f64().is_none() && matches!(n.to_string().as_str(), "NaN" | "Infinity" | "-Infinity")
+}
+
+/// The float a number means to Python: as `as_f64`, and `inf` for a
+/// literal beyond f64's range (`1e400`) and the [`nonfinite`] ones, for
+/// which serde_json's `as_f64` gives `None`.
+pub fn to_f64(n: &Number) -> Option<f64> {
+    n.as_f64().or_else(|| n.to_string().parse::<f64>().ok())
+}
+
+/// serde_json's text of values that may hold [`nonfinite`] numbers, made
+/// JSON for a JavaScript reader (whose `JSON.parse` has no `NaN`): each
+/// bare `NaN`, `Infinity` and `-Infinity` becomes the string of that
+/// literal after a lone surrogate, `"\ud800NaN"`, which no string of the
+/// text can be (serde_json writes Rust strings, which cannot hold one), so
+/// that a reviver can turn exactly those back into the numbers.
+pub fn quote_nonfinite(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut copied = 0;
+    let mut i = 0;
+    while let Some(c) = b.get(i) {
+        let literal = match c {
+            b'"' => {
+                i = super::string::validated_string_end(b, i).map_or(b.len(), |(end, _)| end);
+                continue;
+            }
+            b'N' | b'I' | b'-' => super::scan::nonfinite_len(b, i),
+            _ => None,
+        };
+        match literal {
+            Some(len) => {
+                out.push_str(text.get(copied..i).unwrap_or_default());
+                out.push_str("\"\\ud800");
+                out.push_str(text.get(i..i + len).unwrap_or_default());
+                out.push('"');
+                i += len;
+                copied = i;
+            }
+            None => i += 1,
+        }
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    out
+}
+
+/// The record at `range`, which a split in [`super::Grammar::NonFinite`] accepted,
+/// as pydantic's JSON parser reads it: `Some` when it holds a `NaN`,
+/// `Infinity` or `-Infinity` and nothing else serde_json refuses (every
+/// hazard of the split inside it is such a literal) and is valid UTF-8.
+/// `None` when it holds no such literal (serde_json reads it as well) or
+/// another hazard (serde_json's verdict and message stand: pydantic also
+/// refuses a lone surrogate, for one).
+pub fn read_nonfinite(b: &[u8], range: Range<usize>, hazards: &[usize]) -> Option<Value> {
+    let from = hazards.partition_point(|h| *h < range.start);
+    let inside = hazards.get(from..)?.iter().take_while(|h| **h < range.end);
+    let mut literals = 0usize;
+    for h in inside {
+        super::scan::nonfinite_len(b, *h)?;
+        literals += 1;
+    }
+    if literals == 0 {
+        return None;
+    }
+    let text = b.get(range)?;
+    simdutf8::basic::from_utf8(text).ok()?;
+    let mut p = Parser { b: text, i: 0 };
+    p.ws();
+    let v = p.value(0)?;
+    p.ws();
+    (p.i == text.len()).then_some(v)
+}
+
+/// Why [`loads`] refused a text: serde_json's description of the first
+/// problem, without its "at line X column Y" (the caller locates the string).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadsError {
+    pub reason: String,
+}
+
+impl std::fmt::Display for LoadsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+/// Parses `s` as Python's `json.loads` would. `NaN` and the infinities are
+/// [`nonfinite`] numbers; lone surrogates become U+FFFD.
+pub fn loads(s: &str) -> Result<Value, LoadsError> {
     match serde_json::from_str::<Value>(s) {
         Ok(v) => Ok(v),
         Err(e) => {
@@ -25,12 +134,12 @@ pub fn loads(s: &str) -> Result<Value, String> {
             let strict = text.rfind(" at line ").and_then(|i| text.get(..i)).unwrap_or(&text).to_string();
             let mut p = Parser { b: s.as_bytes(), i: 0 };
             p.ws();
-            let v = p.value(0).ok_or_else(|| strict.clone())?;
+            let v = p.value(0).ok_or_else(|| LoadsError { reason: strict.clone() })?;
             p.ws();
             if p.i == p.b.len() {
                 Ok(v)
             } else {
-                Err(strict)
+                Err(LoadsError { reason: strict })
             }
         }
     }
@@ -72,9 +181,9 @@ impl Parser<'_> {
             b'n' if self.eat("null") => Some(Value::Null),
             b't' if self.eat("true") => Some(Value::Bool(true)),
             b'f' if self.eat("false") => Some(Value::Bool(false)),
-            b'N' if self.eat("NaN") => Some(Value::Null),
-            b'I' if self.eat("Infinity") => Some(Value::Null),
-            b'-' if self.eat("-Infinity") => Some(Value::Null),
+            b'N' if self.eat("NaN") => nonfinite("NaN").map(Value::Number),
+            b'I' if self.eat("Infinity") => nonfinite("Infinity").map(Value::Number),
+            b'-' if self.eat("-Infinity") => nonfinite("-Infinity").map(Value::Number),
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
         }
@@ -140,6 +249,8 @@ impl Parser<'_> {
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`; an incomplete
     /// fraction or exponent is left unread (and then fails as extra data).
+    /// The number is serde_json's, exact digits kept (a float beyond f64 is
+    /// `inf` to Python, and reads as it through `as_f64`).
     fn number(&mut self) -> Option<Value> {
         let start = self.i;
         self.eat("-");
@@ -150,14 +261,9 @@ impl Parser<'_> {
             }
             _ => return None,
         }
-        let mut float = false;
         let before_fraction = self.i;
-        if self.eat(".") {
-            if self.digits() == 0 {
-                self.i = before_fraction;
-            } else {
-                float = true;
-            }
+        if self.eat(".") && self.digits() == 0 {
+            self.i = before_fraction;
         }
         let before_exponent = self.i;
         if self.eat("e") || self.eat("E") {
@@ -166,91 +272,40 @@ impl Parser<'_> {
             }
             if self.digits() == 0 {
                 self.i = before_exponent;
-            } else {
-                float = true;
             }
         }
         let text = std::str::from_utf8(self.b.get(start..self.i)?).ok()?;
-        let number = if float {
-            text.parse::<f64>().ok().and_then(Number::from_f64)
-        } else {
-            text.parse::<i64>().ok().map(Number::from).or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64))
-        };
-        Some(number.map(Value::Number).unwrap_or(Value::Null))
-    }
-
-    fn hex4(&mut self) -> Option<u32> {
-        let h = std::str::from_utf8(self.b.get(self.i..self.i + 4)?).ok()?;
-        if !h.bytes().all(|c| c.is_ascii_hexdigit()) {
-            return None;
-        }
-        self.i += 4;
-        u32::from_str_radix(h, 16).ok()
+        serde_json::from_str::<Number>(text).ok().map(Value::Number)
     }
 
     /// A string with Python's strict rules: no raw control characters; any
-    /// `\uXXXX`, a lone surrogate included.
+    /// `\uXXXX`, a lone surrogate included (read as U+FFFD: a Rust string
+    /// cannot hold one). The JSON string scanner's rules are these.
     fn string(&mut self) -> Option<String> {
-        self.i += 1;
-        let mut out = String::new();
-        loop {
-            let start = self.i;
-            while matches!(self.peek(), Some(c) if c != b'"' && c != b'\\' && c >= 0x20) {
-                self.i += 1;
-            }
-            out.push_str(std::str::from_utf8(self.b.get(start..self.i)?).ok()?);
-            match self.peek()? {
-                b'"' => {
-                    self.i += 1;
-                    return Some(out);
-                }
-                b'\\' => {
-                    self.i += 1;
-                    let c = self.peek()?;
-                    self.i += 1;
-                    match c {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => out.push(self.unicode_escape()?),
-                        _ => return None,
-                    }
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// The code point of `\uXXXX` (after `\u`), pairing surrogates as Python does.
-    fn unicode_escape(&mut self) -> Option<char> {
-        let high = self.hex4()?;
-        if (0xD800..0xDC00).contains(&high) && self.b.get(self.i..self.i + 2) == Some(b"\\u") {
-            let save = self.i;
-            self.i += 2;
-            match self.hex4() {
-                Some(low) if (0xDC00..0xE000).contains(&low) => {
-                    return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00));
-                }
-                _ => self.i = save,
-            }
-        }
-        Some(char::from_u32(high).unwrap_or('\u{FFFD}'))
+        let (end, escaped) = super::string::string_end(self.b, self.i, &mut Vec::new()).ok()?;
+        let inner = self.b.get(self.i + 1..end - 1)?;
+        self.i = end;
+        Some(super::string::decode_literal(inner, escaped).into_owned())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::loads;
+    use super::*;
     use serde_json::json;
 
     #[test]
     fn accepts_what_python_accepts() {
-        assert_eq!(loads(r#"{"a": NaN, "b": [Infinity, -Infinity]}"#), Ok(json!({"a": null, "b": [null, null]})));
+        let v = loads(r#"{"a": NaN, "b": [Infinity, -Infinity], "c": 1e400, "d": 123456789012345678901234567890}"#).unwrap();
+        let f = |v: &Value| to_f64(v.as_number().unwrap());
+        assert!(f(&v["a"]).is_some_and(f64::is_nan));
+        assert_eq!((f(&v["b"][0]), f(&v["b"][1]), f(&v["c"])), (Some(f64::INFINITY), Some(f64::NEG_INFINITY), Some(f64::INFINITY)));
+        assert!(is_nonfinite(v["a"].as_number().unwrap()) && is_nonfinite(v["b"][1].as_number().unwrap()));
+        // Written as json.dumps writes them; other numbers as serde_json reads them.
+        assert_eq!(v.to_string(), r#"{"a":NaN,"b":[Infinity,-Infinity],"c":1e+400,"d":123456789012345678901234567890}"#);
+        assert_eq!(serde_json::from_str::<Value>("[1e400, 123456789012345678901234567890, 1.50]").unwrap().to_string(), "[1e+400,123456789012345678901234567890,1.50]");
+        assert_eq!(loads("[NaN, 1e400, 123456789012345678901234567890, 1.50]").unwrap().to_string(), "[NaN,1e+400,123456789012345678901234567890,1.50]");
+        assert!(!is_nonfinite(v["c"].as_number().unwrap()) && !is_nonfinite(v["d"].as_number().unwrap()));
         // Out of f64 range: the exact digits are kept (serde_json's arbitrary_precision).
         assert!(loads(r#"{"a": 1e400}"#).is_ok_and(|v| v["a"].is_number()));
         assert_eq!(loads(r#" {"a": "\ud800x", "b": "\ud83d\ude00"} "#), Ok(json!({"a": "\u{FFFD}x", "b": "😀"})));
@@ -262,5 +317,29 @@ mod tests {
         for bad in ["{'a': 1}", "{\"a\": 1,}", "[1.]", "1e", "-", "nan", "[01]", "\"a\tb\"", "{\"a\": \"\\x\"}", "[1] 2", "\u{feff}{}", ""] {
             assert!(loads(bad).is_err(), "{bad:?} should be rejected");
         }
+    }
+
+    #[test]
+    fn nonfinite_numbers_are_quoted_for_javascript() {
+        let v = loads(r#"{"NaN": [NaN, -Infinity, "Infinity", -1.5e3, 7], "s": "\ud800NaN", "t": Infinity}"#).unwrap();
+        let text = quote_nonfinite(&v.to_string());
+        assert_eq!(text, r#"{"NaN":["\ud800NaN","\ud800-Infinity","Infinity",-1.5e+3,7],"s":"\ufffdNaN","t":"\ud800Infinity"}"#.replace("\\ufffd", "\u{fffd}"));
+        assert_eq!(quote_nonfinite("[1,null]"), "[1,null]");
+    }
+
+    #[test]
+    fn records_with_nonfinite_literals_read_as_pydantic_reads_them() {
+        let b = b"{\"a\": [NaN, 1.50, \"\\u00e9\"], \"b\": -Infinity}\n{\"c\": \"\\ud800\", \"d\": NaN}\n{\"e\": 1}\n";
+        let s = crate::json::split_in(b, 0, crate::json::Grammar::NonFinite);
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        let [first, second, third] = [0, 1, 2].map(|i| s.values[i].range.clone());
+        let v = read_nonfinite(b, first, &s.hazards).unwrap();
+        assert_eq!(v.to_string(), r#"{"a":[NaN,1.50,"é"],"b":-Infinity}"#);
+        // A lone surrogate beside the literal: serde_json's verdict stands.
+        assert_eq!(s.hazards.iter().filter(|h| second.contains(h)).count(), 2);
+        assert_eq!(read_nonfinite(b, second, &s.hazards), None);
+        // No literal: serde_json reads it.
+        assert_eq!(read_nonfinite(b, third, &s.hazards), None);
+        assert_eq!(nonfinite("nan"), None);
     }
 }

@@ -1,234 +1,24 @@
-//! The SIMD string scan and the split's hazards against oracles: the
-//! scanner as it was before SIMD (byte by byte), the word-at-a-time
-//! fallback, and serde_json itself for the hazards.
+//! The split's hazards against serde_json itself, and the corpus the JSON
+//! layer's tests read (the string scan's own tests are `string_tests.rs`).
 
 use super::*;
 use crate::json::{split, Layout};
 
-/// The string scan before SIMD, byte by byte (its word loop only skipped
-/// bytes this loop skips too): the oracle for results, offsets and messages.
-fn oracle_string_end(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    if b.get(start) != Some(&b'"') {
-        return err(start, format!("expected a string in double quotes, found {}", describe(b, start)));
-    }
-    let mut i = start + 1;
-    loop {
-        while let Some(c) = b.get(i) {
-            if *c == b'"' || *c == b'\\' || *c < 0x20 {
-                break;
-            }
-            i += 1;
-        }
-        match b.get(i) {
-            None => return err(start, "unterminated string: the input ends before its closing `\"`"),
-            Some(b'"') => return Ok(i + 1),
-            Some(b'\\') => match b.get(i + 1) {
-                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
-                Some(b'u') => {
-                    for k in 0..4 {
-                        match b.get(i + 2 + k) {
-                            Some(h) if h.is_ascii_hexdigit() => {}
-                            _ => return err(i, "invalid \\u escape: expected four hexadecimal digits"),
-                        }
-                    }
-                    i += 6;
-                }
-                None => return err(start, "unterminated string: the input ends inside an escape"),
-                Some(_) => {
-                    return err(
-                        i,
-                        format!(
-                            "invalid escape `\\{}` in string (allowed: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
-                            String::from_utf8_lossy(b.get(i + 1..i + 2).unwrap_or(&[]))
-                        ),
-                    )
-                }
-            },
-            Some(c) => {
-                return err(
-                    i,
-                    format!("control character 0x{c:02X} inside a string must be escaped (a string left unclosed?)"),
-                )
-            }
-        }
-    }
-}
-
-/// Both scans (SIMD where this build has it, and the word fallback) agree
-/// with the oracle on the string at `start`, and with each other on its
-/// hazards; those hazards are exactly the escapes that make serde_json
-/// refuse the string (when it is valid UTF-8). Returns the result.
-#[must_use = "the result"]
-fn check_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    let want = oracle_string_end(b, start);
-    let mut simd_hazards = Vec::new();
-    let mut word_hazards = Vec::new();
-    let got = string_end(b, start, &mut simd_hazards);
-    let around = || String::from_utf8_lossy(&b[start.min(b.len())..b.len().min(start + 300)]).into_owned();
-    // With the end, whether a backslash lies between the quotes.
-    let with_escaped = want.clone().map(|end| (end, b[start + 1..end - 1].contains(&b'\\')));
-    assert_eq!(got, with_escaped, "string at {start}: {:?}", around());
-    if b.get(start) == Some(&b'"') {
-        assert_eq!(string_end_words(b, start, &mut word_hazards), with_escaped, "word scan, string at {start}: {:?}", around());
-    }
-    assert_eq!(simd_hazards, word_hazards, "hazards, string at {start}: {:?}", around());
-    // The second look at a validated string: the same end, and whether a
-    // backslash lies between the quotes. On invalid strings it only must not
-    // panic.
-    let second = (validated_string_end(b, start), validated_string_end_words(b, start));
-    if let Ok(end) = want {
-        let escaped = b[start + 1..end - 1].contains(&b'\\');
-        assert_eq!(second, (Some((end, escaped)), Some((end, escaped))), "second look, string at {start}: {:?}", around());
-    }
-    if let Ok(end) = want {
-        let text = &b[start..end];
-        if std::str::from_utf8(text).is_ok() {
-            let serde_refuses = serde_json::from_slice::<String>(text).is_err();
-            assert_eq!(serde_refuses, !simd_hazards.is_empty(), "{:?}: hazards {simd_hazards:?}", String::from_utf8_lossy(text));
-        }
-        assert!(simd_hazards.iter().all(|h| (start..end).contains(h) && b[*h] == b'\\'));
-    }
-    want
-}
-
-struct Rng(u64);
+/// A small xorshift generator for reproducible test inputs.
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+    pub(crate) fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
         xs[self.below(xs.len())]
-    }
-}
-
-/// Every byte value at every position of the first blocks of a string (and
-/// around the end of input), after ordinary text and after escapes.
-#[test]
-fn every_byte_at_every_position() {
-    for fill in [&b"a"[..], b"\xC3\xA9", b"\\n", b"\\u00e9"] {
-        for lead in [0usize, 1, 7] {
-            for pos in 0..140 {
-                for c in 0..=255u8 {
-                    let mut s = vec![b' '; lead];
-                    s.push(b'"');
-                    while s.len() < lead + 1 + pos {
-                        s.extend_from_slice(fill);
-                    }
-                    s.truncate(lead + 1 + pos);
-                    s.push(c);
-                    s.extend_from_slice(b"xyz\"tail");
-                    let _ = check_string(&s, lead);
-                    // The same with the input cut right after the byte.
-                    let _ = check_string(&s[..lead + 2 + pos], lead);
-                }
-            }
-        }
-    }
-}
-
-/// Each kind of escape at every position of the first blocks, alone and
-/// densely repeated (one every few bytes), and cut at every length.
-#[test]
-fn escapes_at_every_position_and_density() {
-    let escapes: [&[u8]; 16] = [
-        b"\\n", b"\\\"", b"\\\\", b"\\/", b"\\b", b"\\u0041", b"\\uD83D\\uDE00", b"\\uD800", b"\\uDC00", b"\\uDBFF\\u0041",
-        b"\\uD800\\uD800\\uDC00", b"\\uZZZZ", b"\\u12", b"\\x", b"\\uDFFF\\uDFFF", b"\\uD800\\n",
-    ];
-    for esc in escapes {
-        for pos in 0..140 {
-            let mut s = b"\"".to_vec();
-            s.extend(std::iter::repeat_n(b'a', pos));
-            s.extend_from_slice(esc);
-            s.extend_from_slice(b"bc\"");
-            for cut in 0..=s.len() {
-                let _ = check_string(&s[..cut], 0);
-            }
-        }
-        for gap in 0..12 {
-            let mut s = b"\"".to_vec();
-            for k in 0..40 {
-                s.extend(std::iter::repeat_n(b"xyzw"[k % 4], gap));
-                s.extend_from_slice(esc);
-            }
-            s.push(b'"');
-            let _ = check_string(&s, 0);
-            for cut in (0..s.len()).step_by(7) {
-                let _ = check_string(&s[..cut], 0);
-            }
-        }
-    }
-}
-
-/// Runs of 1 to 9 backslashes (odd runs escape the next byte, even runs do
-/// not) ending at every position of the first windows, before each kind of
-/// byte that can follow, and before the end of the input.
-#[test]
-fn backslash_runs_at_every_position() {
-    let after: [&[u8]; 8] = [b"\"", b"n", b"u0041", b"uD800", b"x", b"\n", b"t", b""];
-    for run in 1..10 {
-        for end in run..150 {
-            for tail in after {
-                let mut s = b"\"".to_vec();
-                s.extend(std::iter::repeat_n(b'a', end - run));
-                s.extend(std::iter::repeat_n(b'\\', run));
-                s.extend_from_slice(tail);
-                s.extend_from_slice(b"zz\"");
-                let _ = check_string(&s, 0);
-                let _ = check_string(&s[..1 + end + tail.len()], 0);
-            }
-        }
-    }
-}
-
-/// Pseudo-random bytes from an alphabet rich in stops, escapes and
-/// multi-byte characters: every `"` in the buffer starts a string.
-#[test]
-fn random_strings_agree_with_the_oracle() {
-    let alphabet: [&[u8]; 22] = [
-        b"a", b"b", b" ", b"0", b"D", b"8", b"c", b"F", b"u", b"\\", b"\\", b"\"", b"\\n", b"\\u", b"\\uD8", b"\\uDC", b"\n",
-        b"\x01", b"\x7F", b"\xC3\xA9", b"\xF0\x9F\x98\x80", b"\xFF",
-    ];
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    for _ in 0..3000 {
-        let mut s = b"\"".to_vec();
-        let len = rng.below(300);
-        let quiet = rng.below(4) == 0; // some long runs without stops
-        while s.len() < len {
-            if quiet {
-                s.extend_from_slice(rng.pick(&alphabet[..8]));
-            } else {
-                s.extend_from_slice(rng.pick(&alphabet));
-            }
-        }
-        for start in 0..s.len() {
-            if s[start] == b'"' {
-                let _ = check_string(&s, start);
-            }
-        }
-    }
-}
-
-/// The shared corpus: every `"` of every file starts a string (real strings,
-/// and between strings the JSON around them read as if it were one).
-#[test]
-fn corpus_strings_agree_with_the_oracle() {
-    let files = corpus_files();
-    assert!(files.len() > 20, "the shared corpus: {} files", files.len());
-    for path in files {
-        let b = std::fs::read(&path).unwrap();
-        let mut strings = 0;
-        for start in memchr::memchr_iter(b'"', &b) {
-            let _ = check_string(&b, start);
-            strings += 1;
-        }
-        assert!(strings > 0 || !b.contains(&b'"'), "{}", path.display());
     }
 }
 

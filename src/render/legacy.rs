@@ -257,61 +257,18 @@ fn coerce_scores(scores: &Py) -> Py {
 }
 
 fn coerce_score(v: &Py) -> Py {
+    use crate::import::pydantic_lax::{bool_text, float_text, int_text};
     let Py::Str(s) = v else { return v.clone() };
-    let t = s.trim();
-    if let Some(i) = lax_int(t) {
-        return Py::Int(i);
+    if let Some(digits) = int_text(s) {
+        return crate::agentrun::py::number(&digits);
     }
-    if let Some(f) = lax_float(t) {
+    if let Some(f) = float_text(s) {
         return Py::Float(f);
     }
-    match t.to_ascii_lowercase().as_str() {
-        "1" | "on" | "t" | "true" | "y" | "yes" => Py::Bool(true),
-        "0" | "off" | "f" | "false" | "n" | "no" => Py::Bool(false),
-        _ => v.clone(),
+    match bool_text(s) {
+        Some(b) => Py::Bool(b),
+        None => v.clone(),
     }
-}
-
-/// Digits with single underscores between them, optionally `.0…`.
-fn lax_int(t: &str) -> Option<String> {
-    let (sign, rest) = match t.strip_prefix('-') {
-        Some(r) => ("-", r),
-        None => ("", t.strip_prefix('+').unwrap_or(t)),
-    };
-    let (int, frac) = match rest.split_once('.') {
-        Some((i, f)) if f.chars().all(|c| c == '0') => (i, true),
-        Some(_) => return None,
-        None => (rest, false),
-    };
-    let _ = frac;
-    let digits = underscored_digits(int)?;
-    match crate::agentrun::py::number(&format!("{sign}{digits}")) {
-        Py::Int(i) => Some(i),
-        _ => None,
-    }
-}
-
-fn underscored_digits(s: &str) -> Option<String> {
-    if s.is_empty() || s.starts_with('_') || s.ends_with('_') || s.contains("__") || !s.chars().all(|c| c.is_ascii_digit() || c == '_') {
-        return None;
-    }
-    Some(s.replace('_', ""))
-}
-
-fn lax_float(t: &str) -> Option<f64> {
-    let lower = t.to_ascii_lowercase();
-    let unsigned = lower.trim_start_matches(['+', '-']);
-    if matches!(unsigned, "inf" | "infinity" | "nan") {
-        return lower.parse::<f64>().ok();
-    }
-    let cleaned: String = t.chars().filter(|c| *c != '_').collect();
-    if t.contains('_') && (t.contains("__") || t.starts_with('_') || t.ends_with('_')) {
-        return None;
-    }
-    if cleaned.chars().any(|c| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))) {
-        return None;
-    }
-    cleaned.parse::<f64>().ok()
 }
 
 /// `MessageRange`.

@@ -153,6 +153,34 @@ test('agentlens: a session with tool calls, decisions and errors', () => {
   t.free();
 });
 
+test('agent-catalog: NaN and the infinities in tool arguments reach JavaScript as those numbers', () => {
+  // Records agentc-core accepts (pydantic's JSON parser reads the literals);
+  // JSON.parse has no NaN, so they cross the wasm boundary another way.
+  const t = parseTrace(fixture('agent-catalog/nonfinite.jsonl'));
+  try {
+    assert.equal(t.format, 'agent-catalog');
+    const rows = t.events(0, 4);
+    const args = rows.map((r) => r.toolCalls?.[0]?.arguments);
+    assert.ok(Number.isNaN(args[0].x), JSON.stringify(args[0]));
+    assert.equal(args[1].x, Infinity);
+    assert.equal(args[2].x, -Infinity);
+    assert.ok(Number.isNaN(args[3].x[0]));
+    assert.deepEqual(args[3].x[1], { y: Infinity, z: [-Infinity, Infinity, 1.5] });
+    // A string that merely spells a literal stays a string, and plain data is untouched.
+    const hostile = '{"identifier": "h", "span": {"session": "s", "name": ["a"]}, "timestamp": "2025-07-07T12:00:00Z", '
+      + '"content": {"kind": "tool-call", "tool_name": "f", "tool_call_id": "c", "tool_args": {"__proto__": {"n": NaN}, "s": "NaN", "i": "Infinity"}}, '
+      + '"catalog_version": {"timestamp": "2025-07-04T11:20:31Z", "identifier": "v"}}';
+    const h = parseTrace(new TextEncoder().encode(hostile), { format: 'agent-catalog' });
+    const a = h.events(0, 1)[0].toolCalls[0].arguments;
+    assert.equal(Object.getPrototypeOf(a), Object.prototype);
+    assert.ok(Number.isNaN(Object.getOwnPropertyDescriptor(a, '__proto__').value.n));
+    assert.deepEqual([a.s, a.i], ['NaN', 'Infinity']);
+    h.free();
+  } finally {
+    t.free();
+  }
+});
+
 test('every corpus file: stats().tools is toolStats(), failures never exceed calls, diagnosticGroups cover diagnostics()', () => {
   const files = readdirSync(corpus, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile() && d.name !== 'INDEX.md')

@@ -108,19 +108,9 @@ fn docent_part(p: &Value) -> DocPart {
         Some("reasoning") => DocPart::Reasoning {
             reasoning: text("reasoning").unwrap_or_default(),
             summary: text("summary"),
-            redacted: p.get("redacted").is_some_and(lax_true),
+            redacted: p.get("redacted").is_some_and(|r| crate::import::pydantic_lax::boolean(r) == Ok(true)),
         },
         _ => DocPart::Other,
-    }
-}
-
-/// A pydantic lax `bool` that is true.
-fn lax_true(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64() == Some(1.0),
-        Value::String(s) => matches!(s.to_ascii_lowercase().as_str(), "1" | "on" | "t" | "true" | "y" | "yes"),
-        _ => false,
     }
 }
 

@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::lax;
+use crate::import::pydantic_lax;
 use crate::import::json_type;
 use crate::json::Seg;
 
@@ -92,7 +92,7 @@ impl Issues {
 
     /// `allow_fields_without_descriptions`, the one declared field of the older `BaseMetadata`.
     fn metadata_flag(&mut self, m: &Map<String, Value>, at: &[Seg]) {
-        if let Some(v) = m.get("allow_fields_without_descriptions").filter(|v| !lax::is_bool(v)) {
+        if let Some(v) = m.get("allow_fields_without_descriptions").filter(|v| pydantic_lax::boolean(v).is_err()) {
             self.push(
                 "field-type",
                 format!("expected `allow_fields_without_descriptions` to be a boolean, found {}", describe(v)),
@@ -102,7 +102,7 @@ impl Issues {
     }
 
     fn datetime(&mut self, o: &Map<String, Value>, key: &str, at: &[Seg]) {
-        if let Some(v) = o.get(key).filter(|v| !v.is_null() && !lax::is_datetime(v)) {
+        if let Some(v) = o.get(key).filter(|v| !v.is_null() && pydantic_lax::datetime(v).is_err()) {
             self.push(
                 "datetime-invalid",
                 format!("expected `{key}` to be an ISO 8601 date-time or a unix timestamp, found {}", describe(v)),
@@ -203,7 +203,7 @@ fn older_run_metadata(v: &mut Issues, m: &Map<String, Value>) {
             at.to_vec(),
         ),
         Some(Value::Object(scores)) => {
-            for (name, value) in scores.iter().filter(|(_, value)| !lax::is_score(value)) {
+            for (name, value) in scores.iter().filter(|(_, value)| !pydantic_lax::is_int_float_bool_or_none(value)) {
                 v.push(
                     "score-type",
                     format!("expected score `{name}` to be a number, a boolean or null, found {}", describe(value)),
@@ -398,14 +398,14 @@ fn content_part(v: &mut Issues, p: &Value, at: &[Seg], gen: Gen) {
     match o.get("type") {
         Some(Value::String(t)) if t == "text" => {
             string(v, "text", false);
-            if let Some(r) = o.get("refusal").filter(|r| !r.is_null() && !lax::is_bool(r)) {
+            if let Some(r) = o.get("refusal").filter(|r| !r.is_null() && pydantic_lax::boolean(r).is_err()) {
                 invalid(v, "refusal", "a boolean or null", Some(r));
             }
         }
         Some(Value::String(t)) if t == "reasoning" => {
             string(v, "reasoning", false);
             string(v, "signature", true);
-            if let Some(r) = o.get("redacted").filter(|r| !lax::is_bool(r)) {
+            if let Some(r) = o.get("redacted").filter(|r| pydantic_lax::boolean(r).is_err()) {
                 invalid(v, "redacted", "a boolean", Some(r));
             }
             if gen == Gen::Current {

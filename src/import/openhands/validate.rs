@@ -2,7 +2,7 @@
 //! openhands-sdk 1.58.2 (with openhands-tools 1.58.2 loaded) does it.
 //!
 //! The SDK's pydantic models are not re-typed by hand: `schema.json`, written
-//! by `scripts/oracle/openhands_goldens.py` from the SDK itself, lists every
+//! by `scripts/oracle/openhands/goldens.py` from the SDK itself, lists every
 //! model's fields, types, required flags, extra-field policy and the kinds of
 //! each discriminated union (events, actions, observations, tools). This file
 //! interprets that table with pydantic's lax JSON-mode rules, plus the few
@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
+use crate::import::pydantic_lax;
 use crate::json::Seg;
 
 /// One way an event breaks the SDK's models.
@@ -372,17 +373,17 @@ impl<'s> Cx<'s> {
                 }
             }
             Ty::Int => {
-                if let Err(why) = lax_int(v) {
+                if let Err(why) = pydantic_lax::integer(v) {
                     self.issue("wrong-type", why);
                 }
             }
             Ty::Float => {
-                if lax_float(v).is_none() {
+                if pydantic_lax::float(v).is_err() {
                     self.issue("wrong-type", format!("expected a number, found {}", super::super::json_type(v)));
                 }
             }
             Ty::Bool => {
-                if lax_bool(v).is_none() {
+                if pydantic_lax::boolean(v).is_err() {
                     self.issue("wrong-type", format!("expected a boolean, found {}", short(v)));
                 }
             }
@@ -461,7 +462,7 @@ impl<'s> Cx<'s> {
     }
 
     fn constrain(&mut self, c: &Constraints, v: &Value) {
-        if let Some(n) = lax_float(v) {
+        if let Ok(n) = pydantic_lax::float(v) {
             let broken = [
                 (c.ge.filter(|b| n < *b), "greater than or equal to"),
                 (c.gt.filter(|b| n <= *b), "greater than"),
@@ -536,74 +537,6 @@ fn short(v: &Value) -> String {
     }
 }
 
-/// Pydantic's lax int from JSON: integers, floats without a fraction,
-/// booleans, and numeric strings (`" 3 "`, `"3.0"`, `"1_000"`).
-fn lax_int(v: &Value) -> Result<i128, String> {
-    match v {
-        Value::Bool(b) => Ok(i128::from(*b)),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                return Ok(i128::from(i));
-            }
-            if let Some(u) = n.as_u64() {
-                return Ok(i128::from(u));
-            }
-            match n.as_f64() {
-                Some(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(f as i128),
-                Some(f) if f.fract() == 0.0 => Err(format!("{f} is too large for an integer")),
-                _ => Err(format!("expected an integer, found {n}, a number with a fractional part")),
-            }
-        }
-        Value::String(s) => {
-            let t = s.trim();
-            let plain: String = if t.contains('_') && !t.starts_with('_') && !t.ends_with('_') && !t.contains("__") {
-                t.replace('_', "")
-            } else {
-                t.to_string()
-            };
-            if let Ok(i) = plain.parse::<i128>() {
-                return Ok(i);
-            }
-            match plain.parse::<f64>() {
-                Ok(f) if f.is_finite() && f.fract() == 0.0 && plain.contains('.') => Ok(f as i128),
-                _ => Err(format!("expected an integer, found the string {}", short(v))),
-            }
-        }
-        other => Err(format!("expected an integer, found {}", super::super::json_type(other))),
-    }
-}
-
-fn lax_float(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::Bool(b) => Some(if *b { 1.0 } else { 0.0 }),
-        Value::String(s) => s.trim().parse::<f64>().ok(),
-        _ => None,
-    }
-}
-
-fn lax_bool(v: &Value) -> Option<bool> {
-    match v {
-        Value::Bool(b) => Some(*b),
-        Value::Number(n) => {
-            let f = n.as_f64()?;
-            if f == 0.0 {
-                Some(false)
-            } else if f == 1.0 {
-                Some(true)
-            } else {
-                None
-            }
-        }
-        Value::String(s) => match s.to_ascii_lowercase().as_str() {
-            "0" | "off" | "f" | "false" | "n" | "no" => Some(false),
-            "1" | "on" | "t" | "true" | "y" | "yes" => Some(true),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -619,21 +552,6 @@ mod tests {
         assert!(s.is_llm_convertible("CondensationSummaryEvent"));
         assert!(!s.is_llm_convertible("Condensation"));
         assert!(s.models.len() > 100);
-    }
-
-    #[test]
-    fn lax_coercions_match_pydantic() {
-        assert_eq!(lax_int(&json!(3.0)), Ok(3));
-        assert!(lax_int(&json!(3.5)).is_err());
-        assert_eq!(lax_int(&json!(" 3 ")), Ok(3));
-        assert_eq!(lax_int(&json!("3.0")), Ok(3));
-        assert_eq!(lax_int(&json!("1_000")), Ok(1000));
-        assert_eq!(lax_int(&json!(true)), Ok(1));
-        assert!(lax_int(&json!(null)).is_err());
-        assert_eq!(lax_bool(&json!("YES")), Some(true));
-        assert_eq!(lax_bool(&json!(0.0)), Some(false));
-        assert_eq!(lax_bool(&json!(2)), None);
-        assert_eq!(lax_bool(&json!("x")), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 (no AgentLens package can be installed here), as pydantic v2 models.
 
 The transcription is ours; what pydantic then accepts or rejects is pydantic's.
-`agentlens_verdicts.py` uses these models as the oracle for the lax-mode rules
+`verdicts.py` uses these models as the oracle for the lax-mode rules
 that `src/import/agentlens.rs` applies by hand.
 
 Reading of the schema where it is terse: `model` is an optional string;

@@ -5,20 +5,27 @@
 //! `generic`), optionally wrapped in a `Session` with token totals and a
 //! status. No AgentLens package can be installed, so the pydantic v2 models
 //! are the schema of the project's issue, transcribed in
-//! `scripts/oracle/agentlens_models.py`; the checks here apply pydantic's lax
+//! `scripts/oracle/agentlens/models.py`; the checks here apply pydantic's lax
 //! mode by hand ([`super::pydantic_lax`]) and are compared with pydantic on
 //! those models (tests/golden/agentlens/).
 //!
 //! Inputs: a `Session` object, a list of events (or of sessions), or JSON
-//! Lines of either. A record with an `events` key is a session; any other
-//! object is an event (every event field has a default, so any object is a
-//! valid event). One run per session; loose events are grouped into runs by
-//! `session_id`.
+//! Lines of either. A record with an `events` key, or with a session field
+//! no event has (`agent_name`, `started_at`, …) and no `event_type`, is a
+//! session (its events default to none); any other object is an event
+//! (every event field has a default, so any object is a valid event). One
+//! run per session; loose events are grouped into runs by `session_id`.
+//!
+//! pydantic's JSON parser reads `NaN`, `Infinity` and `-Infinity`, so the
+//! input is split in that grammar (`json::Grammar::NonFinite`) and records
+//! holding them are read with them ([`crate::json::python::read_nonfinite`]).
 
 use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
+
+mod checks;
 
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
@@ -36,6 +43,9 @@ const SESSION_STATUSES: &[&str] = &["active", "completed", "error"];
 const EVENT_KEYS: &[&str] =
     &["event_id", "session_id", "tokens_in", "tokens_out", "input_data", "output_data", "tool_call", "decision_trace"];
 const SESSION_KEYS: &[&str] = &["agent_name", "total_tokens_in", "total_tokens_out", "started_at", "session_id"];
+/// Session fields no event has: an object with one (and no `event_type`) is
+/// a session, with or without `events` (they default to none).
+const SESSION_ONLY_KEYS: &[&str] = &["agent_name", "started_at", "ended_at", "total_tokens_in", "total_tokens_out"];
 
 /// Run id for events whose `session_id` is empty or absent.
 const NO_SESSION: &str = "(no session)";
@@ -56,12 +66,9 @@ impl Format for AgentLens {
         let mut nested = 0usize;
         let mut visit = |v: &Value, records: &mut usize| {
             *records += 1;
-            let Some(o) = v.as_object() else { return };
-            if let Some(items) = o.get("events").and_then(Value::as_array) {
-                if SESSION_KEYS.iter().any(|k| o.contains_key(*k)) && items.iter().all(is_event_like) {
-                    sessions += 1;
-                    nested += items.len();
-                }
+            if let Some(events) = session_like(v) {
+                sessions += 1;
+                nested += events;
             } else if is_event_like(v) {
                 loose += 1;
             }
@@ -78,7 +85,7 @@ impl Format for AgentLens {
         }
         let mut evidence = Vec::new();
         if sessions > 0 {
-            evidence.push(format!("{sessions} session objects with AgentLens session fields and {nested} events"));
+            evidence.push(format!("{sessions} session objects with AgentLens session fields (`session_id`, `agent_name`, `started_at`, …) and {nested} events"));
         }
         if loose > 0 {
             evidence.push(format!("{loose} of {records} sampled records have an AgentLens `event_type` and event fields"));
@@ -88,9 +95,30 @@ impl Format for AgentLens {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards };
         let records = reader.records(input);
         reader.runs(records);
+    }
+}
+
+/// For an object that looks like a `Session`, how many events it holds: it
+/// has session fields (one no event has, or `session_id` beside `events`),
+/// no `event_type`, and `events`, when present, is a list of objects that
+/// look like events (or of any objects, beside a field no event has: every
+/// event field has a default).
+fn session_like(v: &Value) -> Option<usize> {
+    let o = v.as_object()?;
+    if o.contains_key("event_type") {
+        return None;
+    }
+    let own = SESSION_ONLY_KEYS.iter().filter(|k| o.contains_key(**k)).count();
+    match o.get("events") {
+        None => (own > 0 && SESSION_KEYS.iter().filter(|k| o.contains_key(**k)).count() >= 2).then_some(0),
+        Some(Value::Array(items)) => {
+            let events_ok = items.iter().all(|i| is_event_like(i) || (own > 0 && i.is_object()));
+            (events_ok && (own > 0 || o.contains_key("session_id"))).then_some(items.len())
+        }
+        Some(_) => None,
     }
 }
 
@@ -110,7 +138,7 @@ struct Record {
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum RecordKind {
-    /// An object with `events`.
+    /// An object with `events` or a field only sessions have.
     Session,
     /// Anything else, with its `session_id` when it is a string.
     Event(String),
@@ -121,8 +149,10 @@ enum RecordKind {
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
     b: &'a [u8],
-    /// The split's container ends: records are jumped over, not rescanned.
+    /// The split's container ends (and grammar): records are jumped over, not rescanned.
     ends: &'r crate::json::ContainerEnds,
+    /// The split's: where `NaN` and the infinities are.
+    hazards: &'r [usize],
 }
 
 /// Where diagnostics about the event being read go.
@@ -153,11 +183,15 @@ impl<'r, 'a> Reader<'r, 'a> {
             .collect()
     }
 
-    /// Session or event, read from the top-level keys without parsing.
+    /// Session or event, read from the top-level keys without parsing: a
+    /// session has `events`, or a session field no event has (and no
+    /// `event_type`).
     fn classify(&self, range: Range<usize>, path: String) -> Record {
         let start = scan::skip_ws(self.b, range.start);
         let members = scan::object_members_in(self.b, start, self.ends).unwrap_or_default();
-        let kind = if members.iter().any(|(k, _)| k == "events") {
+        let has = |key: &str| members.iter().any(|(k, _)| k == key);
+        let session = has("events") || (!has("event_type") && SESSION_ONLY_KEYS.iter().any(|k| has(k)));
+        let kind = if session {
             RecordKind::Session
         } else {
             let session = members
@@ -229,6 +263,16 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
     }
 
+    /// The value at `range` as pydantic's JSON parser reads it: serde_json's,
+    /// or, when it holds `NaN`, `Infinity` or `-Infinity`, with those
+    /// numbers (`Builder::parse_record` would call it invalid JSON).
+    fn parse(&mut self, range: &Range<usize>, path: &str) -> Result<Value, crate::import::UnreadableRecord> {
+        match crate::json::python::read_nonfinite(self.b, range.clone(), self.hazards) {
+            Some(v) => Ok(v),
+            None => self.out.parse_record(range, path),
+        }
+    }
+
     fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
         if range.start < range.end {
             self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
@@ -258,7 +302,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 events = Some(range.clone());
             } else {
                 let member_path = render_path(&r.path, &[key(k)]);
-                if let Ok(v) = self.out.parse_record(range, &member_path) {
+                if let Ok(v) = self.parse(range, &member_path) {
                     fields.insert(k.clone(), v);
                 }
             }
@@ -282,7 +326,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             Some(range) => {
                 let path = render_path(&r.path, &[key("events")]);
-                if let Ok(v) = self.out.parse_record(&range, &path) {
+                if let Ok(v) = self.parse(&range, &path) {
                     self.session_diag(&ctx, Error, "field-type", format!("`events` must be a list of events, found {}", json_type(&v)), &[key("events")]);
                     // Kept in the run metadata (as an undeclared field would
                     // be): the value is wrong, not worthless.
@@ -316,72 +360,9 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.diag_in(severity, code, message, &ctx.range, &ctx.path, segs, None);
     }
 
-    fn session_fields(&mut self, f: &Map<String, Value>, ctx: &Ctx) {
-        for k in ["session_id", "agent_name"] {
-            if let Some(v) = f.get(k).filter(|v| !v.is_string()) {
-                self.session_diag(ctx, Error, "field-type", format!("`{k}` must be a string, found {}", json_type(v)), &[key(k)]);
-            }
-        }
-        if let Some(v) = f.get("started_at") {
-            if let Err(e) = lax::datetime(v) {
-                self.session_diag(ctx, Error, "timestamp-invalid", format!("`started_at`: {}", e.message), &[key("started_at")]);
-            }
-        }
-        if let Some(v) = f.get("ended_at").filter(|v| !v.is_null()) {
-            if let Err(e) = lax::datetime(v) {
-                self.session_diag(ctx, Error, "timestamp-invalid", format!("`ended_at`: {}", e.message), &[key("ended_at")]);
-            }
-        }
-        if let Some(v) = f.get("metadata").filter(|v| !v.is_object()) {
-            self.session_diag(ctx, Error, "field-type", format!("`metadata` must be an object, found {}", json_type(v)), &[key("metadata")]);
-        }
-        for k in ["total_tokens_in", "total_tokens_out"] {
-            if let Some(Err(why)) = f.get(k).map(lax::integer) {
-                self.session_diag(ctx, Error, "field-type", format!("`{k}`: {why}"), &[key(k)]);
-            }
-        }
-        if let Some(v) = f.get("status") {
-            if !v.as_str().is_some_and(|s| SESSION_STATUSES.contains(&s)) {
-                self.session_diag(
-                    ctx,
-                    Error,
-                    "invalid-value",
-                    format!("`status` must be one of {}, found {v}", SESSION_STATUSES.join(", ")),
-                    &[key("status")],
-                );
-            }
-        }
-    }
-
-    /// Warns when a session's token totals are not the sum of its events'.
-    fn check_totals(&mut self, f: &Map<String, Value>, tokens: &Tokens, ctx: &Ctx) {
-        if !tokens.exact {
-            return;
-        }
-        for (total_key, sum, event_key) in
-            [("total_tokens_in", tokens.tokens_in, "tokens_in"), ("total_tokens_out", tokens.tokens_out, "tokens_out")]
-        {
-            let total = match f.get(total_key) {
-                None => Some(0),
-                Some(v) => lax::integer(v).ok().flatten(),
-            };
-            let Some(total) = total else { continue };
-            if total != sum {
-                let what = if f.contains_key(total_key) { format!("`{total_key}` is {total}") } else { format!("`{total_key}` is absent (0)") };
-                self.session_diag(
-                    ctx,
-                    Warning,
-                    "token-total-mismatch",
-                    format!("{what}, but the session's events add up to {sum} `{event_key}`"),
-                    &[key(total_key)],
-                );
-            }
-        }
-    }
-
     /// One `AgentEvent`; becomes one event, or two for a tool call with its result.
     fn event(&mut self, range: Range<usize>, path: &str, tokens: &mut Tokens, session: Option<&str>) {
-        let v = match self.out.parse_record(&range, path) {
+        let v = match self.parse(&range, path) {
             Ok(v) => v,
             Err(msg) => {
                 tokens.exact = false;
@@ -473,7 +454,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         if let Some((mut r, at)) = result {
             let failed = r.status == ToolStatus::Error;
             r.call = Some(CallRef { event: index, call: 0 });
-            let raw = scan_range(self.b, &range, &at).unwrap_or(range.clone());
+            let raw = scan_range(self.b, &range, &at, self.ends).unwrap_or(range.clone());
             let result_path = render_path(path, &at);
             let result_index = self.out.push_event(EventBody::ToolResult(r), &source_kind, raw, result_path, timestamp);
             if let Some(e) = self.out.event_mut(result_index) {
@@ -491,136 +472,6 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
     }
 
-    /// Validates an event's fields; returns its `event_type` when valid.
-    fn check_event(&mut self, o: &Map<String, Value>, ctx: &Ctx, tokens: &mut Tokens) -> Option<String> {
-        for k in ["event_id", "session_id"] {
-            if let Some(v) = o.get(k).filter(|v| !v.is_string()) {
-                self.type_error(ctx, &[key(k)], "a string", v);
-            }
-        }
-        let event_type = match o.get("event_type") {
-            None => Some("generic".to_string()),
-            Some(Value::String(s)) if EVENT_TYPES.contains(&s.as_str()) => Some(s.clone()),
-            Some(other) => {
-                self.d(ctx, Error, "invalid-value", format!("`event_type` must be one of {}, found {other}", EVENT_TYPES.join(", ")), &[key("event_type")]);
-                None
-            }
-        };
-        self.datetime(o.get("timestamp"), ctx, &[key("timestamp")]);
-        for k in ["input_data", "output_data"] {
-            if let Some(v) = o.get(k).filter(|v| !v.is_null() && !v.is_object()) {
-                self.type_error(ctx, &[key(k)], "an object (or null)", v);
-            }
-        }
-        if let Some(v) = o.get("model").filter(|v| !v.is_null() && !v.is_string()) {
-            self.type_error(ctx, &[key("model")], "a string (or null)", v);
-        }
-        for (k, sum) in [("tokens_in", &mut tokens.tokens_in), ("tokens_out", &mut tokens.tokens_out)] {
-            match o.get(k).map(lax::integer) {
-                None => {}
-                Some(Ok(Some(n))) => *sum = sum.saturating_add(n),
-                Some(Ok(None)) => tokens.exact = false,
-                Some(Err(why)) => {
-                    tokens.exact = false;
-                    self.d(ctx, Error, "field-type", format!("`{k}`: {why}"), &[key(k)]);
-                }
-            }
-        }
-        self.optional_float(o, "duration_ms", ctx, &[]);
-        match o.get("tool_call") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(c)) => self.check_tool_call(c, ctx),
-            Some(other) => self.type_error(ctx, &[key("tool_call")], "a tool call object with `tool_name` (or null)", other),
-        }
-        match o.get("decision_trace") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(t)) => self.check_decision(t, ctx),
-            Some(other) => self.type_error(ctx, &[key("decision_trace")], "a decision trace object (or null)", other),
-        }
-        event_type
-    }
-
-    fn check_tool_call(&mut self, c: &Map<String, Value>, ctx: &Ctx) {
-        let at = |k: &str| vec![key("tool_call"), key(k)];
-        match c.get("tool_name") {
-            Some(Value::String(_)) => {}
-            None => self.d(ctx, Error, "field-missing", "`tool_call.tool_name` is required".to_string(), &at("tool_name")),
-            Some(other) => self.type_error(ctx, &at("tool_name"), "a string", other),
-        }
-        if let Some(v) = c.get("tool_call_id").filter(|v| !v.is_string()) {
-            self.type_error(ctx, &at("tool_call_id"), "a string", v);
-        }
-        if let Some(v) = c.get("tool_input").filter(|v| !v.is_object()) {
-            self.type_error(ctx, &at("tool_input"), "an object", v);
-        }
-        if let Some(v) = c.get("tool_output").filter(|v| !v.is_null() && !v.is_object()) {
-            self.type_error(ctx, &at("tool_output"), "an object (or null)", v);
-        }
-        self.datetime(c.get("timestamp"), ctx, &at("timestamp"));
-        self.optional_float(c, "duration_ms", ctx, &[key("tool_call")]);
-    }
-
-    fn check_decision(&mut self, t: &Map<String, Value>, ctx: &Ctx) {
-        let at = |k: &str| vec![key("decision_trace"), key(k)];
-        for k in ["trace_id", "reasoning"] {
-            if let Some(v) = t.get(k).filter(|v| !v.is_string()) {
-                self.type_error(ctx, &at(k), "a string", v);
-            }
-        }
-        if let Some(Err(why)) = t.get("step").map(lax::integer) {
-            self.d(ctx, Error, "field-type", format!("`decision_trace.step`: {why}"), &at("step"));
-        }
-        match t.get("alternatives_considered") {
-            None => {}
-            Some(Value::Array(items)) => {
-                for (i, item) in items.iter().enumerate() {
-                    if !item.is_string() {
-                        let mut segs = at("alternatives_considered");
-                        segs.push(Seg::Index(i));
-                        self.type_error(ctx, &segs, "a string", item);
-                    }
-                }
-            }
-            Some(other) => self.type_error(ctx, &at("alternatives_considered"), "a list of strings", other),
-        }
-        match t.get("confidence").filter(|v| !v.is_null()).map(lax::float) {
-            None => {}
-            Some(Ok(c)) if (0.0..=1.0).contains(&c) => {}
-            Some(Ok(c)) => self.d(
-                ctx,
-                Error,
-                "out-of-range",
-                format!("`decision_trace.confidence` must be between 0.0 and 1.0, found {c}"),
-                &at("confidence"),
-            ),
-            Some(Err(why)) => self.d(ctx, Error, "field-type", format!("`decision_trace.confidence`: {why}"), &at("confidence")),
-        }
-        self.datetime(t.get("timestamp"), ctx, &at("timestamp"));
-    }
-
-    fn type_error(&mut self, ctx: &Ctx, segs: &[Seg], expected: &str, found: &Value) {
-        let what = render_path("", segs);
-        let what = what.trim_start_matches('.');
-        self.d(ctx, Error, "field-type", format!("`{what}` must be {expected}, found {}", json_type(found)), segs);
-    }
-
-    /// An optional `datetime` (naive values allowed; absent means "now").
-    fn datetime(&mut self, v: Option<&Value>, ctx: &Ctx, at: &[Seg]) {
-        let Some(v) = v else { return };
-        if let Err(e) = lax::datetime(v) {
-            let what = render_path("", at);
-            self.d(ctx, Error, "timestamp-invalid", format!("`{}`: {}", what.trim_start_matches('.'), e.message), at);
-        }
-    }
-
-    fn optional_float(&mut self, o: &Map<String, Value>, k: &str, ctx: &Ctx, prefix: &[Seg]) {
-        if let Some(Err(why)) = o.get(k).filter(|v| !v.is_null()).map(lax::float) {
-            let mut at = prefix.to_vec();
-            at.push(key(k));
-            let what = render_path("", &at);
-            self.d(ctx, Error, "field-type", format!("`{}`: {why}", what.trim_start_matches('.')), &at);
-        }
-    }
 }
 
 /// A `ToolCall` object as the model's tool call.
@@ -669,12 +520,12 @@ fn error_at(o: &Map<String, Value>) -> Vec<Seg> {
 }
 
 /// The byte range of the value at `at` inside the record at `record`.
-fn scan_range(b: &[u8], record: &Range<usize>, at: &[Seg]) -> Option<Range<usize>> {
+fn scan_range(b: &[u8], record: &Range<usize>, at: &[Seg], ends: &crate::json::ContainerEnds) -> Option<Range<usize>> {
     if at.is_empty() {
         return None;
     }
     let start = scan::find_path(b, record.start, at);
-    let end = scan::scan_value(b, start).ok()?;
+    let end = scan::value_end(b, start, ends).ok()?;
     (start > record.start && end <= record.end).then_some(start..end)
 }
 

@@ -4,13 +4,13 @@
 For every file of the corpus folder `invariant/` and of `tests/fixtures/openai/`,
 split the file into traces the way `src/import/openai.rs` does, hand each
 trace to `invariant.analyzer.runtime.input.Input` (PyPI `invariant-ai`, pinned
-in `requirements-invariant.txt` next to this script), and record whether it
+in `requirements.txt` next to this script), and record whether it
 accepted it. The Rust test `tests/openai_oracle.rs` checks that our verdict
 (a run with an Error diagnostic = rejected) equals Invariant's, trace by trace.
 
 Usage (from anywhere; Python 3.10+ with the `venv` module):
 
-    python3 scripts/oracle/invariant_verdicts.py
+    python3 scripts/oracle/openai/verdicts.py
 
     ATV_CORPUS=/path/to/corpus      corpus root (default: ../shared/corpus beside the repo,
                                     else /work/shared/corpus)
@@ -47,8 +47,8 @@ import sys
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-REQUIREMENTS = os.path.join(HERE, "requirements-invariant.txt")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+REQUIREMENTS = os.path.join(HERE, "requirements.txt")
 DEFAULT_VENV = "/work/venvs/invariant-oracle"
 DEFAULT_CORPUS = "/work/shared/corpus"
 GOLDEN = os.path.join(REPO, "tests", "golden", "openai", "invariant_verdicts.json")

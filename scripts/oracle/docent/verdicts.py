@@ -17,7 +17,7 @@ both install as `import docent` (so each gets its own venv):
 What this script does, idempotently:
 1. creates the venvs (default /work/venvs/docent-{older,current}; override the
    root with ATV_VENVS) from the pinned requirements files next to it;
-2. writes the rule-matrix fixtures (docent_cases.py) and the fixtures the
+2. writes the rule-matrix fixtures (cases.py) and the fixtures the
    libraries write themselves (`model_dump_json()` of runs built with their own
    classes) into tests/fixtures/docent/;
 3. validates every run of every fixture in tests/fixtures/docent/ and of the
@@ -28,7 +28,7 @@ A file is one JSON document (a list is a list of runs, anything else one run)
 or, when it is not one document, JSON Lines with one run per line — the same
 split the Rust core makes.
 
-Usage: python3 scripts/oracle/docent_verdicts.py
+Usage: python3 scripts/oracle/docent/verdicts.py
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
+REPO = HERE.parent.parent.parent
 FIXTURES = REPO / "tests" / "fixtures" / "docent"
 GOLDEN = REPO / "tests" / "golden" / "docent" / "verdicts.json"
 VENV_ROOT = Path(os.environ.get("ATV_VENVS", "/work/venvs"))
@@ -52,13 +52,13 @@ PYTHON = os.environ.get("ATV_PYTHON", "python3.11")
 LIBS = {
     "older": {
         "venv": VENV_ROOT / "docent-older",
-        "requirements": HERE / "docent_older_requirements.txt",
+        "requirements": HERE / "requirements-older.txt",
         "package": "docent-python==0.1.3a0",
         "reader": "docent.data_models.agent_run.AgentRunWithoutMetadataValidator.model_validate",
     },
     "current": {
         "venv": VENV_ROOT / "docent-current",
-        "requirements": HERE / "docent_current_requirements.txt",
+        "requirements": HERE / "requirements-current.txt",
         "package": "docent==0.1.88",
         "reader": "docent.data_models.agent_run.AgentRun.model_validate",
     },
@@ -145,7 +145,7 @@ def main() -> None:
     FIXTURES.mkdir(parents=True, exist_ok=True)
     sys.path.insert(0, str(HERE))
     sys.dont_write_bytecode = True  # no __pycache__ in the repo
-    import docent_cases  # noqa: E402  (plain data, no third-party imports)
+    import cases as docent_cases  # noqa: E402  (plain data, no third-party imports)
 
     for name, text in docent_cases.rule_fixtures().items():
         write_if_changed(FIXTURES / name, text)
@@ -154,7 +154,7 @@ def main() -> None:
             write_if_changed(FIXTURES / name, text)
 
     golden = {
-        "generator": "scripts/oracle/docent_verdicts.py",
+        "generator": "scripts/oracle/docent/verdicts.py",
         "libraries": {
             gen: {"package": LIBS[gen]["package"], "reader": LIBS[gen]["reader"], "pydantic": versions[gen]["pydantic"]}
             for gen in LIBS

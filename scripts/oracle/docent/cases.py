@@ -71,11 +71,17 @@ GOOD_SCORE_VALUES = {
     "bool word": "yes", "underscores": "1_000", "inf": "inf", "-nan": "-nan", "exponent": "1e3",
     "+.5": "+.5", "float underscores": "1.0_0", "leading zeros": "00012", "trailing dot": "1.",
     "TRUE": "TRUE", "Infinity": "Infinity", "tab newline": "\t1\n",
+    # pydantic-core's float parser drops any `_` that does not lead, trail or
+    # double, wherever it stands (Python's float() would not).
+    "underscore before point": "1_.5", "underscore in exponent": "1e_5", "underscore in inf": "in_f",
+    "underscore after sign": "-_1", "padded int underscores": " 1_0 ",
 }
 BAD_SCORE_VALUES = {
     "hex": "0x10", "empty": "", "inner space": "1 000", "word": "x", "double underscore": "1__0",
     "leading underscore": "_1", "dangling exponent": "1e", "dot": ".", "padded bool": " true",
     "arabic digit": "\u0661", "list": [1], "object": {"b": 1}, "infinit": "infinit",
+    # Not an int; and the float parser strips `_` only from the untrimmed text.
+    "padded float underscores": " 1_.5 ",
 }
 GOOD_BOOLS = [0, 1, 0.0, 1.0, "0", "1", "true", "True", "yes", "no", "on", "off", "t", "f", "y", "n", "TRUE"]
 BAD_BOOLS = [2, 1.5, "2", " true", None, [], {}, "maybe"]

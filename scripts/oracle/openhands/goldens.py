@@ -4,7 +4,7 @@
 Reference library: PyPI `openhands-sdk==1.58.2` plus `openhands-tools==1.58.2`
 (the tool classes register the action/observation kinds that real
 conversations use: TerminalAction, FileEditorObservation, ...). Pinned in
-openhands-requirements.txt beside this script.
+requirements.txt beside this script.
 
 What it writes (all derived from the SDK, never from our Rust output):
 
@@ -23,7 +23,7 @@ What it writes (all derived from the SDK, never from our Rust output):
   `View.from_events` (Condensation.apply + property enforcement), and the
   LLM message stream of `LLMConvertibleEvent.events_to_messages`.
 
-Usage: python3 scripts/oracle/openhands_goldens.py  (any Python; it creates
+Usage: python3 scripts/oracle/openhands/goldens.py  (any Python; it creates
 its own venv with Python 3.12 at $ATV_OH_VENV or /work/venvs/openhands-oracle
 and re-runs itself there). The corpus root is $ATV_CORPUS or ../shared/corpus.
 Rerunnable: outputs are deterministic (fixed ids and timestamps).
@@ -39,8 +39,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
-REQUIREMENTS = HERE / "openhands-requirements.txt"
+REPO = HERE.parent.parent.parent
+REQUIREMENTS = HERE / "requirements.txt"
 VENV = Path(os.environ.get("ATV_OH_VENV", "/work/venvs/openhands-oracle"))
 PYTHON312 = os.environ.get("ATV_PYTHON312", "/root/.pyenv/versions/3.12.1/bin/python3.12")
 SDK_VERSION = "1.58.2"
@@ -73,79 +73,9 @@ ensure_venv()
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("OPENHANDS_SUPPRESS_BANNER", "1")
 
-import enum  # noqa: E402
-import importlib  # noqa: E402
-import logging  # noqa: E402
-import types  # noqa: E402
-import typing  # noqa: E402
-import uuid  # noqa: E402
-from collections.abc import Sequence as AbcSequence  # noqa: E402
-
-logging.disable(logging.CRITICAL)
-
-import annotated_types  # noqa: E402
-import openhands.sdk  # noqa: E402,F401
-import openhands.tools  # noqa: E402,F401
-
-# Every tool module that imports without extra packages registers its kinds.
-for _m in [
-    "apply_patch", "ask_oracle", "browser_use", "child_conversation", "delegate", "file_editor",
-    "gemini", "glob", "grep", "planning_file_editor", "preset.default", "preset.gemini", "preset.gpt5",
-    "task", "task_tracker", "terminal", "tom_consult", "workflow",
-]:
-    importlib.import_module("openhands.tools." + _m)
-
-from pydantic import BaseModel, ValidationError  # noqa: E402
-from pydantic.fields import FieldInfo  # noqa: E402
-
-from openhands.sdk.context.view import View  # noqa: E402
-from openhands.sdk.critic.result import CriticResult  # noqa: E402
-from openhands.sdk.event import (  # noqa: E402
-    ActionEvent,
-    AgentErrorEvent,
-    Condensation,
-    CondensationRequest,
-    CondensationSummaryEvent,
-    ConversationStateUpdateEvent,
-    Event,
-    LLMCompletionLogEvent,
-    LLMConvertibleEvent,
-    MessageEvent,
-    ObservationEvent,
-    PauseEvent,
-    SystemPromptEvent,
-    TokenEvent,
-    UserRejectObservation,
-)
-from openhands.sdk.event.conversation_error import ConversationErrorEvent  # noqa: E402
-from openhands.sdk.event.hook_execution import HookExecutionEvent  # noqa: E402
-from openhands.sdk.event.user_action import InterruptEvent  # noqa: E402
-from openhands.sdk.llm import (  # noqa: E402
-    ImageContent,
-    Message,
-    MessageToolCall,
-    RedactedThinkingBlock,
-    TextContent,
-    ThinkingBlock,
-)
-from openhands.sdk.security.risk import SecurityRisk  # noqa: E402
-from openhands.sdk.tool.builtins import (  # noqa: E402
-    FinishAction,
-    FinishObservation,
-    FinishTool,
-    ThinkAction,
-    ThinkObservation,
-    ThinkTool,
-)
-from openhands.sdk.tool.schema import Action, Observation  # noqa: E402
-from openhands.sdk.tool.tool import ToolDefinition  # noqa: E402
-from openhands.sdk.utils.models import (  # noqa: E402
-    DiscriminatedUnionMixin,
-    _is_abstract,
-    get_known_concrete_subclasses,
-)
-from openhands.tools.file_editor import FileEditorAction, FileEditorObservation, FileEditorTool  # noqa: E402
-from openhands.tools.terminal import TerminalAction, TerminalObservation, TerminalTool  # noqa: E402
+from sdk import *  # noqa: E402,F401,F403
+from sdk import _is_abstract, enum, importlib, logging, types, typing, uuid, AbcSequence  # noqa: E402,F401
+from stream import build_stream, dump, tc, text, uid  # noqa: E402,F401
 
 FIXTURES = REPO / "tests" / "fixtures" / "openhands"
 GOLDEN = REPO / "tests" / "golden" / "openhands"
@@ -295,7 +225,7 @@ def build_schema() -> dict:
     table.drain()
     llm_convertible = sorted(c.__name__ for c in get_known_concrete_subclasses(LLMConvertibleEvent))
     return {
-        "generator": "scripts/oracle/openhands_goldens.py",
+        "generator": "scripts/oracle/openhands/goldens.py",
         "reference": f"openhands-sdk=={SDK_VERSION} + openhands-tools=={SDK_VERSION}",
         "unions": unions,
         "llm_convertible": llm_convertible,
@@ -306,227 +236,6 @@ def build_schema() -> dict:
 # =============================================================================
 # 2. Fixtures built with the SDK's own classes
 # =============================================================================
-
-
-def uid(name: str) -> str:
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, "atv-openhands/" + name))
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.n = 0
-
-    def __call__(self) -> str:
-        self.n += 1
-        return f"2026-03-01T10:00:{self.n:02d}.{self.n * 1111 % 1000000:06d}"
-
-
-def tc(call_id: str, name: str, args: dict) -> MessageToolCall:
-    return MessageToolCall(id=call_id, name=name, arguments=json.dumps(args), origin="completion")
-
-
-def text(t: str) -> TextContent:
-    return TextContent(text=t)
-
-
-def build_stream() -> list[Event]:
-    """One conversation using every event class the format reads."""
-    ts = Clock()
-    ev: list[Event] = []
-    tools = [
-        # Built directly: TerminalTool.create() needs a live workspace.
-        TerminalTool(description="Execute a bash command in the terminal.", action_type=TerminalAction,
-                     observation_type=TerminalObservation),
-        FileEditorTool(description="Custom editing tool for viewing, creating and editing files.",
-                       action_type=FileEditorAction, observation_type=FileEditorObservation),
-        *ThinkTool.create(),
-        *FinishTool.create(),
-    ]
-    ev.append(
-        SystemPromptEvent(
-            id=uid("sys"), timestamp=ts(),
-            system_prompt=text("You are OpenHands agent, a helpful AI assistant that can interact with a computer."),
-            tools=tools,
-            dynamic_context=text("<RUNTIME>working_dir: /workspace/project</RUNTIME>"),
-        )
-    )
-    ev.append(ConversationStateUpdateEvent(id=uid("state-running"), timestamp=ts(), key="execution_status", value="running"))
-    ev.append(
-        MessageEvent(
-            id=uid("user-1"), timestamp=ts(), source="user",
-            llm_message=Message(role="user", content=[text("Fix the failing test in tests/test_math.py and explain the fix.")]),
-            activated_skills=["python"],
-            extended_content=[text("<EXTRA_INFO>The repository uses pytest.</EXTRA_INFO>")],
-        )
-    )
-    # A single action with reasoning, thinking blocks, a critic verdict and a risk.
-    ev.append(
-        ActionEvent(
-            id=uid("act-1"), timestamp=ts(),
-            thought=[text("Let me run the tests first.")],
-            reasoning_content="The user wants the test fixed; run it to see the failure.",
-            thinking_blocks=[ThinkingBlock(thinking="I should run pytest.", signature="sig-1")],
-            action=TerminalAction(command="python -m pytest tests/test_math.py -q"),
-            tool_name="terminal", tool_call_id="call_run_1",
-            tool_call=tc("call_run_1", "terminal", {"command": "python -m pytest tests/test_math.py -q", "security_risk": "LOW"}),
-            llm_response_id="resp-1", security_risk=SecurityRisk.LOW,
-            critic_result=CriticResult(score=0.8, message="reasonable first step"),
-            summary="running the failing test",
-        )
-    )
-    ev.append(
-        ObservationEvent(
-            id=uid("obs-1"), timestamp=ts(), tool_name="terminal", tool_call_id="call_run_1",
-            observation=TerminalObservation.from_text(
-                "F\n1 failed in 0.02s\nAssertionError: assert add(2, 2) == 5", command="python -m pytest tests/test_math.py -q", exit_code=1
-            ),
-            action_id=uid("act-1"),
-        )
-    )
-    ev.append(TokenEvent(id=uid("tokens-1"), timestamp=ts(), source="agent", prompt_token_ids=[1, 15, 27, 99], response_token_ids=[42, 7]))
-    # Parallel tool calls from one LLM response: the thought lives on the first only.
-    ev.append(
-        ActionEvent(
-            id=uid("act-2a"), timestamp=ts(), thought=[text("I'll look at the test and the code at once.")],
-            action=FileEditorAction(command="view", path="/workspace/project/tests/test_math.py"),
-            tool_name="file_editor", tool_call_id="call_view_a",
-            tool_call=tc("call_view_a", "file_editor", {"command": "view", "path": "/workspace/project/tests/test_math.py"}),
-            llm_response_id="resp-2",
-        )
-    )
-    ev.append(
-        ActionEvent(
-            id=uid("act-2b"), timestamp=ts(), thought=[],
-            action=FileEditorAction(command="view", path="/workspace/project/math_utils.py"),
-            tool_name="file_editor", tool_call_id="call_view_b",
-            tool_call=tc("call_view_b", "file_editor", {"command": "view", "path": "/workspace/project/math_utils.py"}),
-            llm_response_id="resp-2",
-        )
-    )
-    ev.append(
-        ObservationEvent(
-            id=uid("obs-2a"), timestamp=ts(), tool_name="file_editor", tool_call_id="call_view_a",
-            observation=FileEditorObservation.from_text(
-                "1\tfrom math_utils import add\n2\tdef test_add():\n3\t    assert add(2, 2) == 5", command="view",
-                path="/workspace/project/tests/test_math.py",
-            ),
-            action_id=uid("act-2a"),
-        )
-    )
-    ev.append(
-        AgentErrorEvent(
-            id=uid("err-2b"), timestamp=ts(), tool_name="file_editor", tool_call_id="call_view_b",
-            error="File not found: /workspace/project/math_utils.py",
-        )
-    )
-    ev.append(LLMCompletionLogEvent(id=uid("log-1"), timestamp=ts(), filename="completions/resp-2.json",
-                                    log_data=json.dumps({"model": "gpt-4o", "usage": {"prompt_tokens": 812}}), model_name="gpt-4o"))
-    ev.append(CondensationRequest(id=uid("cond-req"), timestamp=ts()))
-    ev.append(
-        Condensation(
-            id=uid("cond-1"), timestamp=ts(),
-            forgotten_event_ids={uid("act-1"), uid("obs-1")},
-            summary="The agent ran pytest: test_add fails because it expects add(2, 2) == 5.",
-            summary_offset=2, llm_response_id="resp-cond-1",
-        )
-    )
-    ev.append(CondensationSummaryEvent(id=uid("cond-1-summary-standalone"), timestamp=ts(), summary="Earlier: the test expects 5."))
-    # A rejected action (confirmation mode).
-    ev.append(
-        ActionEvent(
-            id=uid("act-3"), timestamp=ts(), thought=[text("Delete the test file to make it pass?")],
-            action=TerminalAction(command="rm tests/test_math.py"), tool_name="terminal", tool_call_id="call_rm",
-            tool_call=tc("call_rm", "terminal", {"command": "rm tests/test_math.py"}), llm_response_id="resp-3",
-            security_risk=SecurityRisk.HIGH,
-        )
-    )
-    ev.append(
-        UserRejectObservation(
-            id=uid("rej-3"), timestamp=ts(), tool_name="terminal", tool_call_id="call_rm", action_id=uid("act-3"),
-            rejection_reason="Do not delete tests.",
-        )
-    )
-    ev.append(PauseEvent(id=uid("pause"), timestamp=ts()))
-    ev.append(
-        MessageEvent(
-            id=uid("user-2"), timestamp=ts(), source="user",
-            llm_message=Message(role="user", content=[text("Fix the assertion instead.")]),
-        )
-    )
-    ev.append(
-        ActionEvent(
-            id=uid("act-4"), timestamp=ts(), thought=[text("Thinking it through.")],
-            thinking_blocks=[RedactedThinkingBlock(data="cmVkYWN0ZWQ=")],
-            action=ThinkAction(thought="The test expectation is wrong: 2 + 2 == 4."), tool_name="think",
-            tool_call_id="call_think", tool_call=tc("call_think", "think", {"thought": "The test expectation is wrong: 2 + 2 == 4."}),
-            llm_response_id="resp-4",
-        )
-    )
-    ev.append(
-        ObservationEvent(
-            id=uid("obs-4"), timestamp=ts(), tool_name="think", tool_call_id="call_think",
-            observation=ThinkObservation.from_text("Your thought has been logged."), action_id=uid("act-4"),
-        )
-    )
-    ev.append(
-        ActionEvent(
-            id=uid("act-5"), timestamp=ts(), thought=[text("Editing the assertion.")],
-            action=FileEditorAction(command="str_replace", path="/workspace/project/tests/test_math.py",
-                                    old_str="== 5", new_str="== 4"),
-            tool_name="file_editor", tool_call_id="call_edit",
-            tool_call=tc("call_edit", "file_editor", {"command": "str_replace", "path": "/workspace/project/tests/test_math.py",
-                                                      "old_str": "== 5", "new_str": "== 4"}),
-            llm_response_id="resp-5",
-        )
-    )
-    ev.append(
-        ObservationEvent(
-            id=uid("obs-5"), timestamp=ts(), tool_name="file_editor", tool_call_id="call_edit",
-            observation=FileEditorObservation.from_text("The file has been edited.", command="str_replace",
-                                                        path="/workspace/project/tests/test_math.py"),
-            action_id=uid("act-5"),
-        )
-    )
-    ev.append(
-        MessageEvent(
-            id=uid("agent-msg"), timestamp=ts(), source="agent", llm_response_id="resp-6",
-            llm_message=Message(role="assistant", content=[text("The test expected 5 for 2 + 2; I corrected it to 4.")],
-                                reasoning_content="Explain the fix briefly."),
-        )
-    )
-    ev.append(
-        MessageEvent(
-            id=uid("user-3"), timestamp=ts(), source="user",
-            llm_message=Message(role="user", content=[text("Here is a screenshot of the CI run."),
-                                                      ImageContent(image_urls=["data:image/png;base64,iVBORw0KGgo="])]),
-            sender="ci-bot",
-        )
-    )
-    ev.append(
-        ActionEvent(
-            id=uid("act-6"), timestamp=ts(), thought=[text("All done.")],
-            action=FinishAction(message="Fixed the assertion in tests/test_math.py."), tool_name="finish",
-            tool_call_id="call_finish", tool_call=tc("call_finish", "finish", {"message": "Fixed the assertion in tests/test_math.py."}),
-            llm_response_id="resp-7",
-        )
-    )
-    ev.append(
-        ObservationEvent(
-            id=uid("obs-6"), timestamp=ts(), tool_name="finish", tool_call_id="call_finish",
-            observation=FinishObservation.from_text("Fixed the assertion in tests/test_math.py."), action_id=uid("act-6"),
-        )
-    )
-    ev.append(ConversationStateUpdateEvent(id=uid("state-finished"), timestamp=ts(), key="execution_status", value="finished"))
-    ev.append(InterruptEvent(id=uid("interrupt"), timestamp=ts()))
-    ev.append(ConversationErrorEvent(id=uid("conv-error"), timestamp=ts(), source="environment", code="RuntimeError",
-                                     detail="sandbox went away"))
-    ev.append(HookExecutionEvent(id=uid("hook"), timestamp=ts(), hook_event_type="PostToolUse", hook_command="./lint.sh",
-                                 tool_name="file_editor", success=True, exit_code=0, stdout="ok", action_id=uid("act-5")))
-    return ev
-
-
-def dump(e: Event) -> dict:
-    return json.loads(e.model_dump_json())
 
 
 def mutated_events(stream: list[dict]) -> list[tuple[str, object]]:

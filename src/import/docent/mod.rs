@@ -14,7 +14,6 @@
 //! by `tool_call_id` within the transcript.
 
 mod agentrun;
-mod lax;
 mod rules;
 
 use std::collections::HashMap;

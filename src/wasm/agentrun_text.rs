@@ -11,44 +11,6 @@ use wasm_bindgen::prelude::*;
 use super::JsTrace;
 use crate::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 
-#[wasm_bindgen(typescript_custom_section)]
-const AGENT_RUN_TYPES: &'static str = r#"
-/** A glob filter of Docent's AgentRunContextConfig: dot-path fnmatch patterns. */
-export interface GlobFilter { include?: string[]; exclude?: string[] }
-
-/**
- * Docent's own `AgentRunContextConfig` in its JSON form. Missing fields take
- * Docent's defaults: all metadata hidden, every transcript and group shown.
- */
-export interface AgentRunContextConfig {
-  type?: "agent_run";
-  agent_run_metadata?: GlobFilter;
-  transcript_group_names?: GlobFilter;
-  transcript_group_metadata?: GlobFilter;
-  transcript_names?: GlobFilter;
-  transcript_metadata?: GlobFilter;
-  message_metadata?: GlobFilter;
-}
-
-/** Options for {@link Trace.toAgentRunText}. */
-export interface AgentRunTextOptions {
-  /** `legacy`: docent-python 0.1.3a0's `AgentRun.to_text`; `current` (default): docent 0.1.88's `AgentRunView.to_text()`. */
-  style?: "legacy" | "current";
-  /** Legacy only: split as `to_text(token_limit)` does (needs a tokenizer). */
-  tokenLimit?: number;
-  /** Current only: which metadata and transcripts to show. */
-  context?: AgentRunContextConfig;
-  /** Which run of the trace (default 0). */
-  run?: number;
-}
-
-/** tiktoken's cl100k_base: the `agent-trace-viewer/tokenizer` module's exports fit. */
-export interface Cl100kTokenizer {
-  encode(text: string): Uint32Array | number[];
-  decode(tokens: Uint32Array): string;
-}
-"#;
-
 #[derive(Default, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct JsTextOptions {

@@ -1,0 +1,147 @@
+//! [`ContainerEnds`]: where the split found the long containers and strings
+//! of the input's values to end, so that readers jump over them.
+
+use super::scan::Grammar;
+
+/// Where the containers near the top of the input's values end, recorded by
+/// the one scan that validates them (the split), so that the format readers'
+/// `array_items` / `object_members` jump over a record instead of scanning it
+/// again. Without it, a JSON document was scanned once by the split, once
+/// more for its list of traces, once more for each trace's events — before
+/// serde_json read each event a fourth time (BENCHMARKS.md).
+///
+/// Only containers at depth `0..=DEPTH` of a top-level value and at least
+/// `MIN_BYTES` long are kept (a short one costs little to scan again), so the
+/// table stays small whatever the input: at most `DEPTH + 1` entries per
+/// `MIN_BYTES` of input, and in practice a few per event.
+/// Entries are sorted by start.
+///
+/// The table also holds where the long string values end (at least
+/// `MIN_STRING_BYTES`, quotes included), and whether each holds an escape:
+/// a message's content is most of a trace's bytes, and a reader that leaves
+/// it in the source only needs its end to go on.
+///
+/// The table also says which grammar the scan that made it read, so that
+/// the readers jumping with it scan what it did not record the same way.
+#[derive(Debug, Clone, Default)]
+pub struct ContainerEnds {
+    entries: Vec<(usize, usize)>,
+    /// `(start, end)` of long strings, by start; bit 31 of `end` says the
+    /// string holds an escape (strings past 2 GiB are not recorded).
+    strings: Vec<(u32, u32)>,
+    grammar: Grammar,
+}
+
+/// The empty table: every container and string is scanned (strictly).
+pub static NO_ENDS: ContainerEnds = ContainerEnds::empty(Grammar::Strict);
+
+const ESCAPED_BIT: u32 = 1 << 31;
+
+/// A container's end in the table before it closes.
+const OPEN: usize = 0;
+
+impl ContainerEnds {
+    /// An empty table for a scan in `grammar`.
+    pub const fn empty(grammar: Grammar) -> ContainerEnds {
+        ContainerEnds { entries: Vec::new(), strings: Vec::new(), grammar }
+    }
+
+    /// The grammar of the scan that made the table.
+    pub fn grammar(&self) -> Grammar {
+        self.grammar
+    }
+
+    /// The deepest level recorded: the document (0), its traces (1), their
+    /// events (2), the events' members (3), down to a tool call's function
+    /// and its arguments (6). Readers that leave content in place read these
+    /// small containers too; recording them (not only records) took 7% off a
+    /// parse (callgrind, 10 MB openai).
+    pub const DEPTH: usize = 6;
+    /// The shortest container recorded, in bytes.
+    pub const MIN_BYTES: usize = 128;
+
+    /// The shortest string value recorded, quotes included.
+    pub const MIN_STRING_BYTES: usize = 64;
+
+    /// Records the string value from `start` (its quote) to `end`.
+    #[inline(always)]
+    pub(super) fn record_string(&mut self, start: usize, end: usize, escaped: bool) {
+        if end - start >= Self::MIN_STRING_BYTES {
+            if let (Ok(start), Ok(end)) = (u32::try_from(start), u32::try_from(end)) {
+                if end < ESCAPED_BIT {
+                    self.strings.push((start, if escaped { end | ESCAPED_BIT } else { end }));
+                }
+            }
+        }
+    }
+
+    /// The end of the string whose quote is at `start` and whether it holds
+    /// an escape, if recorded.
+    #[inline(always)]
+    pub fn string_at(&self, start: usize) -> Option<(usize, bool)> {
+        let start = u32::try_from(start).ok()?;
+        let i = self.strings.partition_point(|e| e.0 < start);
+        let (s, end) = *self.strings.get(i)?;
+        (s == start).then_some(((end & !ESCAPED_BIT) as usize, end & ESCAPED_BIT != 0))
+    }
+
+    /// The end of the container whose `[` or `{` is at `start`, if recorded.
+    pub fn end_of(&self, start: usize) -> Option<usize> {
+        let i = self.entries.binary_search_by_key(&start, |e| e.0).ok()?;
+        self.entries.get(i).map(|e| e.1)
+    }
+
+    /// Appends another table whose entries all start after this one's (the
+    /// next file of a multi-file input).
+    pub fn extend(&mut self, other: ContainerEnds) {
+        self.entries.extend(other.entries);
+        self.strings.extend(other.strings);
+    }
+
+    /// The number of container entries: where the next slot goes.
+    pub(super) fn slots(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Takes a slot for the container whose `[` or `{` is at `open`; its end
+    /// is filled in when it closes ([`ContainerEnds::close_slot`]). Slots are
+    /// taken as containers open, so the table comes out in start order.
+    #[inline(always)]
+    pub(super) fn open_slot(&mut self, open: usize) -> usize {
+        self.entries.push((open, OPEN));
+        self.entries.len() - 1
+    }
+
+    /// The container of `slot`, opened at `open`, ends just before `end`: kept
+    /// when it is long enough, else its slot is given back (it is the last
+    /// one: its own containers, shorter still, gave theirs back already).
+    #[inline(always)]
+    pub(super) fn close_slot(&mut self, slot: usize, open: usize, end: usize) {
+        if end - open >= Self::MIN_BYTES {
+            if let Some(e) = self.entries.get_mut(slot) {
+                e.1 = end;
+            }
+        } else {
+            self.entries.truncate(slot);
+        }
+    }
+
+    /// Drops the slots from `from` on that never closed (a syntax error left
+    /// their containers open).
+    pub(super) fn drop_open_slots(&mut self, from: usize) {
+        let mut i = from;
+        while let Some(e) = self.entries.get(i) {
+            if e.1 == OPEN {
+                self.entries.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// `(start, end)` of every recorded container, by start.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.entries.iter().copied()
+    }
+}
+

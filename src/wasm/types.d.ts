@@ -1,0 +1,418 @@
+/** Options for {@link parseTrace}. */
+export interface ParseOptions {
+  /** Force a format by id instead of detecting it: one of {@link formats}(). */
+  format?: string;
+}
+
+export type Severity = "info" | "warning" | "error";
+
+/** A finding about the input, pinned to a place in it. */
+export interface Diagnostic {
+  severity: Severity;
+  /** Stable code, e.g. "arguments-not-json". */
+  code: string;
+  message: string;
+  /** JSONPath inside the top-level value (for JSON Lines: inside that line's value). */
+  path: string;
+  line: number;
+  column: number;
+  /** Byte offset in the input. */
+  offset: number;
+  /** Index of the event the finding is about. */
+  event: number | null;
+  /** The source line around the place, for syntax errors. */
+  snippet?: string;
+}
+
+/** Why the format was chosen. */
+export interface Detection {
+  format: string;
+  forced: boolean;
+  confidence: number;
+  evidence: string[];
+  runnerUp: string | null;
+}
+
+export type ContentPartView =
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "image"; url: string }
+  | { type: "other"; json: unknown };
+
+export interface ToolCallView {
+  /** Position in the event's calls: the call is addressed as (event index, call index). */
+  index: number;
+  id?: string;
+  function: string;
+  /** Parsed arguments; null when they did not parse. */
+  arguments: unknown | null;
+  /** Original text when the arguments came as a JSON string. */
+  argumentsText?: string;
+  /** Index of the event holding the result. */
+  result: number | null;
+}
+
+export interface CallRef { event: number; call: number }
+
+export type ToolStatus = "unknown" | "success" | "error";
+
+/**
+ * What every event row has, whatever its kind. Rows are discriminated
+ * unions on `kind` ({@link EventView}): `if (e.kind === "tool-call")` narrows
+ * to {@link ToolCallEventView}. tests/node/event-types.test.mjs checks real
+ * rows of every format against these declarations, field by field.
+ */
+export interface EventViewBase {
+  index: number;
+  run: number;
+  transcript: number;
+  /** The format's own record kind (Message, ToolOutput, ToolCall, Tool, …). */
+  sourceKind: string;
+  timestamp?: string;
+  /** Readable text of the content (text parts joined); why the record did not parse for `unparsed`; "" for kinds without content. */
+  text: string;
+  summary: string;
+  path: string;
+  line: number;
+  column: number;
+  errors: number;
+  warnings: number;
+  /** The span path the record was logged under, root first (Agent Catalog). */
+  span?: string[];
+  /** Record fields the body has no place for (model, token counts, state, …). */
+  metadata?: Record<string, unknown>;
+}
+
+/** A chat message (user, assistant, system, …), with the calls it makes. */
+export interface MessageEventView extends EventViewBase {
+  kind: "message";
+  role: string;
+  /** The content parts, when the content was a list. */
+  parts?: ContentPartView[];
+  /** Structured content (a JSON value that is not text or parts). */
+  json?: unknown;
+  /** The tool calls the message makes (absent when none). */
+  toolCalls?: ToolCallView[];
+}
+
+/** A tool call recorded on its own (not inside a message). */
+export interface ToolCallEventView extends EventViewBase {
+  kind: "tool-call";
+  /** The one call of the record. */
+  toolCalls: [ToolCallView];
+  /** The source marks the call itself as failed (its own status). */
+  failed?: true;
+}
+
+/** A tool's output. */
+export interface ToolResultEventView extends EventViewBase {
+  kind: "tool-result";
+  role: "tool";
+  parts?: ContentPartView[];
+  /** Structured content (a tool output object). */
+  json?: unknown;
+  callId?: string;
+  /** The call the result answers. */
+  call?: CallRef;
+  callFunction?: string;
+  /** True when the link was inferred from order (no tool_call_id). */
+  implicitLink?: true;
+  status: ToolStatus;
+  /** The source marks the result as a failure (AgentLens tool errors). */
+  failed?: true;
+}
+
+/** The tools offered to the model. */
+export interface ToolDefinitionsEventView extends EventViewBase {
+  kind: "tool-definitions";
+  /** Tool names (absent when the list is empty). */
+  tools?: string[];
+}
+
+/** A span's begin or end record. */
+export interface SpanEventView extends EventViewBase { kind: "span" }
+/** A marker (an agent call or error, a hand-off, …): its label is the summary. */
+export interface MarkerEventView extends EventViewBase {
+  kind: "marker";
+  /** The source marks the record as a failure (an AgentLens agent_error). */
+  failed?: true;
+}
+/** A key-value record: `key = value` is the summary. */
+export interface KeyValueEventView extends EventViewBase { kind: "key-value" }
+/** A record that could not be read: `text` says why. */
+export interface UnparsedEventView extends EventViewBase { kind: "unparsed" }
+
+/** One event as a display row: a discriminated union on `kind`. */
+export type EventView =
+  | MessageEventView | ToolCallEventView | ToolResultEventView | ToolDefinitionsEventView
+  | SpanEventView | MarkerEventView | KeyValueEventView | UnparsedEventView;
+
+export type EventKind = EventView["kind"];
+
+export interface RunView {
+  index: number;
+  id: string;
+  name: string | null;
+  description: string | null;
+  /** Index of the run's first event; its events are contiguous. */
+  firstEvent: number;
+  eventCount: number;
+  transcripts: { key: string; firstEvent: number; eventCount: number }[];
+  metadata: Record<string, unknown>;
+}
+
+/** What every list row has: what one line of the event list shows. */
+export interface RowViewBase {
+  index: number;
+  run: number;
+  sourceKind: string;
+  timestamp?: string;
+  /** One line: text, `function(arguments)` of calls, `function: result`. */
+  summary: string;
+  errors: number;
+  warnings: number;
+}
+
+export interface MessageRowView extends RowViewBase {
+  kind: "message";
+  role: string;
+  /** The result event of each call the message makes (null: unanswered); absent without calls. */
+  results?: (number | null)[];
+}
+
+export interface ToolCallRowView extends RowViewBase {
+  kind: "tool-call";
+  /** The result event of the call (null: unanswered). */
+  results: [number | null];
+  /** The source marks the call itself as failed. */
+  failed?: true;
+}
+
+export interface ToolResultRowView extends RowViewBase {
+  kind: "tool-result";
+  role: "tool";
+  /** The event holding the call this result answers. */
+  callEvent?: number;
+  status: ToolStatus;
+  /** The source marks the result as a failure. */
+  failed?: true;
+}
+
+export interface MarkerRowView extends RowViewBase {
+  kind: "marker";
+  /** The source marks the record as a failure (an agent error). */
+  failed?: true;
+}
+
+/** Rows of the other kinds carry only the common fields. */
+export interface PlainRowView extends RowViewBase {
+  kind: "tool-definitions" | "span" | "key-value" | "unparsed";
+}
+
+/** A light list row: a discriminated union on `kind`, like {@link EventView}. */
+export type RowView = MessageRowView | ToolCallRowView | ToolResultRowView | MarkerRowView | PlainRowView;
+
+/** Counts per facet among the events matching a query. */
+export interface Facets {
+  total: number;
+  role: Record<string, number>;
+  kind: Record<string, number>;
+  sourceKind: Record<string, number>;
+  /** Events calling each tool or answering a call of it. */
+  tool: Record<string, number>;
+}
+
+/** A scalar run-metadata field the run filter can use. */
+export interface FilterableField {
+  /** `metadata.scores.correct`, …, and `text`. */
+  name: string;
+  type: "bool" | "int" | "float" | "str";
+}
+
+/** Calls, results and failures of one tool. */
+export interface ToolStat {
+  tool: string;
+  calls: number;
+  /** Calls with a linked result. */
+  answered: number;
+  /** Calls without one. */
+  unanswered: number;
+  /**
+   * Calls that failed by the trace's own word: an error status on the result
+   * (an `error` field, `is_error`, an error observation) or a record the format
+   * marks failed. Never a validation diagnostic.
+   */
+  failures: number;
+  firstEvent: number;
+  /** Sum of the durations recorded on the calls (or their results), and how many had one. */
+  durationMsTotal: number;
+  durations: number;
+}
+
+/** One opening of a span (`trace.spans()` lists them in the order they begin), read off the span tree. */
+export interface SpanNode {
+  run: number;
+  name: string;
+  /** Names from the root, joined with `/`. */
+  path: string;
+  depth: number;
+  /** Event index of the begin record. */
+  begin: number;
+  /** Event index of the end record; null when never closed. */
+  end: number | null;
+  startTime?: string;
+  endTime?: string;
+}
+
+/** Token counts, as the format reports them (0 where it gives none). */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  reasoningOutputTokens: number;
+  totalTokens: number;
+}
+
+/** The counts of a trace: what the CLI's `stats --format json` prints for it too. */
+export interface TraceStats {
+  format: string;
+  events: number;
+  runs: number;
+  toolCalls: number;
+  linkedResults: number;
+  errors: number;
+  warnings: number;
+  byKind: Record<string, number>;
+  byRole: Record<string, number>;
+  /** Per tool, most-called first: the same list as {@link Trace.toolStats}. */
+  tools: ToolStat[];
+  /** Tool results that answer no call of the trace. */
+  unlinkedResults: { results: number; failures: number };
+  /** Token usage over all events, and per model ("" when the event names none). */
+  usage: { total: Usage; byModel: Record<string, Usage>; events: number };
+  /** First and last timestamp of each run that has one, and the seconds between. */
+  runTimes: { run: number; first: string | null; last: string | null; durationSeconds: number | null }[];
+}
+
+/** Diagnostics with the same severity, code and message, as one finding. */
+export interface DiagnosticGroup {
+  code: string;
+  severity: Severity;
+  message: string;
+  /** How many diagnostics. */
+  count: number;
+  /** How many distinct events they are about. */
+  events: number;
+  /** Their indices in {@link Trace.diagnostics} order. */
+  diagnostics: number[];
+  /** The first of them. */
+  first: number;
+}
+/** Files read together as one trace ({@link groupFiles}): `files` are indices into the paths given. */
+export interface FileGroup { name: string; files: number[] }
+/** One input file of a multi-file trace. */
+export interface FileInput { name: string; bytes: Uint8Array }
+
+/** A file of the trace's source: `range` is its byte range in the joined source. */
+export interface SourceFileView { name: string; start: number; end: number; firstLine: number }
+
+/** One entry of OpenHands' condensed view (Condensation.apply). */
+export interface CondensedEntry { event: number | null; id: string; kind: string; summary?: string }
+export interface CondensedView { entries: CondensedEntry[]; unhandledCondensationRequest: boolean; dropped: number[] }
+
+/** One message of the LLM message stream OpenHands' events_to_messages yields. */
+export interface LlmMessage {
+  role: string;
+  events: number[];
+  toolCallIds?: string[];
+  toolCallId?: string;
+  contentParts: number;
+  summaries?: string[];
+}
+export interface LlmMessages { messages: LlmMessage[]; error?: string }
+/** A view a format offers besides the event list (`trace.formatViews()`). */
+export interface FormatViewInfo {
+  name: string;
+  label: string;
+  description: string;
+}
+/** One row of a format view. */
+export interface FormatViewItem {
+  /** When set, the row shows this event as the event list does. */
+  event: number | null;
+  /** A short label before the text (a role, `summary`). */
+  badge: string | null;
+  /** Shown when there is no event row, or beside it. */
+  text: string;
+  /** Trace events the row links to. */
+  events: number[];
+  /** Extra facts of the row (`data-*` attributes in the page). */
+  attrs: Record<string, string>;
+}
+/** A format view of one run (`trace.formatView(name, run)`). */
+export interface FormatView {
+  name: string;
+  label: string;
+  title: string;
+  notes: string[];
+  notices: string[];
+  error: string | null;
+  items: FormatViewItem[];
+  /** The format's own shape of the view (what `condensedView`/`llmMessages` return). */
+  data: unknown;
+}
+/** One span path of one run (Agent Catalog spans; any format with span events).
+ * (Not `SpanNode`, the flat pre-order list's item of `trace.spans()`.) */
+export interface SpanTreeNode {
+  run: number;
+  name: string;
+  depth: number;
+  parent: number | null;
+  children: number[];
+  occurrences: { begin: number | null; end: number | null }[];
+  /** Events logged under exactly this path. */
+  events: number[];
+}
+export interface SpanTree {
+  nodes: SpanTreeNode[];
+  roots: number[];
+  /** Hand-offs between spans (Agent Catalog `edge` records). */
+  handoffs: { event: number; run: number; source: string[]; dest: string[]; sourceNode: number | null; destNode: number | null }[];
+  /** Begin/end records without a partner. */
+  issues: { code: string; event: number; run: number; node: number }[];
+}
+/** A glob filter of Docent's AgentRunContextConfig: dot-path fnmatch patterns. */
+export interface GlobFilter { include?: string[]; exclude?: string[] }
+
+/**
+ * Docent's own `AgentRunContextConfig` in its JSON form. Missing fields take
+ * Docent's defaults: all metadata hidden, every transcript and group shown.
+ */
+export interface AgentRunContextConfig {
+  type?: "agent_run";
+  agent_run_metadata?: GlobFilter;
+  transcript_group_names?: GlobFilter;
+  transcript_group_metadata?: GlobFilter;
+  transcript_names?: GlobFilter;
+  transcript_metadata?: GlobFilter;
+  message_metadata?: GlobFilter;
+}
+
+/** Options for {@link Trace.toAgentRunText}. */
+export interface AgentRunTextOptions {
+  /** `legacy`: docent-python 0.1.3a0's `AgentRun.to_text`; `current` (default): docent 0.1.88's `AgentRunView.to_text()`. */
+  style?: "legacy" | "current";
+  /** Legacy only: split as `to_text(token_limit)` does (needs a tokenizer). */
+  tokenLimit?: number;
+  /** Current only: which metadata and transcripts to show. */
+  context?: AgentRunContextConfig;
+  /** Which run of the trace (default 0). */
+  run?: number;
+}
+
+/** tiktoken's cl100k_base: the `agent-trace-viewer/tokenizer` module's exports fit. */
+export interface Cl100kTokenizer {
+  encode(text: string): Uint32Array | number[];
+  decode(tokens: Uint32Array): string;
+}
