@@ -16,6 +16,7 @@ pub mod facts;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
+pub mod otel;
 pub mod pydantic_lax;
 pub mod swe_agent;
 
@@ -39,6 +40,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &codex::Codex,
     &swe_agent::SweAgent,
     &claude_code::ClaudeCode,
+    &otel::Otel,
 ];
 
 /// How well a sample matched a format, and why.

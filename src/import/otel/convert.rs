@@ -1,0 +1,156 @@
+//! GenAI messages and span attributes as the shared model: message bodies,
+//! tool calls, tool results, and the typed facts (usage, model, duration).
+
+use serde_json::{Map, Value};
+
+use super::attrs::{count, json_in, str_of};
+use super::messages::Msg;
+use crate::model::{Arguments, Content, ContentPart, EventFacts, Message, ToolCall, ToolResult, ToolStatus, Usage};
+
+/// A message split into what the model shows as one message (text,
+/// reasoning, images, tool calls) and the tool results it carries
+/// (`tool_call_response` parts, each a result event of its own).
+pub struct Converted {
+    pub message: Option<Message>,
+    pub results: Vec<ToolResult>,
+}
+
+pub fn message(m: &Msg) -> Converted {
+    let mut parts = Vec::new();
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    for p in &m.parts {
+        let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
+        let text = |k: &str| p.get(k).map(|c| c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string()));
+        match kind {
+            "text" => parts.push(ContentPart::Text(text("content").unwrap_or_default().into())),
+            "reasoning" | "thinking" => parts.push(ContentPart::Reasoning(text("content").unwrap_or_default().into())),
+            "uri" | "image_url" if p.get("modality").and_then(Value::as_str).is_none_or(|m| m == "image") && p.get("uri").is_some_and(Value::is_string) => {
+                parts.push(ContentPart::Image { url: text("uri").unwrap_or_default().into() })
+            }
+            "blob" if p.get("modality").and_then(Value::as_str) == Some("image") => {
+                let mime = str_of_value(p, "mime_type").unwrap_or("image/*");
+                parts.push(ContentPart::Image { url: format!("data:{mime};base64,{}", text("content").unwrap_or_default()).into() })
+            }
+            "tool_call" => calls.push(ToolCall {
+                id: id_of(p),
+                function: str_of_value(p, "name").unwrap_or_default().to_string(),
+                arguments: arguments(p.get("arguments")),
+                result: None,
+            }),
+            "tool_call_response" => results.push(ToolResult {
+                call_id: id_of(p),
+                content: content_of(p.get("response")),
+                status: ToolStatus::Unknown,
+                call: None,
+                implicit_link: false,
+            }),
+            _ => parts.push(ContentPart::Other(p.clone())),
+        }
+    }
+    let content = match parts.as_slice() {
+        [] => Content::None,
+        [ContentPart::Text(t)] => Content::Text(t.clone()),
+        _ => Content::Parts(parts),
+    };
+    let empty = content == Content::None && calls.is_empty();
+    let message = (!empty || results.is_empty()).then(|| Message { role: m.role.clone(), content, tool_calls: calls });
+    Converted { message, results }
+}
+
+fn str_of_value<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
+    v.get(k).and_then(Value::as_str)
+}
+
+fn id_of(p: &Value) -> Option<String> {
+    match p.get("id")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+/// Tool-call arguments: an object as it is; a JSON string parsed, with its
+/// text kept.
+pub fn arguments(v: Option<&Value>) -> Arguments {
+    match v {
+        None | Some(Value::Null) => Arguments::default(),
+        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            Ok(parsed) => Arguments { value: Some(parsed.into()), text: Some(s.as_str().into()) },
+            Err(_) => Arguments { value: None, text: Some(s.as_str().into()) },
+        },
+        Some(other) => Arguments { value: Some(other.clone().into()), text: None },
+    }
+}
+
+/// A tool's output or a response part: text as text, anything else as JSON.
+pub fn content_of(v: Option<&Value>) -> Content {
+    match v {
+        None | Some(Value::Null) => Content::None,
+        Some(Value::String(s)) => Content::Text(s.as_str().into()),
+        Some(other) => Content::Json(other.clone()),
+    }
+}
+
+/// A span's facts: token usage (GenAI `gen_ai.usage.*`, its deprecated
+/// `prompt_tokens`/`completion_tokens`, OpenInference `llm.token_count.*`),
+/// the model (`gen_ai.response.model`, else `gen_ai.request.model`, else
+/// `llm.model_name`), and the duration.
+pub fn facts(a: &Map<String, Value>, duration_ms: Option<f64>) -> Option<Box<EventFacts>> {
+    let first = |keys: &[&str]| keys.iter().find_map(|k| count(a, k));
+    let input = first(&["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt"]);
+    let output = first(&["gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion"]);
+    let cache_read = first(&["gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_read_input_tokens", "llm.token_count.prompt_details.cache_read"]);
+    let cache_creation = first(&["gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_creation_input_tokens", "llm.token_count.prompt_details.cache_write"]);
+    let reasoning = first(&["gen_ai.usage.reasoning.output_tokens", "llm.token_count.completion_details.reasoning"]);
+    let total = first(&["gen_ai.usage.total_tokens", "llm.token_count.total"]);
+    let usage = [input, output, cache_read, cache_creation, reasoning, total].iter().any(Option::is_some).then(|| {
+        let (i, o) = (input.unwrap_or(0), output.unwrap_or(0));
+        Usage {
+            input_tokens: i,
+            output_tokens: o,
+            cache_read_input_tokens: cache_read.unwrap_or(0),
+            cache_creation_input_tokens: cache_creation.unwrap_or(0),
+            reasoning_output_tokens: reasoning.unwrap_or(0),
+            total_tokens: total.unwrap_or_else(|| i.saturating_add(o)),
+        }
+    });
+    let model = ["gen_ai.response.model", "gen_ai.request.model", "llm.model_name"].iter().find_map(|k| str_of(a, k)).map(str::to_string);
+    let facts = EventFacts { usage, duration_ms, model, handoff: None };
+    (facts != EventFacts::default()).then(|| Box::new(facts))
+}
+
+/// What a tool span says about its call: name, call id, arguments, result.
+pub struct ToolSpan {
+    pub name: String,
+    pub call_id: Option<String>,
+    pub arguments: Arguments,
+    pub result: Option<Value>,
+}
+
+/// A tool span (`gen_ai.operation.name` = `execute_tool`, or OpenInference
+/// kind `TOOL`), else None.
+pub fn tool_span(a: &Map<String, Value>, span_name: &str) -> Option<ToolSpan> {
+    let genai = str_of(a, "gen_ai.operation.name") == Some("execute_tool");
+    let oi = str_of(a, "openinference.span.kind").is_some_and(|k| k.eq_ignore_ascii_case("TOOL"));
+    if !genai && !oi {
+        return None;
+    }
+    let name = str_of(a, "gen_ai.tool.name").or_else(|| str_of(a, "tool.name")).unwrap_or(span_name).to_string();
+    let call_id = ["gen_ai.tool.call.id", "tool_call.id", "tool.id"].iter().find_map(|k| a.get(*k)).and_then(|v| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    });
+    let args = ["gen_ai.tool.call.arguments", "input.value", "input"].iter().find_map(|k| a.get(*k));
+    let result = ["gen_ai.tool.call.result", "output.value", "output"].iter().find_map(|k| a.get(*k)).map(json_in_text);
+    Some(ToolSpan { name, call_id, arguments: arguments(args), result })
+}
+
+/// A result kept as the text it was, unless it is structured already.
+fn json_in_text(v: &Value) -> Value {
+    match v {
+        Value::String(_) => v.clone(),
+        other => json_in(other),
+    }
+}

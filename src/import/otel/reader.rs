@@ -1,0 +1,206 @@
+//! Reads the records of the input into spans: OTLP requests
+//! (`resourceSpans[].scopeSpans[].spans[]`, a document or one per line as
+//! the Collector's file exporter writes them), lone span objects, and flat
+//! attribute objects (one span's attributes, `{"gen_ai.operation.name": …}`).
+//! Checks each request against the protobuf messages ([`super::schema`]).
+
+use std::ops::Range;
+
+use serde_json::{json, Map, Value};
+
+use super::attrs::key_values;
+use super::schema::{self, get, Problem};
+use crate::diagnostic::Severity::Error;
+use crate::import::{top_records, Builder, Input};
+use crate::json::{render_path, scan, Seg};
+
+/// One span, wherever it came from.
+pub struct SpanRec {
+    /// The span object's bytes.
+    pub range: Range<usize>,
+    pub path: String,
+    /// The span object as written.
+    pub span: Map<String, Value>,
+    /// Its attributes as a plain object.
+    pub attrs: Map<String, Value>,
+    /// Its resource's attributes and its scope (`{name, version}`), shared
+    /// by the spans of one `scopeSpans`.
+    pub resource: std::rc::Rc<Map<String, Value>>,
+    pub scope: std::rc::Rc<Value>,
+    /// A flat attribute object, not an OTLP span.
+    pub flat: bool,
+}
+
+impl SpanRec {
+    pub fn str_field(&self, json: &str) -> &str {
+        get(&self.span, &schema::SPAN, json).and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+/// What the reader found besides the spans.
+#[derive(Default)]
+pub struct Found {
+    pub spans: Vec<SpanRec>,
+    /// Per `resourceSpans`: its resource, schema URL and scopes, for the
+    /// file metadata (what no span holds).
+    pub resources: Vec<Value>,
+    pub requests: usize,
+}
+
+/// Keys that mark an object as a span's flat attributes.
+pub fn is_flat_attributes(o: &Map<String, Value>) -> bool {
+    o.keys().any(|k| {
+        k.starts_with("gen_ai.") || k.starts_with("llm.") || k.starts_with("openinference.") || k == "input.value" || k == "output.value"
+    })
+}
+
+/// An OTLP span object (in a list of spans, not wrapped in a request).
+pub fn is_span_object(o: &Map<String, Value>) -> bool {
+    (o.contains_key("traceId") || o.contains_key("trace_id")) && (o.contains_key("spanId") || o.contains_key("span_id"))
+}
+
+pub fn is_request(o: &Map<String, Value>) -> bool {
+    o.contains_key("resourceSpans") || o.contains_key("resource_spans")
+}
+
+pub fn read(input: &Input, out: &mut Builder) -> Found {
+    let mut found = Found::default();
+    let no_resource = std::rc::Rc::new(Map::new());
+    let no_scope = std::rc::Rc::new(Value::Null);
+    for r in top_records(input) {
+        if r.broken {
+            continue; // kept as an unparsed event by the core
+        }
+        let Ok(v) = out.parse_record(&r.range, &r.path) else { continue };
+        let Value::Object(o) = v else {
+            out.diag_in(Error, "not-otlp", format!("expected an OTLP request, span or attribute object, found {}", crate::import::json_type(&v)), &r.range, &r.path, &[], None);
+            out.set_aside(r.range.clone(), r.path.clone(), "not an OTLP request, span or attribute object");
+            continue;
+        };
+        if is_request(&o) {
+            found.requests += 1;
+            request(out, input, &r.range, &r.path, o, &mut found);
+        } else if is_span_object(&o) {
+            let mut problems = Vec::new();
+            schema::check_object(&o, &schema::SPAN, &[], &mut Vec::new(), &mut problems);
+            report(out, &r.range, &r.path, &problems);
+            let attrs = key_values(get(&o, &schema::SPAN, "attributes"));
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false });
+        } else if is_flat_attributes(&o) {
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true });
+        } else {
+            out.diag_in(Error, "not-otlp", "expected an OTLP request (`resourceSpans`), a span (`traceId`, `spanId`) or span attributes (`gen_ai.*`, `llm.*`)".to_string(), &r.range, &r.path, &[], None);
+            out.set_aside(r.range.clone(), r.path.clone(), "not an OTLP request, span or attribute object");
+        }
+    }
+    found
+}
+
+fn report(out: &mut Builder, range: &Range<usize>, path: &str, problems: &[Problem]) {
+    for p in problems {
+        out.diag_in(Error, "otlp-invalid", p.message.clone(), range, path, &p.segs, None);
+    }
+}
+
+/// The byte range of member `key` (JSON or proto name) of the object at `at`.
+fn member(b: &[u8], at: usize, ends: &scan::ContainerEnds, keys: [&str; 2]) -> Option<(String, Range<usize>)> {
+    let members = scan::object_members_in(b, scan::skip_ws(b, at), ends).ok()?;
+    members.into_iter().rev().find(|(k, _)| keys.contains(&k.as_str()))
+}
+
+fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Range<usize>> {
+    let at = scan::skip_ws(b, range.start);
+    if b.get(at) != Some(&b'[') {
+        return Vec::new();
+    }
+    scan::array_items_in(b, at, ends).0
+}
+
+/// One `ExportTraceServiceRequest`: checked whole, then its spans taken out
+/// with their byte ranges.
+fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, mut o: Map<String, Value>, found: &mut Found) {
+    let mut problems = Vec::new();
+    schema::check_object(&o, &schema::REQUEST, &[], &mut Vec::new(), &mut problems);
+    report(out, range, path, &problems);
+    let (b, ends) = (input.bytes, &input.split.ends);
+    let rs_key = if o.contains_key("resourceSpans") { "resourceSpans" } else { "resource_spans" };
+    let rs_range = member(b, range.start, ends, ["resourceSpans", "resource_spans"]).map(|(_, r)| r);
+    let rs_ranges = rs_range.map(|r| items(b, &r, ends)).unwrap_or_default();
+    let resource_spans = match o.remove(rs_key) {
+        Some(Value::Array(items)) => items,
+        other => {
+            // Not a list (reported above): kept with the file metadata.
+            if let Some(v) = other {
+                o.insert(rs_key.to_string(), v);
+                found.resources.push(Value::Object(o));
+            }
+            return;
+        }
+    };
+    for (i, (rs, rs_at)) in resource_spans.into_iter().zip(rs_ranges.into_iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
+        let Value::Object(mut rs) = rs else {
+            found.resources.push(rs);
+            continue;
+        };
+        let resource_value = get(&rs, &schema::RESOURCE_SPANS, "resource").cloned().unwrap_or(Value::Null);
+        let resource = std::rc::Rc::new(key_values(resource_value.get("attributes")));
+        let ss_key = if rs.contains_key("scopeSpans") { "scopeSpans" } else { "scope_spans" };
+        let ss_ranges = rs_at
+            .as_ref()
+            .and_then(|r| member(b, r.start, ends, ["scopeSpans", "scope_spans"]))
+            .map(|(_, r)| items(b, &r, ends))
+            .unwrap_or_default();
+        let scope_list = rs.remove(ss_key);
+        let mut scopes = Vec::new();
+        let Some(Value::Array(scope_spans)) = scope_list else {
+            if let Some(v) = scope_list {
+                rs.insert(ss_key.to_string(), v);
+            }
+            found.resources.push(Value::Object(rs));
+            continue;
+        };
+        for (j, (ss, ss_at)) in scope_spans.into_iter().zip(ss_ranges.into_iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
+            let Value::Object(mut ss) = ss else {
+                scopes.push(ss);
+                continue;
+            };
+            let sp_key = "spans";
+            let sp_ranges = ss_at.as_ref().and_then(|r| member(b, r.start, ends, ["spans", "spans"])).map(|(_, r)| items(b, &r, ends)).unwrap_or_default();
+            let spans = ss.remove(sp_key);
+            let scope_value = get(&ss, &schema::SCOPE_SPANS, "scope").cloned().unwrap_or(Value::Null);
+            let scope = std::rc::Rc::new(json!({
+                "name": scope_value.get("name").cloned().unwrap_or(Value::Null),
+                "version": scope_value.get("version").cloned().unwrap_or(Value::Null),
+                "attributes": Value::Object(key_values(scope_value.get("attributes"))),
+            }));
+            let spans = match spans {
+                Some(Value::Array(items)) => items,
+                other => {
+                    if let Some(v) = other {
+                        ss.insert(sp_key.to_string(), v);
+                    }
+                    scopes.push(Value::Object(ss));
+                    continue;
+                }
+            };
+            scopes.push(Value::Object(ss));
+            for (k, span) in spans.into_iter().enumerate() {
+                let segs = [Seg::key(rs_key), Seg::Index(i), Seg::key(ss_key), Seg::Index(j), Seg::key(sp_key), Seg::Index(k)];
+                let span_path = render_path(path, &segs);
+                let span_range = sp_ranges.get(k).cloned().unwrap_or_else(|| range.clone());
+                let Value::Object(span) = span else {
+                    out.set_aside(span_range, span_path, "a span that is not an object");
+                    continue;
+                };
+                let attrs = key_values(get(&span, &schema::SPAN, "attributes"));
+                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false });
+            }
+        }
+        rs.insert(ss_key.to_string(), Value::Array(scopes));
+        found.resources.push(Value::Object(rs));
+    }
+    // Unknown top-level members (reported above) are kept with the resources.
+    if !o.is_empty() {
+        found.resources.push(Value::Object(o));
+    }
+}

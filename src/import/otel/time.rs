@@ -1,0 +1,82 @@
+//! OTLP times (`startTimeUnixNano`: nanoseconds since the Unix epoch, as a
+//! decimal string or a number) as RFC 3339 strings, which the rest of the
+//! crate reads with `analysis::time`. The crate has a parser but no
+//! formatter, so the one conversion lives here.
+
+use serde_json::Value;
+
+/// A `fixed64` nanosecond time as protobuf's JSON mapping accepts it: a
+/// decimal string or a whole number.
+pub fn nanos(v: &Value) -> Option<u64> {
+    match v {
+        Value::String(s) => s.parse::<u64>().ok(),
+        Value::Number(n) => n.as_u64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f < 1.8e19).map(|f| f as u64)),
+        _ => None,
+    }
+}
+
+/// `2024-05-01T12:00:00.123456789Z`; 0 (unset in OTLP) gives None.
+pub fn rfc3339(nanos: u64) -> Option<String> {
+    if nanos == 0 {
+        return None;
+    }
+    let secs = nanos / 1_000_000_000;
+    let frac = nanos % 1_000_000_000;
+    let days = i64::try_from(secs / 86_400).ok()?;
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    let (hh, mm, ss) = (rem / 3600, (rem % 3600) / 60, rem % 60);
+    Some(format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{frac:09}Z"))
+}
+
+/// The inverse of `analysis::time::days_from_civil` (Howard Hinnant's
+/// civil_from_days) for days on or after 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, u32::try_from(m).unwrap_or(1), u32::try_from(d).unwrap_or(1))
+}
+
+/// Milliseconds between two nanosecond times (None when the end is unset
+/// or before the start).
+pub fn duration_ms(start: u64, end: u64) -> Option<f64> {
+    (start > 0 && end >= start).then(|| (end - start) as f64 / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::time::{days_from_civil, parse_instant};
+
+    #[test]
+    fn round_trips_through_the_crate_parser() {
+        for n in [1u64, 1_700_000_000_123_456_789, 951_782_400_000_000_000, 4_102_444_799_999_999_999, 86_399_000_000_000] {
+            let s = rfc3339(n).unwrap();
+            let i = parse_instant(&s).unwrap_or_else(|| panic!("{s}"));
+            assert_eq!(i.unix_seconds() as u64 * 1_000_000_000 + u64::from(i.subsec_nanos()), n, "{s}");
+        }
+        assert_eq!(rfc3339(1_700_000_000_123_456_789).as_deref(), Some("2023-11-14T22:13:20.123456789Z"));
+        assert_eq!(rfc3339(0), None);
+        for days in [0i64, 59, 60, 11_016, 19_782, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), Some(days));
+        }
+    }
+
+    #[test]
+    fn nanos_forms() {
+        assert_eq!(nanos(&Value::from("1700000000000000000")), Some(1_700_000_000_000_000_000));
+        assert_eq!(nanos(&Value::from(5u64)), Some(5));
+        assert_eq!(nanos(&Value::from("x")), None);
+        assert_eq!(nanos(&Value::from(-1)), None);
+        assert_eq!(duration_ms(1_000_000, 3_500_000), Some(2.5));
+        assert_eq!(duration_ms(3, 1), None);
+    }
+}

@@ -1,0 +1,412 @@
+//! Spans into runs: one run per trace id, its spans walked as a tree
+//! (parent links; siblings by start time), each span a begin and an end
+//! event around what it adds — the messages its model call shows for the
+//! first time, its tool call's result, its own events.
+//!
+//! The conversation is not repeated: every model call re-sends the history,
+//! so the run keeps the chain hashes of every message sequence already
+//! shown (each call's input followed by its output); a call's new messages
+//! are those after the longest prefix of its input already shown. Several
+//! agents in one trace each keep their own history this way. A tool
+//! result re-sent in a later input after a tool span gave it is not shown
+//! again.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use serde_json::{Map, Value};
+
+use super::attrs::{key_values, str_of};
+use super::convert::{self, tool_span};
+use super::messages::{exchange, Msg, SpanEvent};
+use super::reader::SpanRec;
+use super::schema::{self, get};
+use super::time::{duration_ms, nanos, rfc3339};
+use crate::diagnostic::Severity::Warning;
+use crate::import::{Builder, CallSite};
+use crate::json::Seg;
+use crate::model::{CallRef, Content, EventBody, Marker, Metadata, SpanEvent as ModelSpan, SpanPhase, ToolCall, ToolResult, ToolStatus};
+
+/// Run id of spans that carry no trace id (flat attribute objects).
+pub const NO_TRACE: &str = "(no trace id)";
+
+/// Builds every run from the spans, in order of each trace's first span.
+pub fn runs(spans: &[SpanRec], out: &mut Builder) {
+    let mut order: Vec<String> = Vec::new();
+    let mut members: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, s) in spans.iter().enumerate() {
+        let trace = s.str_field("traceId").to_ascii_lowercase();
+        let entry = members.entry(trace.clone()).or_insert_with(|| {
+            order.push(trace);
+            Vec::new()
+        });
+        entry.push(i);
+    }
+    for trace in order {
+        let Some(indices) = members.remove(&trace) else { continue };
+        Run::new(spans, out).build(&trace, &indices);
+    }
+}
+
+struct Run<'s, 'r, 'a> {
+    spans: &'s [SpanRec],
+    out: &'r mut Builder<'a>,
+    /// Chain hashes of every message sequence shown so far.
+    shown: HashSet<u64>,
+    /// Tool calls by call id.
+    calls: HashMap<String, CallRef>,
+    sites: Vec<CallSite>,
+    /// A span was deeper than [`MAX_DEPTH`] (warned once per run).
+    too_deep: bool,
+}
+
+/// How many levels a span path keeps.
+const MAX_DEPTH: usize = 256;
+
+/// The hash of a sequence extended by one message.
+fn chain(previous: u64, m: &Msg) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    previous.hash(&mut h);
+    m.fingerprint().hash(&mut h);
+    h.finish()
+}
+
+impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
+    fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false }
+    }
+
+    fn build(mut self, trace: &str, indices: &[usize]) {
+        let first = indices.first().and_then(|&i| self.spans.get(i));
+        let mut metadata = Metadata::new();
+        metadata.insert("trace_id".to_string(), Value::String(trace.to_string()));
+        if let Some(s) = first {
+            metadata.insert("resource".to_string(), Value::Object((*s.resource).clone()));
+        }
+        let id = if trace.is_empty() { NO_TRACE.to_string() } else { trace.to_string() };
+        self.out.begin_run(id, metadata, first.map(|s| s.range.start));
+        // Parent links within the trace; a parent not in the file makes a root.
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        for &i in indices {
+            let Some(s) = self.spans.get(i) else { continue };
+            let id = s.str_field("spanId");
+            if id.is_empty() {
+                continue;
+            }
+            if by_id.insert(id, i).is_some() {
+                self.out.diag_in(Warning, "duplicate-span-id", format!("span id {id} is used by another span of this trace; children go to the last"), &s.range, &s.path, &[Seg::key("spanId")], None);
+            }
+        }
+        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut roots = Vec::new();
+        for &i in indices {
+            let Some(s) = self.spans.get(i) else { continue };
+            let parent = s.str_field("parentSpanId");
+            match by_id.get(parent).filter(|&&p| p != i) {
+                Some(&p) if !parent.is_empty() => children.entry(p).or_default().push(i),
+                _ => roots.push(i),
+            }
+        }
+        let start = |i: &usize| self.spans.get(*i).and_then(|s| get(&s.span, &schema::SPAN, "startTimeUnixNano")).and_then(nanos).unwrap_or(0);
+        crate::sort::by_key(&mut roots, start);
+        for list in children.values_mut() {
+            crate::sort::by_key(list, start);
+        }
+        let mut visited = vec![false; self.spans.len()];
+        let walk = |me: &mut Self, root: usize, visited: &mut Vec<bool>| {
+            // (span, its name path, closing?)
+            let mut stack: Vec<(usize, std::rc::Rc<Vec<String>>, bool)> = vec![(root, std::rc::Rc::new(Vec::new()), false)];
+            while let Some((i, path, closing)) = stack.pop() {
+                if closing {
+                    me.end(i, &path);
+                    continue;
+                }
+                if visited.get(i).copied().unwrap_or(true) {
+                    continue;
+                }
+                if let Some(v) = visited.get_mut(i) {
+                    *v = true;
+                }
+                // Past MAX_DEPTH a span takes the place of its parent's
+                // path's last step (each event carries its whole path: a
+                // deeper tree would cost the square of its depth).
+                let mut own: Vec<String> = path.iter().take(MAX_DEPTH - 1).cloned().collect();
+                if path.len() >= MAX_DEPTH && !me.too_deep {
+                    me.too_deep = true;
+                    if let Some(s) = me.spans.get(i) {
+                        me.out.diag_in(Warning, "span-too-deep", format!("spans nest deeper than {MAX_DEPTH} levels; deeper spans are shown at level {MAX_DEPTH}"), &s.range, &s.path, &[], None);
+                    }
+                }
+                own.push(me.spans.get(i).map(name_of).unwrap_or_default());
+                let own = std::rc::Rc::new(own);
+                me.begin(i, &own);
+                stack.push((i, own.clone(), true));
+                for &c in children.get(&i).into_iter().flatten().rev() {
+                    stack.push((c, own.clone(), false));
+                }
+            }
+        };
+        for root in roots {
+            walk(&mut self, root, &mut visited);
+        }
+        // Spans in a parent cycle: reached from no root.
+        for &i in indices {
+            if !visited.get(i).copied().unwrap_or(true) {
+                if let Some(s) = self.spans.get(i) {
+                    self.out.diag_in(Warning, "span-cycle", "this span's parent links form a cycle; shown as a root".to_string(), &s.range, &s.path, &[Seg::key("parentSpanId")], None);
+                }
+                walk(&mut self, i, &mut visited);
+            }
+        }
+        let sites = std::mem::take(&mut self.sites);
+        self.out.warn_unanswered(&sites, |name| format!("{name} has no result in this trace (no tool span or tool message with its call id)"));
+    }
+
+    fn begin(&mut self, i: usize, path: &std::rc::Rc<Vec<String>>) {
+        let Some(s) = self.spans.get(i) else { return };
+        let start = get(&s.span, &schema::SPAN, "startTimeUnixNano").and_then(nanos).unwrap_or(0);
+        let end = get(&s.span, &schema::SPAN, "endTimeUnixNano").and_then(nanos).unwrap_or(0);
+        let failed = status_code(s) == 2;
+        let index = self.out.push_event(EventBody::Span(ModelSpan { name: (**path).clone(), phase: SpanPhase::Begin }), "span", s.range.clone(), s.path.clone(), rfc3339(start));
+        if let Some(e) = self.out.event_mut(index) {
+            e.span = Some((**path).clone());
+            e.failed = failed;
+            e.metadata = span_metadata(s);
+            e.facts = convert::facts(&s.attrs, duration_ms(start, end));
+        }
+        let events: Vec<(String, Map<String, Value>, Option<u64>)> = get(&s.span, &schema::SPAN, "events")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|e| {
+                let name = e.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+                (name, key_values(e.get("attributes")), e.get("timeUnixNano").and_then(nanos))
+            })
+            .collect();
+        let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
+        self.check_messages(s, index);
+        let x = exchange(&s.attrs, &views);
+        let used_events = x.source == "message events" && !(x.input.is_empty() && x.output.is_empty());
+        // In time order: what was sent, the call a tool span makes, the
+        // span's own events, what came back.
+        let output = self.conversation(s, path, &x.input, &x.output, rfc3339(start));
+        let tool = tool_span(&s.attrs, s.str_field("name")).map(|t| self.tool_call(s, path, t));
+        for (k, (name, attrs, at)) in events.iter().enumerate() {
+            let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
+            if consumed {
+                continue;
+            }
+            let label = match name.as_str() {
+                "exception" => format!(
+                    "exception: {}{}",
+                    str_of(attrs, "exception.type").map(|t| format!("{t}: ")).unwrap_or_default(),
+                    str_of(attrs, "exception.message").unwrap_or("")
+                ),
+                other => other.to_string(),
+            };
+            let segs = [Seg::key("events"), Seg::Index(k)];
+            let event_path = crate::json::render_path(&s.path, &segs);
+            let index = self.out.push_event(EventBody::Marker(Marker { label }), "span event", s.range.clone(), event_path, at.and_then(rfc3339));
+            if let Some(e) = self.out.event_mut(index) {
+                e.span = Some((**path).clone());
+                e.failed = name == "exception";
+                e.metadata = attrs.clone();
+            }
+        }
+        let at = rfc3339(end).or(rfc3339(start));
+        for m in output {
+            self.message(s, path, m, "output", at.clone());
+        }
+        if let Some((t, call)) = tool {
+            self.tool_result(s, path, t, call, failed, at);
+        }
+    }
+
+    /// Warns (`genai-schema`) about a message attribute its schema rejects.
+    fn check_messages(&mut self, s: &SpanRec, event: u32) {
+        for (key, kind) in super::genai_schema::ATTRIBUTES {
+            let Some(v) = s.attrs.get(key) else { continue };
+            let Some(why) = super::genai_schema::check(kind, v) else { continue };
+            let segs = if s.flat {
+                vec![Seg::key(key)]
+            } else {
+                let list = get(&s.span, &schema::SPAN, "attributes").and_then(Value::as_array);
+                let at = list.and_then(|l| l.iter().rposition(|kv| kv.get("key").and_then(Value::as_str) == Some(key)));
+                match at {
+                    Some(n) => vec![Seg::key("attributes"), Seg::Index(n), Seg::key("value")],
+                    None => vec![Seg::key("attributes")],
+                }
+            };
+            self.out.diag_in(Warning, "genai-schema", format!("`{key}` does not follow the GenAI conventions' schema: {why}"), &s.range, &s.path, &segs, Some(event));
+        }
+    }
+
+    fn end(&mut self, i: usize, path: &[String]) {
+        let Some(s) = self.spans.get(i) else { return };
+        let end = get(&s.span, &schema::SPAN, "endTimeUnixNano").and_then(nanos).unwrap_or(0);
+        let index = self.out.push_event(EventBody::Span(ModelSpan { name: path.to_vec(), phase: SpanPhase::End }), "span", s.range.clone(), s.path.clone(), rfc3339(end));
+        if let Some(e) = self.out.event_mut(index) {
+            e.span = Some(path.to_vec());
+            e.failed = status_code(s) == 2;
+            if let Some(st) = get(&s.span, &schema::SPAN, "status") {
+                e.metadata.insert("status".to_string(), st.clone());
+            }
+            e.metadata.insert("span_id".to_string(), Value::String(s.str_field("spanId").to_string()));
+        }
+    }
+
+    /// The messages of a call not shown before, as events.
+    /// Shows the input messages not shown before; returns the output ones
+    /// (always new), to show once the span's own events are.
+    fn conversation<'m>(&mut self, s: &SpanRec, path: &[String], input: &[Msg], output: &'m [Msg], start: Option<String>) -> &'m [Msg] {
+        let mut h = 0u64;
+        let mut known = 0;
+        let mut hashes = Vec::with_capacity(input.len() + output.len());
+        for (n, m) in input.iter().enumerate() {
+            h = chain(h, m);
+            hashes.push(h);
+            if self.shown.contains(&h) {
+                known = n + 1;
+            }
+        }
+        for m in output {
+            h = chain(h, m);
+            hashes.push(h);
+        }
+        self.shown.extend(hashes);
+        let new_input = input.get(known..).unwrap_or(&[]);
+        for m in new_input {
+            self.message(s, path, m, "input", start.clone());
+        }
+        output
+    }
+
+    fn message(&mut self, s: &SpanRec, path: &[String], m: &Msg, side: &str, at: Option<String>) {
+        let c = convert::message(m);
+        let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
+        let kind = if side == "input" { "input message" } else { "output message" };
+        if let Some(msg) = c.message {
+            let calls: Vec<Option<String>> = msg.tool_calls.iter().map(|t| t.id.clone()).collect();
+            let index = self.out.push_event(EventBody::Message(msg), kind, s.range.clone(), attrs_path.clone(), at.clone());
+            if let Some(e) = self.out.event_mut(index) {
+                e.span = Some(path.to_vec());
+                e.metadata = m.extra.clone();
+            }
+            for (n, id) in calls.into_iter().enumerate() {
+                let call = CallRef { event: index, call: crate::source::clamp_u32(n) };
+                self.sites.push(CallSite { call, segs: Vec::new() });
+                if let Some(id) = id {
+                    self.calls.entry(id).or_insert(call);
+                }
+            }
+        }
+        for r in c.results {
+            let linked = r.call_id.as_ref().and_then(|id| self.calls.get(id)).copied();
+            if linked.is_some_and(|c| self.out.answered(c)) {
+                continue; // shown already (by its tool span)
+            }
+            self.result(s, path, r, linked, &attrs_path, at.clone(), false);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // each is one fact of the result event
+    fn result(&mut self, s: &SpanRec, path: &[String], mut r: ToolResult, call: Option<CallRef>, at_path: &str, at: Option<String>, failed: bool) {
+        r.call = call;
+        let index = self.out.push_event(EventBody::ToolResult(r), "tool result", s.range.clone(), at_path.to_string(), at);
+        if let Some(e) = self.out.event_mut(index) {
+            e.span = Some(path.to_vec());
+            e.failed = failed;
+        }
+        if let Some(c) = call {
+            self.out.link_result(c, index);
+        }
+    }
+
+    /// A tool span's call: the message's call with its id, else (no message
+    /// made it) a call event from the span.
+    fn tool_call(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan) -> (convert::ToolSpan, CallRef) {
+        let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
+        let known = t.call_id.as_ref().and_then(|id| self.calls.get(id)).copied().filter(|c| !self.out.answered(*c));
+        let call = match known {
+            Some(c) => c,
+            None => {
+                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments.clone(), result: None });
+                let start = get(&s.span, &schema::SPAN, "startTimeUnixNano").and_then(nanos).and_then(rfc3339);
+                let index = self.out.push_event(body, "tool span", s.range.clone(), attrs_path.clone(), start);
+                if let Some(e) = self.out.event_mut(index) {
+                    e.span = Some(path.to_vec());
+                }
+                let c = CallRef { event: index, call: 0 };
+                if let Some(id) = &t.call_id {
+                    self.calls.entry(id.clone()).or_insert(c);
+                }
+                c
+            }
+        };
+        (t, call)
+    }
+
+    /// A tool span's result, answering its call.
+    fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan, call: CallRef, failed: bool, at: Option<String>) {
+        let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
+        let status = if failed { ToolStatus::Error } else if t.result.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
+        let content = match (&t.result, failed) {
+            (Some(v), _) => convert::content_of(Some(v)),
+            (None, true) => convert::content_of(get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("message"))),
+            (None, false) => Content::None,
+        };
+        let r = ToolResult { call_id: t.call_id, content, status, call: None, implicit_link: false };
+        self.result(s, path, r, Some(call), &attrs_path, at, failed);
+    }
+}
+
+fn is_message_event(name: &str) -> bool {
+    matches!(name, "gen_ai.system.message" | "gen_ai.user.message" | "gen_ai.assistant.message" | "gen_ai.tool.message" | "gen_ai.choice")
+}
+
+/// A span's name: its own, else (flat attributes) its operation and model.
+fn name_of(s: &SpanRec) -> String {
+    let name = s.str_field("name");
+    if !name.is_empty() && !s.flat {
+        return name.to_string();
+    }
+    let op = str_of(&s.attrs, "gen_ai.operation.name")
+        .map(str::to_string)
+        .or_else(|| str_of(&s.attrs, "openinference.span.kind").map(str::to_ascii_lowercase))
+        .unwrap_or_else(|| "span".to_string());
+    let target = ["gen_ai.tool.name", "tool.name", "gen_ai.request.model", "llm.model_name"].iter().find_map(|k| str_of(&s.attrs, k));
+    match target {
+        Some(t) => format!("{op} {t}"),
+        None => op,
+    }
+}
+
+/// `status.code` as a number (2 is ERROR).
+fn status_code(s: &SpanRec) -> i64 {
+    match get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("code")) {
+        Some(Value::Number(n)) => n.as_i64().unwrap_or(0),
+        Some(Value::String(c)) if c == "STATUS_CODE_ERROR" => 2,
+        Some(Value::String(c)) if c == "STATUS_CODE_OK" => 1,
+        _ => 0,
+    }
+}
+
+/// A span's begin-event metadata: its ids, kind, status, scope, and every
+/// attribute under its own key (events and links as written).
+fn span_metadata(s: &SpanRec) -> Metadata {
+    let mut m = Metadata::new();
+    if !s.flat {
+        for k in ["traceId", "spanId", "parentSpanId", "kind", "status", "events", "links", "traceState", "flags"] {
+            if let Some(v) = get(&s.span, &schema::SPAN, k) {
+                m.insert(format!("otel.{k}"), v.clone());
+            }
+        }
+        if !s.scope.is_null() {
+            m.insert("otel.scope".to_string(), (*s.scope).clone());
+        }
+    }
+    for (k, v) in &s.attrs {
+        m.insert(k.clone(), v.clone());
+    }
+    m
+}
