@@ -41,20 +41,6 @@ fn langsmith() {
 }
 
 #[test]
-<<<<<<< HEAD
-fn otel_genai() {
-    for path in corpus_files("otel-genai") {
-        let bytes = std::fs::read(&path).unwrap();
-        let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
-        assert!(e.to_string().contains("OpenTelemetry GenAI") || e.to_string().contains("OpenInference"), "{}", e.to_string());
-    }
-=======
-fn swe_agent() {
-    expect_unsupported("swe-agent", "SWE-agent");
->>>>>>> fmt-otel
-}
-
-#[test]
 fn gzip_input_is_read() {
     use std::io::Write;
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

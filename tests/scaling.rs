@@ -10,7 +10,7 @@
 //! `{i}` replaced by the repetition's number. Every format of the registry
 //! must have shapes.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use agent_trace_viewer::{format_ids, parse_trace, ParseOptions};
 use serde_json::Value;
@@ -54,6 +54,7 @@ fn cpu_now() -> Duration {
 #[cfg(not(unix))]
 fn cpu_now() -> Duration {
     use std::sync::OnceLock;
+    use std::time::Instant;
     static START: OnceLock<Instant> = OnceLock::new();
     START.get_or_init(Instant::now).elapsed()
 }

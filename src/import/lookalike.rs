@@ -19,17 +19,6 @@ pub fn recognise(sample: &Sample) -> Option<&'static str> {
         if (has("post") || has("patch")) && o.values().any(Value::is_array) {
             return Some("LangSmith run ingest payloads ({post, patch})");
         }
-<<<<<<< HEAD
-        if has("resourceSpans") || o.keys().any(|k| k.starts_with("gen_ai.")) {
-            return Some("OpenTelemetry GenAI span data");
-        }
-        if o.keys().any(|k| k.starts_with("llm.") || k.starts_with("openinference.")) {
-            return Some("OpenInference span attributes");
-=======
-        if has("trajectory") || (has("history") && (has("info") || o.len() == 1)) {
-            return Some("a SWE-agent trajectory (.traj)");
->>>>>>> fmt-otel
-        }
     }
     None
 }
