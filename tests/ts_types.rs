@@ -62,8 +62,12 @@ const EVENTS_PER_TRACE: usize = 500;
 /// The corpus files read: see [`inputs`].
 const CORPUS_FILE_MAX: u64 = 1 << 20;
 
+/// The value as JavaScript receives it: serde_json's text read back, with
+/// `NaN` and the infinities (which the package hands over as those numbers,
+/// src/wasm/mod.rs) read as Python's json reads them.
 fn json<T: Serialize + ?Sized>(v: &T) -> Value {
-    serde_json::to_value(v).expect("a view type serialises")
+    let text = serde_json::to_string(v).expect("a view type serialises");
+    agent_trace_viewer::json::python::loads(&text).unwrap_or_else(|e| panic!("a view type's JSON reads back: {e}"))
 }
 
 fn each<T: Serialize>(items: impl IntoIterator<Item = T>) -> Vec<Value> {

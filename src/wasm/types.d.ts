@@ -130,7 +130,11 @@ export interface ToolDefinitionsEventView extends EventViewBase {
 }
 
 /** A span's begin or end record. */
-export interface SpanEventView extends EventViewBase { kind: "span" }
+export interface SpanEventView extends EventViewBase {
+  kind: "span";
+  /** The source marks the span as failed (an OpenTelemetry error status). */
+  failed?: true;
+}
 /** A marker (an agent call or error, a hand-off, …): its label is the summary. */
 export interface MarkerEventView extends EventViewBase {
   kind: "marker";
@@ -207,6 +211,8 @@ export interface MarkerRowView extends RowViewBase {
 /** Rows of the other kinds carry only the common fields. */
 export interface PlainRowView extends RowViewBase {
   kind: "tool-definitions" | "span" | "key-value" | "unparsed";
+  /** The source marks the record as failed (a span's error status). */
+  failed?: true;
 }
 
 /** A light list row: a discriminated union on `kind`, like {@link EventView}. */
