@@ -208,15 +208,19 @@ export interface MarkerRowView extends RowViewBase {
   failed?: true;
 }
 
-/** Rows of the other kinds carry only the common fields. */
-export interface PlainRowView extends RowViewBase {
-  kind: "tool-definitions" | "span" | "key-value" | "unparsed";
-  /** The source marks the record as failed (a span's error status). */
+export interface SpanRowView extends RowViewBase {
+  kind: "span";
+  /** The source marks the span as failed (an OpenTelemetry error status). */
   failed?: true;
 }
 
+/** Rows of the other kinds carry only the common fields. */
+export interface PlainRowView extends RowViewBase {
+  kind: "tool-definitions" | "key-value" | "unparsed";
+}
+
 /** A light list row: a discriminated union on `kind`, like {@link EventView}. */
-export type RowView = MessageRowView | ToolCallRowView | ToolResultRowView | MarkerRowView | PlainRowView;
+export type RowView = MessageRowView | ToolCallRowView | ToolResultRowView | MarkerRowView | SpanRowView | PlainRowView;
 
 /** Counts per facet among the events matching a query. */
 export interface Facets {

@@ -110,14 +110,14 @@ function membersByKind(unionName) {
   return byKind;
 }
 
-/** Inputs: every fixture of the five formats, the OpenHands conversation folder, the corpus. */
+/** Inputs: every fixture of every registered format, the OpenHands conversation folder, the corpus. */
 function traces() {
   const out = [];
   const files = (dir) =>
     existsSync(dir)
       ? readdirSync(dir).map((n) => join(dir, n)).filter((p) => statSync(p).isFile()).sort()
       : [];
-  for (const format of ['openai', 'docent', 'openhands', 'agent-catalog', 'agentlens']) {
+  for (const format of registry()) {
     for (const path of files(join(root, 'tests', 'fixtures', format))) out.push({ name: path, open: () => parseTrace(readFileSync(path), {}) });
   }
   const conversation = join(root, 'tests', 'fixtures', 'openhands', 'conversation', 'events');
