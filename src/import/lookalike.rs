@@ -13,9 +13,6 @@ pub fn recognise(sample: &Sample) -> Option<&'static str> {
         if has("eval") && has("version") && (has("samples") || has("results")) {
             return Some("an Inspect AI evaluation log (JSON)");
         }
-        if has("trace") && has("observations") {
-            return Some("a Langfuse trace export ({trace, observations})");
-        }
         if (has("post") || has("patch")) && o.values().any(Value::is_array) {
             return Some("LangSmith run ingest payloads ({post, patch})");
         }

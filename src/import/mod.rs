@@ -13,6 +13,7 @@ pub mod agentlens;
 mod builder;
 pub mod docent;
 pub mod facts;
+pub mod langfuse;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
@@ -41,6 +42,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &swe_agent::SweAgent,
     &claude_code::ClaudeCode,
     &otel::Otel,
+    &langfuse::Langfuse,
 ];
 
 /// How well a sample matched a format, and why.
