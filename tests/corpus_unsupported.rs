@@ -31,11 +31,6 @@ fn inspect() {
 }
 
 #[test]
-fn langfuse() {
-    expect_unsupported("langfuse", "Langfuse");
-}
-
-#[test]
 fn langsmith() {
     expect_unsupported("langsmith", "LangSmith");
 }

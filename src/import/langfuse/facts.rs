@@ -51,15 +51,19 @@ pub fn usage_details(d: &Map<String, Value>) -> Option<Usage> {
 }
 
 pub fn observation(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
-    let usage = o
-        .get("usageDetails")
-        .and_then(Value::as_object)
-        .and_then(usage_details)
-        .or_else(|| o.get("usage").and_then(Value::as_object).and_then(usage_details))
-        .or_else(|| {
-            let legacy: Map<String, Value> = ["promptTokens", "completionTokens", "totalTokens"].iter().filter_map(|k| o.get(*k).map(|v| (k.to_string(), v.clone()))).collect();
-            usage_details(&legacy)
-        });
+    // The first source that has a count key at all (an unreadable count
+    // there is 0, not a reason to read the deprecated fields).
+    let has_counts = |m: &Map<String, Value>| ["input", "output", "total"].iter().any(|k| m.contains_key(*k));
+    let details = o.get("usageDetails").and_then(Value::as_object);
+    let legacy = o.get("usage").and_then(Value::as_object);
+    let usage = match (details, legacy) {
+        (Some(d), _) if has_counts(d) => usage_details(d),
+        (_, Some(u)) if has_counts(u) => usage_details(u),
+        _ => {
+            let flat: Map<String, Value> = ["promptTokens", "completionTokens", "totalTokens"].iter().filter_map(|k| o.get(*k).map(|v| (k.to_string(), v.clone()))).collect();
+            usage_details(&flat).or_else(|| details.and_then(usage_details))
+        }
+    };
     let start = instant(o.get("startTime"));
     let end = instant(o.get("endTime"));
     let duration_ms = match (start, end) {

@@ -81,6 +81,7 @@ fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Rang
 
 /// The items of list `key` of the object at `range`, each with its range
 /// and path; items that are not objects are set aside.
+#[allow(clippy::too_many_arguments)] // each is one fact of where the list is
 fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, prefix: &[Seg], key: &str, v: Option<Value>, what: &'static str) -> Vec<Obs> {
     let (b, ends) = (input.bytes, &input.split.ends);
     let mut at = range.clone();

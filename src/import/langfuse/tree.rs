@@ -182,7 +182,7 @@ impl Walk<'_, '_, '_> {
         let point = kind == "EVENT";
         let body = if point { EventBody::Marker(Marker { label: name_of(o) }) } else { EventBody::Span(SpanEvent { name: (**path).clone(), phase: SpanPhase::Begin }) };
         let index = self.out.push_event(body, if point { "event" } else { "observation" }, o.range.clone(), o.path.clone(), start.clone());
-        let generation = matches!(kind, "GENERATION" | "EMBEDDING");
+        let generation = kind == "GENERATION";
         let input = if generation { o.o.get("input").and_then(|v| chat::messages(v, "user")) } else { None };
         let output = if generation { o.o.get("output").and_then(|v| chat::messages(v, "assistant")) } else { None };
         if let Some(e) = self.out.event_mut(index) {

@@ -219,12 +219,12 @@ fn report(out: &mut Builder, at: &At, problems: Vec<Problem>) {
     }
 }
 
-/// A trace object; `full` for the API's trace with full details. The UI
-/// export's `metadata` string is read as the object it holds.
+/// A trace object; `full` for the API's trace with full details, else the
+/// UI export, whose `metadata` string is read as the object it holds.
 pub fn trace(out: &mut Builder, at: &At, o: &Map<String, Value>, full: bool) {
     let mut problems = Vec::new();
     let mut o = o.clone();
-    if let Some(Value::String(s)) = o.get("metadata") {
+    if let Some(Value::String(s)) = o.get("metadata").filter(|_| !full) {
         if let Some(m) = metadata_object(&Value::String(s.clone())) {
             o.insert("metadata".to_string(), Value::Object(m));
         }
