@@ -79,9 +79,29 @@ struct Walk<'t, 'r, 'a> {
     shown_tools: HashSet<u64>,
     calls: HashMap<String, CallRef>,
     /// Calls without an id, by function name, in order.
-    by_name: HashMap<String, Vec<CallRef>>,
+    by_name: HashMap<String, ByName>,
     sites: Vec<CallSite>,
     too_deep: bool,
+}
+
+/// The calls of one function name in order, and how many at the front are
+/// answered (each lookup moves past them once: linear overall).
+#[derive(Default)]
+struct ByName {
+    calls: Vec<CallRef>,
+    answered: usize,
+}
+
+impl ByName {
+    fn first_unanswered(&mut self, out: &Builder) -> Option<CallRef> {
+        while let Some(c) = self.calls.get(self.answered) {
+            if !out.answered(*c) {
+                return Some(*c);
+            }
+            self.answered += 1;
+        }
+        None
+    }
 }
 
 fn chain(previous: u64, m: &Msg) -> u64 {
@@ -278,7 +298,7 @@ impl Walk<'_, '_, '_> {
                 if let Some(id) = id {
                     self.calls.entry(id).or_insert(call);
                 }
-                self.by_name.entry(name).or_default().push(call);
+                self.by_name.entry(name).or_default().calls.push(call);
             }
         }
         for r in m.results {
@@ -288,8 +308,7 @@ impl Walk<'_, '_, '_> {
                 // unanswered call, else (all answered) its last one.
                 (None, Some(name)) => {
                     let out = &*self.out;
-                    let list = self.by_name.get(name.as_str());
-                    list.and_then(|l| l.iter().find(|c| !out.answered(**c)).or(l.last())).copied()
+                    self.by_name.get_mut(name.as_str()).and_then(|l| l.first_unanswered(out).or(l.calls.last().copied()))
                 }
                 (None, None) => None,
             };
@@ -328,7 +347,7 @@ impl Walk<'_, '_, '_> {
         // A call with another id (or none) of the same name, unanswered.
         if known.is_none() && by_id.is_none() {
             let out = &*self.out;
-            known = self.by_name.get(&name).and_then(|l| l.iter().find(|c| unanswered(c, out))).copied();
+            known = self.by_name.get_mut(&name).and_then(|l| l.first_unanswered(out));
         }
         let start = o.o.get("startTime").and_then(Value::as_str).map(str::to_string);
         let in_path = render_path(&o.path, &[Seg::key("input")]);
