@@ -14,6 +14,7 @@ mod builder;
 pub mod docent;
 pub mod facts;
 pub mod langfuse;
+pub mod langsmith;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
@@ -43,6 +44,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &claude_code::ClaudeCode,
     &otel::Otel,
     &langfuse::Langfuse,
+    &langsmith::LangSmith,
 ];
 
 /// How well a sample matched a format, and why.
