@@ -108,7 +108,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             let id = id_of(&o);
             let dotted = o.get("dotted_order").and_then(Value::as_str).and_then(dotted_parent);
             let parent = o.get("parent_run_id").and_then(Value::as_str).map(str::to_string).or(parent).or(dotted);
-            let trace = o.get("trace_id").and_then(Value::as_str).map(str::to_string).or(trace).or_else(|| id.clone()).unwrap_or_default();
+            let trace = o.get("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string).or(trace).or_else(|| id.clone()).unwrap_or_default();
             let kids = match children {
                 Some(Value::Array(list)) => {
                     let at = member(self.input.bytes, range.start, &self.input.split.ends, "child_runs");
@@ -193,7 +193,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                     if let Some(parent) = run.o.get("parent_run_id").and_then(Value::as_str) {
                         run.parent = Some(parent.to_string());
                     }
-                    if let Some(trace) = run.o.get("trace_id").and_then(Value::as_str) {
+                    if let Some(trace) = run.o.get("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()) {
                         run.trace = trace.to_string();
                     }
                     run.patch = Some((r, p));

@@ -155,13 +155,16 @@ pub fn run(o: &Map<String, Value>) -> Vec<(Vec<Seg>, String)> {
             Some(v) => check(v, ty, &[Seg::key(key)], &mut out),
         }
     }
-    // `trace_id`: missing or empty takes the id (Run.__init__).
-    if let Some(v) = o.get("trace_id").filter(|v| !matches!(v, Value::Null) && v.as_str() != Some("")) {
-        if let Some(w) = uuid(v) {
-            out.push((vec![Seg::key("trace_id")], w));
+    // `trace_id`: a missing one takes the id (Run.__init__ puts the id
+    // first and the given fields over it, so a null or empty one stays).
+    match o.get("trace_id") {
+        Some(v) => {
+            if let Some(w) = uuid(v) {
+                out.push((vec![Seg::key("trace_id")], w));
+            }
         }
-    } else if !o.contains_key("id") {
-        out.push((Vec::new(), "`trace_id` is required (and there is no `id` to take its place)".to_string()));
+        None if !o.contains_key("id") => out.push((Vec::new(), "`trace_id` is required (and there is no `id` to take its place)".to_string())),
+        None => {}
     }
     // `inputs`: a falsy value reads as {}; anything else must be an object.
     match o.get("inputs") {
