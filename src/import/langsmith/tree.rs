@@ -24,6 +24,9 @@ const MAX_DEPTH: usize = 256;
 
 /// Builds every agent run, in order of each trace's first run.
 pub fn runs(all: &[RunRec], out: &mut Builder) {
+    // Computed once for all traces (per trace would be a square in the traces).
+    let keys: Vec<SortKey> = all.iter().map(sort_key).collect();
+    let mut visited = vec![false; all.len()];
     let mut order: Vec<&str> = Vec::new();
     let mut members: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, r) in all.iter().enumerate() {
@@ -48,14 +51,26 @@ pub fn runs(all: &[RunRec], out: &mut Builder) {
         if let Some(run) = out.last_run_mut() {
             run.name = first.map(|r| r.str_field("name").to_string()).filter(|n| !n.is_empty());
         }
-        let mut w = Walk { all, out, shown: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
+        let mut w = Walk { all, out, keys: &keys, visited: &mut visited, shown: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
         w.trace(&indices);
     }
+}
+
+/// How siblings sort: the last step of the dotted order (its start time),
+/// else the start time; runs with neither last.
+type SortKey = (bool, String, Option<crate::analysis::time::Instant>);
+
+fn sort_key(r: &RunRec) -> SortKey {
+    let dotted = r.str_field("dotted_order").rsplit('.').next().unwrap_or("").to_string();
+    let start = facts::instant(r.o.get("start_time"));
+    (dotted.is_empty() && start.is_none(), dotted, start)
 }
 
 struct Walk<'s, 'r, 'a> {
     all: &'s [RunRec],
     out: &'r mut Builder<'a>,
+    keys: &'s [SortKey],
+    visited: &'r mut [bool],
     shown: HashSet<u64>,
     calls: HashMap<String, CallRef>,
     by_name: HashMap<String, (Vec<CallRef>, usize)>,
@@ -95,49 +110,38 @@ impl Walk<'_, '_, '_> {
                 }
             }
         }
-        // Siblings in dotted order (its last step starts with the start
-        // time), else by start time; runs with neither last.
-        let keys: Vec<(bool, String, Option<crate::analysis::time::Instant>)> = self
-            .all
-            .iter()
-            .map(|r| {
-                let dotted = r.str_field("dotted_order").rsplit('.').next().unwrap_or("").to_string();
-                let start = facts::instant(r.o.get("start_time"));
-                (dotted.is_empty() && start.is_none(), dotted, start)
-            })
-            .collect();
+        let keys = self.keys;
         let key = |i: &usize| keys.get(*i).cloned().unwrap_or((true, String::new(), None));
         crate::sort::by_key(&mut roots, key);
         for list in children.values_mut() {
             crate::sort::by_key(list, key);
         }
-        let mut visited = vec![false; self.all.len()];
         for root in roots {
-            self.walk(root, &children, &mut visited);
+            self.walk(root, &children);
         }
         for &i in indices {
-            if !visited.get(i).copied().unwrap_or(true) {
+            if !self.visited.get(i).copied().unwrap_or(true) {
                 if let Some(r) = self.all.get(i) {
                     self.out.diag_in(Warning, "run-cycle", "this run's parent links form a cycle; shown as a root".to_string(), &r.range, &r.path, &[Seg::key("parent_run_id")], None);
                 }
-                self.walk(i, &children, &mut visited);
+                self.walk(i, &children);
             }
         }
         let sites = std::mem::take(&mut self.sites);
         self.out.warn_unanswered(&sites, |name| format!("{name} has no result in this trace (no tool run or tool message answers it)"));
     }
 
-    fn walk(&mut self, root: usize, children: &HashMap<usize, Vec<usize>>, visited: &mut [bool]) {
+    fn walk(&mut self, root: usize, children: &HashMap<usize, Vec<usize>>) {
         let mut stack: Vec<(usize, Rc<Vec<String>>, bool)> = vec![(root, Rc::new(Vec::new()), false)];
         while let Some((i, path, closing)) = stack.pop() {
             if closing {
                 self.end(i, &path);
                 continue;
             }
-            if visited.get(i).copied().unwrap_or(true) {
+            if self.visited.get(i).copied().unwrap_or(true) {
                 continue;
             }
-            if let Some(v) = visited.get_mut(i) {
+            if let Some(v) = self.visited.get_mut(i) {
                 *v = true;
             }
             let mut own: Vec<String> = path.iter().take(MAX_DEPTH - 1).cloned().collect();
