@@ -127,6 +127,16 @@ const TABLE: &[Row] = &[
     },
     Row { ts: "FilterableField", rust: "query::FilterableField", method: "filterableFields", values: |i| each(query::filterable_fields(&i.trace)) },
     Row { ts: "TraceStats", rust: "analysis::stats::TraceStats", method: "stats", values: |i| vec![json(&analysis::stats::trace_stats(&i.trace))] },
+    Row {
+        ts: "UsageTotals",
+        rust: "analysis::usage::UsageTotals",
+        method: "usage",
+        values: |i| {
+            let mut all = vec![json(&analysis::usage::totals(&i.trace, None))];
+            all.extend((0..i.trace.runs.len() as u32).map(|r| json(&analysis::usage::totals(&i.trace, Some(r)))));
+            all
+        },
+    },
     Row { ts: "ToolStat", rust: "analysis::stats::ToolStat", method: "toolStats", values: |i| each(analysis::stats::tool_stats(&i.trace)) },
     Row { ts: "SpanNode", rust: "analysis::spans::SpanRow", method: "spans", values: |i| each(view::span_tree(&i.trace)) },
     Row { ts: "SpanTree", rust: "analysis::spans::SpanTree", method: "spanTree", values: |i| vec![json(&analysis::spans::span_tree(&i.trace))] },

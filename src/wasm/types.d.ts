@@ -275,6 +275,9 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** Usage summed over events: in all, per model ("" when the event names none), and how many events reported any. */
+export interface UsageTotals { total: Usage; byModel: Record<string, Usage>; events: number }
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -300,7 +303,7 @@ export interface TraceStats {
   /** Tool results that answer no call of the trace. */
   unlinkedResults: { results: number; failures: number };
   /** Token usage over all events, and per model ("" when the event names none). */
-  usage: { total: Usage; byModel: Record<string, Usage>; events: number };
+  usage: UsageTotals;
   /** First and last timestamp of each run that has one, and the seconds between. */
   runTimes: { run: number; first: string | null; last: string | null; durationSeconds: number | null }[];
 }
