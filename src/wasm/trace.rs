@@ -149,6 +149,19 @@ impl JsTrace {
         to_js(&crate::query::filterable_fields(&self.trace))
     }
 
+    /// One row per run: what the runs table shows (`analysis::runs`).
+    #[wasm_bindgen(js_name = runRows, unchecked_return_type = "RunRow[]")]
+    pub fn run_rows(&self) -> JsValue {
+        to_js(&crate::analysis::runs::run_rows(&self.trace))
+    }
+
+    /// Each run's value of metadata field `name` (`metadata.a.b`, as
+    /// `filterableFields()` names them), `null` where the run has no scalar there.
+    #[wasm_bindgen(js_name = runFieldValues, unchecked_return_type = "(string | number | boolean | null)[]")]
+    pub fn run_field_values(&self, name: &str) -> JsValue {
+        to_js(&crate::query::field_values(&self.trace, name))
+    }
+
     /// Indices of the runs matching `query`: `metadata.<path>:<value>` (with
     /// `>`, `<`, `>=`, `<=` for numbers), `id:`, free text, `/regex/`.
     #[wasm_bindgen(js_name = filterRuns)]

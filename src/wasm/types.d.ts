@@ -275,6 +275,27 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** One run's row of the runs table (`trace.runRows()`). */
+export interface RunRow {
+  run: number;
+  id: string;
+  name?: string;
+  /** Each score by name: `metadata.scores.<name>`, or its `value` when the score is an object (scalars only). */
+  scores: Record<string, string | number | boolean>;
+  /** The model the run's events name most often, else the run metadata's `model`. */
+  model?: string;
+  events: number;
+  toolCalls: number;
+  /** Records that say they failed: failed calls, failed results answering no call, records marked failed. */
+  failures: number;
+  /** Total tokens the run's events report. */
+  tokens: number;
+  /** First to last timestamp of the run, when both read as times. */
+  durationSeconds?: number;
+  /** What the run's metadata says went wrong (`error`, or a `limit` reached). */
+  error?: string;
+}
+
 /** Usage summed over events: in all, per model ("" when the event names none), and how many events reported any. */
 export interface UsageTotals { total: Usage; byModel: Record<string, Usage>; events: number }
 
