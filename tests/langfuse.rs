@@ -193,3 +193,14 @@ fn corpus_files_are_langfuse() {
         assert!(t.diagnostics.iter().all(|d| d.severity != Severity::Error), "{}: {:?}", p.display(), t.diagnostics);
     }
 }
+
+#[test]
+fn detection_names_its_evidence_and_leaves_other_span_formats_alone() {
+    let t = parse(&fixture("langfuse/api-trace.json"));
+    assert!(t.detection.evidence.iter().any(|e| e.contains("`observations`")), "{:?}", t.detection.evidence);
+    let t = parse(&fixture("langfuse/observations.jsonl"));
+    assert!(t.detection.evidence.iter().any(|e| e.contains("6 of 6 sampled records are Langfuse observations")), "{:?}", t.detection.evidence);
+    // LangSmith runs and OTLP spans have trace ids and start times too.
+    assert_eq!(parse(&fixture("langsmith/runs.jsonl")).format, "langsmith");
+    assert_eq!(parse(&fixture("otel/spans.json")).format, "otel");
+}

@@ -189,3 +189,12 @@ fn corpus_files_are_langsmith() {
         assert_eq!(messages(&t).len(), 2, "{}", p.display());
     }
 }
+
+#[test]
+fn detection_names_its_evidence() {
+    let t = parse(&fixture("langsmith/payload.json"));
+    assert!(t.detection.evidence.iter().any(|e| e.contains("ingest payloads")), "{:?}", t.detection.evidence);
+    let t = parse(&fixture("langsmith/runs.jsonl"));
+    assert!(t.detection.evidence.iter().any(|e| e.contains("5 of 5 sampled records are LangSmith runs")), "{:?}", t.detection.evidence);
+    assert_eq!(parse(&fixture("langfuse/observations.jsonl")).format, "langfuse");
+}

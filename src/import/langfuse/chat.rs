@@ -74,7 +74,7 @@ impl Msg {
 pub fn messages(v: &Value, default_role: &str) -> Option<Vec<Msg>> {
     match v {
         Value::String(s) if !s.is_empty() => Some(vec![Msg { role: default_role.to_string(), parts: vec![ContentPart::Text(s.as_str().into())], ..Msg::default() }]),
-        Value::Array(items) => list(items, default_role),
+        Value::Array(items) => list(items),
         Value::Object(o) => object(o, default_role),
         _ => None,
     }
@@ -82,26 +82,26 @@ pub fn messages(v: &Value, default_role: &str) -> Option<Vec<Msg>> {
 
 /// A list is a conversation when every item is a message (LangChain's
 /// batch form, a list of lists, takes the first list).
-fn list(items: &[Value], default_role: &str) -> Option<Vec<Msg>> {
+fn list(items: &[Value]) -> Option<Vec<Msg>> {
     if let [Value::Array(first)] = items {
-        return list(first, default_role);
+        return list(first);
     }
     let mut out = Vec::with_capacity(items.len());
     for item in items {
-        out.push(message(item.as_object()?, default_role)?);
+        out.push(message(item.as_object()?)?);
     }
     (!out.is_empty()).then_some(out)
 }
 
 /// An object that holds a conversation, or is one message.
 fn object(o: &Map<String, Value>, default_role: &str) -> Option<Vec<Msg>> {
-    if let Some(m) = message(o, default_role) {
+    if let Some(m) = message(o) {
         return Some(vec![m]);
     }
     // Request and state objects: `messages`, Gemini `contents`, Responses `input`.
     for key in ["messages", "contents", "input"] {
         if let Some(found) = o.get(key).and_then(|v| match v {
-            Value::Array(items) => list(items, default_role),
+            Value::Array(items) => list(items),
             _ => None,
         }) {
             let mut out = Vec::new();
@@ -118,17 +118,17 @@ fn object(o: &Map<String, Value>, default_role: &str) -> Option<Vec<Msg>> {
     // Responses: `choices[].message` (chat), `output[]` (Responses API),
     // Gemini `content` / `candidates[].content`, LangChain `generations`.
     if let Some(Value::Array(choices)) = o.get("choices") {
-        let msgs: Vec<Msg> = choices.iter().filter_map(|c| c.get("message").or_else(|| c.get("delta")).and_then(Value::as_object)).filter_map(|m| message(m, default_role)).collect();
+        let msgs: Vec<Msg> = choices.iter().filter_map(|c| c.get("message").or_else(|| c.get("delta")).and_then(Value::as_object)).filter_map(message).collect();
         return (!msgs.is_empty()).then_some(msgs);
     }
     if let Some(Value::Array(items)) = o.get("output") {
-        return list(items, default_role);
+        return list(items);
     }
     if let Some(Value::Object(c)) = o.get("content") {
-        return message(c, default_role).map(|m| vec![m]);
+        return message(c).map(|m| vec![m]);
     }
     if let Some(Value::Array(cands)) = o.get("candidates") {
-        let msgs: Vec<Msg> = cands.iter().filter_map(|c| c.get("content").and_then(Value::as_object)).filter_map(|m| message(m, default_role)).collect();
+        let msgs: Vec<Msg> = cands.iter().filter_map(|c| c.get("content").and_then(Value::as_object)).filter_map(message).collect();
         return (!msgs.is_empty()).then_some(msgs);
     }
     if let Some(Value::Array(gens)) = o.get("generations") {
@@ -137,7 +137,7 @@ fn object(o: &Map<String, Value>, default_role: &str) -> Option<Vec<Msg>> {
             _ => gens.as_slice(),
         };
         let msgs: Vec<Msg> = first.iter().filter_map(|g| match g.get("message").and_then(Value::as_object) {
-            Some(m) => message(m, default_role),
+            Some(m) => message(m),
             None => g.get("text").and_then(Value::as_str).map(|t| text_msg(default_role, t)),
         }).collect();
         return (!msgs.is_empty()).then_some(msgs);
@@ -163,7 +163,7 @@ fn langchain_role(t: &str) -> Option<&'static str> {
 }
 
 /// One message, or None when `o` is not one.
-pub fn message(o: &Map<String, Value>, default_role: &str) -> Option<Msg> {
+pub fn message(o: &Map<String, Value>) -> Option<Msg> {
     // LangChain's serialisable form: {lc: 1, type: constructor, id: [..., "HumanMessage"], kwargs}.
     if o.get("type").and_then(Value::as_str) == Some("constructor") {
         let class = o.get("id").and_then(Value::as_array).and_then(|l| l.last()).and_then(Value::as_str)?;
@@ -201,7 +201,6 @@ pub fn message(o: &Map<String, Value>, default_role: &str) -> Option<Msg> {
             return Some(body(o, role));
         }
     }
-    let _ = default_role;
     None
 }
 
