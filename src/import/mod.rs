@@ -9,6 +9,7 @@ pub mod agent_catalog;
 pub mod codex;
 pub mod claude_code;
 pub mod format_view;
+pub mod gemini_cli;
 pub mod agentlens;
 mod builder;
 pub mod docent;
@@ -40,6 +41,7 @@ pub static FORMATS: &[&dyn Format] = &[
     &codex::Codex,
     &swe_agent::SweAgent,
     &claude_code::ClaudeCode,
+    &gemini_cli::GeminiCli,
     &otel::Otel,
 ];
 

@@ -1,0 +1,145 @@
+//! Gemini CLI sessions (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`,
+//! a sub-agent's under `chats/<parent session id>/<id>.jsonl`; older
+//! versions wrote one JSON document, `session-….json`).
+//!
+//! The types and rules are those of `@google/gemini-cli-core` 0.61.0
+//! (`services/chatRecordingTypes.d.ts`, `services/chatRecordingService.js`):
+//! a metadata line `{sessionId, projectHash, startTime, lastUpdated, kind?}`,
+//! then message records `{id, timestamp, type: user|gemini|info|error|warning,
+//! content, …}` (a `gemini` message with `toolCalls`, `thoughts`, `tokens`,
+//! `model`), `{"$set": {...}}` metadata updates (with `messages`: a history
+//! checkpoint that replaces the conversation) and `{"$rewindTo": id}`, which
+//! removes that message and every later one. A record whose `id` repeats
+//! replaces the earlier one in its place (the recorder appends a message
+//! again when its tokens or tool calls arrive). [`plan`] replays the
+//! loader's rules; [`emit`] writes events. docs/formats/gemini-cli.md has
+//! the whole mapping.
+
+mod content;
+mod emit;
+mod plan;
+
+use serde_json::{Map, Value};
+
+use super::{Builder, Format, Input, Sample, Score};
+use crate::diagnostic::Severity::Warning;
+use crate::model::Metadata;
+use emit::MESSAGE_TYPES;
+
+pub struct GeminiCli;
+
+impl Format for GeminiCli {
+    fn id(&self) -> &'static str {
+        "gemini-cli"
+    }
+
+    fn name(&self) -> &'static str {
+        "Gemini CLI sessions"
+    }
+
+    fn detect(&self, sample: &Sample) -> Option<Score> {
+        detect(sample)
+    }
+
+    fn import(&self, input: &Input, out: &mut Builder) {
+        let plan = plan::plan(input, out);
+        let meta = plan.metadata.clone();
+        let session = meta.get("sessionId").and_then(Value::as_str).map(str::to_string);
+        let loadable = session.is_some() && (plan.document || meta.get("projectHash").is_some_and(Value::is_string));
+        let run_meta: Metadata = meta.clone();
+        out.begin_run(session.unwrap_or_else(|| "session".to_string()), run_meta, Some(0));
+        if let Some(run) = out.last_run_mut() {
+            let sub = meta.get("kind").and_then(Value::as_str) == Some("subagent");
+            run.name = Some(if sub { "Gemini CLI sub-agent" } else { "Gemini CLI session" }.to_string());
+            run.description = meta.get("summary").and_then(Value::as_str).map(str::to_string);
+        }
+        if !loadable {
+            let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";
+            out.diag(Warning, "metadata-missing", why.to_string(), "$".to_string(), 0, None);
+        }
+        emit::Emitter::new(out, plan, &input.split.ends).run();
+    }
+}
+
+fn is_message(o: &Map<String, Value>) -> bool {
+    o.get("id").is_some_and(Value::is_string)
+        && o.get("type").and_then(Value::as_str).is_some_and(|t| MESSAGE_TYPES.contains(&t))
+        && o.get("timestamp").is_some_and(Value::is_string)
+        && o.contains_key("content")
+}
+
+fn is_metadata(o: &Map<String, Value>) -> bool {
+    o.get("sessionId").is_some_and(Value::is_string) && o.get("projectHash").is_some_and(Value::is_string)
+}
+
+/// Counts sampled records that are Gemini CLI session records.
+fn detect(sample: &Sample) -> Option<Score> {
+    let (mut records, mut metas, mut messages, mut updates, mut documents) = (0usize, 0usize, 0usize, 0usize, 0usize);
+    for v in sample.records() {
+        records += 1;
+        let Some(o) = v.as_object() else { continue };
+        if is_metadata(o) {
+            let listed = o.get("messages").and_then(Value::as_array);
+            match listed {
+                Some(list) if list.iter().filter_map(Value::as_object).any(is_message) || list.is_empty() => documents += 1,
+                Some(_) => {}
+                None => metas += 1,
+            }
+        } else if is_message(o) {
+            messages += 1;
+        } else if o.get("$set").is_some_and(Value::is_object) || o.get("$rewindTo").is_some_and(Value::is_string) {
+            updates += 1;
+        }
+    }
+    let matched = metas + messages + updates + documents;
+    // A file of bare messages (no metadata line, no update) is not enough:
+    // the metadata line or a whole session document says it is a session.
+    if metas + documents == 0 && updates == 0 {
+        return None;
+    }
+    let mut evidence = Vec::new();
+    if documents > 0 {
+        evidence.push(format!("{documents} of {records} sampled records is a whole session (`sessionId`, `projectHash` and `messages` of `{{id, timestamp, type, content}}`)"));
+    }
+    if metas > 0 {
+        evidence.push(format!("{metas} of {records} sampled records is a session metadata line (string `sessionId` and `projectHash`)"));
+    }
+    if messages > 0 {
+        evidence.push(format!("{messages} are message records `{{id, timestamp, type, content}}` with `type` one of {}", MESSAGE_TYPES.join(", ")));
+    }
+    if updates > 0 {
+        evidence.push(format!("{updates} are `$set` / `$rewindTo` update records"));
+    }
+    Some(Score { confidence: matched as f32 / records.max(1) as f32, evidence })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(text: &str) -> Sample {
+        let split = crate::json::split(text.as_bytes(), 0);
+        Sample::new(text.as_bytes(), &split)
+    }
+
+    #[test]
+    fn detects_both_forms_not_look_alikes() {
+        let jsonl = r#"{"sessionId":"s","projectHash":"h","startTime":"t","lastUpdated":"t"}
+{"id":"m","timestamp":"t","type":"user","content":[{"text":"hi"}]}
+{"$set":{"lastUpdated":"t"}}
+{"$rewindTo":"m"}"#;
+        let s = detect(&sample(jsonl)).expect("a session");
+        assert!((s.confidence - 1.0).abs() < 1e-6, "{s:?}");
+        let doc = r#"{"sessionId":"s","projectHash":"h","startTime":"t","messages":[{"id":"m","timestamp":"t","type":"gemini","content":"x"}]}"#;
+        assert!(detect(&sample(doc)).is_some_and(|s| s.evidence[0].contains("whole session")));
+        for other in [
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#,
+            r#"{"type":"user","sessionId":"s","parentUuid":null,"uuid":"u","message":{"role":"user","content":"hi"}}"#,
+            r#"[{"sessionId":"s","messageId":0,"type":"user","message":"hi","timestamp":"t"}]"#,
+            r#"{"role":"user","content":"hi"}"#,
+            r#"{"id":"m","timestamp":"t","type":"user","content":"hi"}"#,
+        ] {
+            assert!(detect(&sample(other)).is_none(), "{other}");
+        }
+    }
+}
