@@ -53,11 +53,17 @@ fn describe(t: &Trace, i: usize) -> Value {
                 agent_trace_viewer::model::Content::Parts(p) => p.iter().filter(|p| matches!(p, ContentPart::Reasoning(_))).count(),
                 _ => 0,
             };
+            // A call's status: its result's, else (no result yet) the record's.
+            let raw: Value = serde_json::from_slice(&t.source[e.raw.clone()]).unwrap();
             let calls: Vec<Value> = m
                 .tool_calls
                 .iter()
-                .map(|c| {
-                    let status = c.result.map(|r| t.events[r as usize].metadata["status"].clone()).unwrap_or(Value::Null);
+                .enumerate()
+                .map(|(j, c)| {
+                    let status = match c.result {
+                        Some(r) => t.events[r as usize].metadata["status"].clone(),
+                        None => raw["toolCalls"][j]["status"].clone(),
+                    };
                     json!({"id": c.id, "name": c.function, "status": status})
                 })
                 .collect();
@@ -139,7 +145,7 @@ fn every_fixture_reads_as_gemini_cli_loader_does() {
         assert_eq!(count("error"), want["tools"]["totalFail"].as_u64().unwrap(), "{name}");
         compared += 1;
     }
-    assert!(compared >= 5, "{compared}");
+    assert_eq!(compared, 6);
 }
 
 const FULL: &str = "session-2026-03-01T10-00-a1b2c3d4.jsonl";
@@ -236,4 +242,41 @@ fn detection_says_why_and_other_fixtures_are_not_gemini() {
         }
     }
     assert!(checked > 20, "{checked}");
+}
+
+#[test]
+fn bad_records_are_kept_and_reported_where_they_are() {
+    let t = read("invalid-records.jsonl");
+    let mut c = codes(&t);
+    c.sort();
+    c.dedup();
+    assert_eq!(
+        c,
+        ["abandoned-branch", "field-type", "json-syntax", "message-id-missing", "unanswered-tool-call", "unknown-message-type", "unknown-record"]
+    );
+    // Every line is reachable: the broken one as an unparsed event.
+    assert!(t.events.iter().any(|e| e.body.kind() == "unparsed"));
+    let bad_time = t.diagnostics.iter().find(|d| d.message.contains("`timestamp` must be a string")).unwrap();
+    assert_eq!((bad_time.path.as_str(), bad_time.line), ("$.timestamp", 9));
+    let no_id = t.diagnostics.iter().find(|d| d.code == "message-id-missing").unwrap();
+    assert_eq!((no_id.path.as_str(), no_id.line), ("$[\"$set\"].messages[1]", 12));
+    // A rewind to an id not in the conversation clears it (as the loader does).
+    let cut: Vec<_> = t.events.iter().filter(|e| e.metadata.contains_key("abandoned_branch") && e.metadata.contains_key("id")).map(|e| e.metadata["id"].as_str().unwrap()).collect();
+    assert_eq!(cut, ["u1", "g1", "x1", "g2"]);
+    let t = read("no-metadata.jsonl");
+    assert_eq!(codes(&t), ["metadata-missing"]);
+    assert_eq!(totals(&t, None).total.total_tokens, 4);
+}
+
+#[test]
+fn bad_token_counts_count_zero_and_are_reported() {
+    let text = br#"{"sessionId":"s","projectHash":"h"}
+{"id":"g","timestamp":"t","type":"gemini","content":"x","tokens":{"input":"12","output":3,"cached":-1,"total":3.5},"model":"m"}
+"#;
+    let t = parse(text);
+    assert_eq!(t.format, "gemini-cli");
+    let u = totals(&t, None).total;
+    assert_eq!((u.input_tokens, u.output_tokens, u.cache_read_input_tokens, u.total_tokens), (0, 3, 0, 0));
+    let paths: Vec<_> = t.diagnostics.iter().filter(|d| d.code == "token-count-invalid").map(|d| d.path.as_str()).collect();
+    assert_eq!(paths, ["$.tokens.input", "$.tokens.cached", "$.tokens.total"]);
 }
