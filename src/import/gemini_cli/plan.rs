@@ -134,7 +134,7 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Plan {
         };
         let index = p.items.len();
         if let Some(target) = str_field(&o, "$rewindTo").map(str::to_string) {
-            match live.order.iter().position(|(id, _)| *id == target) {
+            match live.at.get(&target).copied() {
                 Some(from) => live.cut(from, Fate::Rewound(index), &mut p.msgs),
                 None => live.cut(0, Fate::Rewound(index), &mut p.msgs),
             }
