@@ -49,12 +49,16 @@ fn describe(t: &Trace, i: usize) -> Value {
     let e = &t.events[i];
     let (thoughts, calls) = match &e.body {
         EventBody::Message(m) => {
-            let thoughts = match &m.content {
-                agent_trace_viewer::model::Content::Parts(p) => p.iter().filter(|p| matches!(p, ContentPart::Reasoning(_))).count(),
-                _ => 0,
-            };
-            // A call's status: its result's, else (no result yet) the record's.
+            // The record's thoughts shown: each subject and description in the reasoning.
             let raw: Value = serde_json::from_slice(&t.source[e.raw.clone()]).unwrap();
+            let reasoning: String = match &m.content {
+                agent_trace_viewer::model::Content::Parts(p) => p.iter().filter_map(|p| match p { ContentPart::Reasoning(r) => Some(r.decoded().to_string()), _ => None }).collect(),
+                _ => String::new(),
+            };
+            let thoughts = raw["thoughts"].as_array().map(|l| l.iter().filter(|x| {
+                reasoning.contains(&format!("**{}**", x["subject"].as_str().unwrap())) && reasoning.contains(x["description"].as_str().unwrap())
+            }).count()).unwrap_or(0);
+            // A call's status: its result's, else (no result yet) the record's.
             let calls: Vec<Value> = m
                 .tool_calls
                 .iter()
@@ -254,8 +258,10 @@ fn bad_records_are_kept_and_reported_where_they_are() {
         c,
         ["abandoned-branch", "field-type", "json-syntax", "message-id-missing", "unanswered-tool-call", "unknown-message-type", "unknown-record"]
     );
-    // Every line is reachable: the broken one as an unparsed event.
-    assert!(t.events.iter().any(|e| e.body.kind() == "unparsed"));
+    // Every line is reachable: the broken one as an unparsed event in its place, in the session's run.
+    assert_eq!(t.runs.len(), 1);
+    let kinds: Vec<&str> = t.events.iter().take(6).map(|e| e.body.kind()).collect();
+    assert_eq!(kinds, ["key-value", "message", "message", "unparsed", "key-value", "key-value"]);
     let bad_time = t.diagnostics.iter().find(|d| d.message.contains("`timestamp` must be a string")).unwrap();
     assert_eq!((bad_time.path.as_str(), bad_time.line), ("$.timestamp", 9));
     let no_id = t.diagnostics.iter().find(|d| d.code == "message-id-missing").unwrap();

@@ -42,21 +42,32 @@ pub fn content(v: Option<&Value>) -> Content {
 }
 
 /// The thoughts of a `gemini` message (`{subject, description, timestamp}`)
-/// as reasoning parts, written as Gemini writes a thought: `**subject**`
-/// then the description.
+/// as one reasoning part, each written as Gemini writes a thought
+/// (`**subject**`, a blank line, the description), blank lines between.
 pub fn thoughts(v: Option<&Value>) -> Vec<ContentPart> {
     let list = v.and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
-    list.iter()
-        .map(|t| {
-            let subject = t.get("subject").and_then(Value::as_str).unwrap_or_default();
-            let description = t.get("description").and_then(Value::as_str).unwrap_or_default();
-            match (subject.is_empty(), description.is_empty()) {
-                (true, _) => ContentPart::Reasoning(description.into()),
-                (false, true) => ContentPart::Reasoning(format!("**{subject}**").into()),
-                (false, false) => ContentPart::Reasoning(format!("**{subject}**\n\n{description}").into()),
-            }
-        })
-        .collect()
+    let mut text = String::new();
+    for t in list {
+        let subject = t.get("subject").and_then(Value::as_str).unwrap_or_default();
+        let description = t.get("description").and_then(Value::as_str).unwrap_or_default();
+        let one = match (subject.is_empty(), description.is_empty()) {
+            (true, _) => description.to_string(),
+            (false, true) => format!("**{subject}**"),
+            (false, false) => format!("**{subject}**\n\n{description}"),
+        };
+        if one.is_empty() {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(&one);
+    }
+    if text.is_empty() {
+        Vec::new()
+    } else {
+        vec![ContentPart::Reasoning(text.into())]
+    }
 }
 
 /// Thoughts first, then the content.
@@ -167,8 +178,8 @@ mod tests {
         assert_eq!(p[1], ContentPart::Reasoning("hmm".into()));
         assert_eq!(p[2], ContentPart::Image { url: "data:image/png;base64,AAA".into() });
         assert!(matches!(p[3], ContentPart::Other(_)));
-        let t = thoughts(Some(&json!([{"subject": "S", "description": "d"}])));
-        assert_eq!(t, vec![ContentPart::Reasoning("**S**\n\nd".into())]);
+        let t = thoughts(Some(&json!([{"subject": "S", "description": "d"}, {"subject": "T", "description": ""}])));
+        assert_eq!(t, vec![ContentPart::Reasoning("**S**\n\nd\n\n**T**".into())]);
         assert_eq!(with_thoughts(t, Content::Text("x".into())).text(), "x");
     }
 

@@ -56,7 +56,13 @@ impl<'r, 'a> Emitter<'r, 'a> {
         let items = std::mem::take(&mut self.plan.items);
         for item in items {
             match item {
-                Item::Broken => {}
+                Item::Broken { range, path } => {
+                    // In the session's run, in its place (the core reported why).
+                    let range = crate::json::scan::skip_ws(self.out.bytes(), range.start)..range.end;
+                    if range.start < range.end {
+                        self.out.push_event(EventBody::Unparsed("not read: invalid JSON".to_string()), "unparsed", range, path, None);
+                    }
+                }
                 Item::Message(m) => self.message(m),
                 Item::Rewind { range, path, target, value } => {
                     let label = format!("rewind: the conversation from message `{target}` on was undone");
@@ -73,11 +79,20 @@ impl<'r, 'a> Emitter<'r, 'a> {
                         None => format!("metadata update: {}", keys.join(", ")),
                     };
                     let time = set.and_then(|s| s.get("lastUpdated")).and_then(Value::as_str).map(str::to_string);
-                    let i = self.out.push_event(EventBody::Marker(Marker { label }), "$set", range, path, time);
+                    // A bare `lastUpdated` (written after every message) is data, not a moment.
+                    let body = if keys == ["lastUpdated"] {
+                        EventBody::KeyValue(KeyValue { key: "$set".to_string(), value: Value::Null })
+                    } else {
+                        EventBody::Marker(Marker { label })
+                    };
+                    let i = self.out.push_event(body, "$set", range, path, time);
                     if let Some(e) = self.out.event_mut(i) {
                         e.metadata = value;
                         if let Some(Value::Object(set)) = e.metadata.get_mut("$set") {
                             set.remove("messages");
+                        }
+                        if let EventBody::KeyValue(kv) = &mut e.body {
+                            kv.value = e.metadata.remove("$set").unwrap_or(Value::Null);
                         }
                     }
                     self.nested(msgs, others);
@@ -108,6 +123,9 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let line = self.out.events().get(by as usize).map(|x| x.line);
             if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
                 ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
+                if let EventBody::KeyValue(KeyValue { value: Value::Object(note), .. }) = &mut ev.body {
+                    note.insert("replaced_by_line".to_string(), Value::from(line));
+                }
             }
         }
         let sites = std::mem::take(&mut self.sites);
@@ -134,7 +152,10 @@ impl<'r, 'a> Emitter<'r, 'a> {
         let i = self.out.next_event();
         if let Fate::Replaced(by) = fate {
             let id = value.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
-            let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(value) });
+            // The record stays in the raw view; the event says what replaced it.
+            let mut note = Map::new();
+            note.insert("id".to_string(), Value::String(id.clone()));
+            let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note) });
             self.out.push_event(body, &kind, range, path, time);
             if let Some(e) = self.out.event_mut(i) {
                 e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));

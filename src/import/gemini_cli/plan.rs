@@ -36,8 +36,8 @@ pub enum Fate {
 
 /// One top-level record, classified in the loader's order of tests.
 pub enum Item {
-    /// Bytes the core could not read as JSON (it keeps them).
-    Broken,
+    /// Bytes that are not JSON: kept as an unparsed event in the session.
+    Broken { range: Range<usize>, path: String },
     /// `{"$rewindTo": id}`.
     Rewind { range: Range<usize>, path: String, target: String, value: Map<String, Value> },
     /// A message record (a string `id`): index into [`Plan::msgs`].
@@ -121,11 +121,11 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Plan {
     p.document = matches!(input.split.layout, crate::json::Layout::Json);
     for r in records {
         if r.broken {
-            p.items.push(Item::Broken);
+            p.items.push(Item::Broken { range: r.range, path: r.path });
             continue;
         }
         let Ok(v) = out.parse_record(&r.range, &r.path) else {
-            p.items.push(Item::Broken);
+            p.items.push(Item::Broken { range: r.range, path: r.path });
             continue;
         };
         let Value::Object(o) = v else {
