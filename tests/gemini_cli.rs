@@ -286,3 +286,39 @@ fn bad_token_counts_count_zero_and_are_reported() {
     let paths: Vec<_> = t.diagnostics.iter().filter(|d| d.code == "token-count-invalid").map(|d| d.path.as_str()).collect();
     assert_eq!(paths, ["$.tokens.input", "$.tokens.cached", "$.tokens.total"]);
 }
+
+const SUB: &str = "d4e5f6a7-0000-4000-8000-00000000f004.jsonl";
+
+#[test]
+fn a_session_and_its_sub_agent_read_together_are_two_linked_runs() {
+    let files: Vec<(String, Vec<u8>)> = [
+        (format!("chats/c3d4e5f6-0000-4000-8000-00000000f003/{SUB}"), SUB),
+        (format!("chats/{CHECKPOINT}"), CHECKPOINT),
+    ]
+    .iter()
+    .map(|(path, name)| (path.clone(), std::fs::read(dir().join(name)).unwrap()))
+    .collect();
+    // Dropped together, they are one group.
+    let paths: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
+    let groups = agent_trace_viewer::import::group_files(&paths);
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    let t = agent_trace_viewer::parse_files(files, &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "gemini-cli");
+    let ids: Vec<&str> = t.runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["c3d4e5f6-0000-4000-8000-00000000f003", "d4e5f6a7-0000-4000-8000-00000000f004"]);
+    assert_eq!(t.runs[1].name.as_deref(), Some("Gemini CLI sub-agent"));
+    assert_eq!(t.runs[1].metadata["parent_session_id"], "c3d4e5f6-0000-4000-8000-00000000f003");
+    assert_eq!(t.runs[1].metadata["parent_tool_call_id"], "investigator-1");
+    let call_event = t.runs[1].metadata["parent_event"].as_u64().unwrap() as usize;
+    let EventBody::Message(m) = &t.events[call_event].body else { panic!() };
+    let result = m.tool_calls[0].result.unwrap() as usize;
+    assert_eq!(t.events[result].metadata["sub_agent_run"], 1);
+    // Each run's tokens are its file's, as Gemini CLI counts them.
+    let g = golden();
+    for (run, name) in [(0, CHECKPOINT), (1, SUB)] {
+        let want: u64 = g["files"][name]["tokensByModel"].as_object().unwrap().values().map(|v| v["total"].as_u64().unwrap()).sum();
+        assert_eq!(totals(&t, Some(run)).total.total_tokens, want, "{name}");
+    }
+    // Opened alone, the sub-agent still loads.
+    assert_eq!(read(SUB).runs.len(), 1);
+}

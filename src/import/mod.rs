@@ -40,8 +40,11 @@ pub static FORMATS: &[&dyn Format] = &[
     &agentlens::AgentLens,
     &codex::Codex,
     &swe_agent::SweAgent,
-    &claude_code::ClaudeCode,
+    // Before claude-code, whose file groups would take a Gemini sub-agent's
+    // `chats/<parent id>/<id>.jsonl` for a Claude Code session of its own
+    // (`<uuid>.jsonl`); no sample matches both.
     &gemini_cli::GeminiCli,
+    &claude_code::ClaudeCode,
     &otel::Otel,
 ];
 

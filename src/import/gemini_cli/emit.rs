@@ -31,6 +31,9 @@ pub struct Emitter<'r, 'a> {
     ends: &'r ContainerEnds,
     /// Replaced messages' events and the message that replaced each.
     replaced: Vec<(u32, usize)>,
+    /// Tool calls that ran a sub-agent: its session id (`agentId`), the
+    /// result event and the call.
+    agents: Vec<(String, u32, CallRef)>,
     /// Calls whose result should follow, for the warning at the end.
     sites: Vec<CallSite>,
     /// Where each message's event went (for `superseded_by`).
@@ -44,7 +47,7 @@ fn key(k: &str) -> Seg {
 impl<'r, 'a> Emitter<'r, 'a> {
     pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds) -> Self {
         let n = plan.msgs.len();
-        Emitter { out, plan, ends, replaced: Vec::new(), sites: Vec::new(), events: vec![None; n] }
+        Emitter { out, plan, ends, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n] }
     }
 
     /// A diagnostic at `segs` inside the record at `at` (its range and path).
@@ -52,7 +55,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
         self.out.diag_in(severity, code, message, at.0, at.1, segs, Some(event));
     }
 
-    pub fn run(mut self) {
+    /// Writes the session's events; returns the calls that ran sub-agents.
+    pub fn run(mut self) -> Vec<(String, u32, CallRef)> {
         let items = std::mem::take(&mut self.plan.items);
         for item in items {
             match item {
@@ -130,6 +134,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
         }
         let sites = std::mem::take(&mut self.sites);
         self.out.warn_unanswered(&sites, |name| format!("{name} has no result recorded (its `status` is not success, error or cancelled)"));
+        self.agents
     }
 
     fn nested(&mut self, msgs: Vec<usize>, others: Vec<Nested>) {
@@ -330,6 +335,9 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let time = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", r, item_path, time);
             self.out.link_result(at, e);
+            if let (false, Some(agent)) = (abandoned, o.get("agentId").and_then(Value::as_str)) {
+                self.agents.push((agent.to_string(), e, at));
+            }
             if let Some(ev) = self.out.event_mut(e) {
                 ev.failed = status == "error";
                 for k in ["status", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown", "agentId", "name"] {

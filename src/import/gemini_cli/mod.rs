@@ -19,9 +19,12 @@ mod content;
 mod emit;
 mod plan;
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
-use super::{Builder, Format, Input, Sample, Score};
+use super::{base_name, Builder, FileGroupKey, FileOrder, Format, Input, Sample, Score};
+use crate::model::CallRef;
 use crate::diagnostic::Severity::Warning;
 use crate::model::Metadata;
 use emit::MESSAGE_TYPES;
@@ -42,23 +45,75 @@ impl Format for GeminiCli {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        let plan = plan::plan(input, out);
-        let meta = plan.metadata.clone();
-        let session = meta.get("sessionId").and_then(Value::as_str).map(str::to_string);
-        let loadable = session.is_some() && (plan.document || meta.get("projectHash").is_some_and(Value::is_string));
-        let run_meta: Metadata = meta.clone();
-        out.begin_run(session.unwrap_or_else(|| "session".to_string()), run_meta, Some(0));
-        if let Some(run) = out.last_run_mut() {
-            let sub = meta.get("kind").and_then(Value::as_str) == Some("subagent");
-            run.name = Some(if sub { "Gemini CLI sub-agent" } else { "Gemini CLI session" }.to_string());
-            run.description = meta.get("summary").and_then(Value::as_str).map(str::to_string);
+        // Sub-agent calls seen so far: `agentId` → (result event, call, parent session).
+        let mut agents: HashMap<String, (u32, CallRef, String)> = HashMap::new();
+        for plan in plan::plan(input, out) {
+            let meta = plan.metadata.clone();
+            let session = meta.get("sessionId").and_then(Value::as_str).map(str::to_string);
+            let loadable = session.is_some() && (plan.document || meta.get("projectHash").is_some_and(Value::is_string));
+            let id = session.clone().unwrap_or_else(|| format!("session-{}", out.runs().len()));
+            let mut run_meta: Metadata = meta.clone();
+            let parent = session.as_ref().and_then(|s| agents.get(s)).cloned();
+            if let Some((_, call, parent_session)) = &parent {
+                run_meta.insert("parent_session_id".to_string(), Value::String(parent_session.clone()));
+                run_meta.insert("parent_event".to_string(), Value::from(call.event));
+                if let Some(c) = out.call(*call).and_then(|c| c.id.clone()) {
+                    run_meta.insert("parent_tool_call_id".to_string(), Value::String(c));
+                }
+            }
+            let first = plan.start();
+            let run = out.begin_run(id.clone(), run_meta, first);
+            if let Some(r) = out.last_run_mut() {
+                let sub = meta.get("kind").and_then(Value::as_str) == Some("subagent");
+                r.name = Some(if sub { "Gemini CLI sub-agent" } else { "Gemini CLI session" }.to_string());
+                r.description = meta.get("summary").and_then(Value::as_str).map(str::to_string);
+            }
+            if let Some(e) = parent.and_then(|(result, _, _)| out.event_mut(result)) {
+                e.metadata.insert("sub_agent_run".to_string(), Value::from(run));
+            }
+            if !loadable {
+                let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";
+                out.diag(Warning, "metadata-missing", why.to_string(), "$".to_string(), first.unwrap_or(0), None);
+            }
+            for (agent, result, call) in emit::Emitter::new(out, plan, &input.split.ends).run() {
+                agents.entry(agent).or_insert((result, call, id.clone()));
+            }
         }
-        if !loadable {
-            let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";
-            out.diag(Warning, "metadata-missing", why.to_string(), "$".to_string(), 0, None);
-        }
-        emit::Emitter::new(out, plan, &input.split.ends).run();
     }
+
+    /// Main sessions (`session-….jsonl`) before sub-agent sessions, so that a
+    /// parent's run comes before its sub-agents' and links to them.
+    fn file_order(&self, name: &str) -> FileOrder {
+        let base = base_name(name);
+        let group = if base.starts_with("session-") { 0 } else { 1 };
+        FileOrder { group, index: 0, name: base.to_string() }
+    }
+
+    /// A session `chats/session-<time>-<first 8 of its id>.jsonl` and its
+    /// sub-agents' `chats/<its id>/<sub-agent id>.jsonl` are one trace.
+    fn file_group(&self, path: &str) -> Option<FileGroupKey> {
+        let base = base_name(path);
+        let dir = path.get(..path.len() - base.len()).unwrap_or("");
+        let key = if let Some(stem) = base.strip_prefix("session-").and_then(|s| s.strip_suffix(".jsonl").or_else(|| s.strip_suffix(".json"))) {
+            let short = stem.rsplit('-').next().filter(|s| s.len() == 8 && s.bytes().all(|c| c.is_ascii_hexdigit()))?;
+            format!("{dir}{short}")
+        } else {
+            let stem = base.strip_suffix(".jsonl")?;
+            let parent_dir = dir.strip_suffix(['/', '\\'])?;
+            let parent = base_name(parent_dir);
+            if !(looks_like_uuid(stem) && looks_like_uuid(parent)) {
+                return None;
+            }
+            format!("{}{}", parent_dir.get(..parent_dir.len() - parent.len()).unwrap_or(""), parent.get(..8)?)
+        };
+        Some(FileGroupKey { label: format!("session {}", base_name(&key)), key, what: "session files" })
+    }
+}
+
+/// 8-4-4-4-12 hex digits.
+fn looks_like_uuid(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    parts.iter().map(|p| p.len()).eq([8, 4, 4, 4, 12]) && parts.iter().all(|p| p.bytes().all(|c| c.is_ascii_hexdigit()))
 }
 
 fn is_message(o: &Map<String, Value>) -> bool {
@@ -140,6 +195,20 @@ mod tests {
             r#"{"id":"m","timestamp":"t","type":"user","content":"hi"}"#,
         ] {
             assert!(detect(&sample(other)).is_none(), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_session_and_its_sub_agents_group_main_first() {
+        let f = GeminiCli;
+        let main = "/h/.gemini/tmp/p/chats/session-2026-03-01T10-00-c3d4e5f6.jsonl";
+        let sub = "/h/.gemini/tmp/p/chats/c3d4e5f6-0000-4000-8000-00000000f003/d4e5f6a7-0000-4000-8000-00000000f004.jsonl";
+        let other = "/h/.gemini/tmp/p/chats/d4e5f6a7-0000-4000-8000-00000000f009/d4e5f6a7-0000-4000-8000-00000000f004.jsonl";
+        assert_eq!(f.file_group(main).map(|k| k.key), f.file_group(sub).map(|k| k.key));
+        assert_ne!(f.file_group(main).map(|k| k.key), f.file_group(other).map(|k| k.key));
+        assert!(f.file_order(main) < f.file_order(sub));
+        for alone in ["notes.jsonl", "p/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", "p/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a1.jsonl", "session-x.jsonl"] {
+            assert_eq!(f.file_group(alone), None, "{alone}");
         }
     }
 }

@@ -51,6 +51,16 @@ pub enum Item {
     Other { range: Range<usize>, path: String, value: Value },
 }
 
+impl Plan {
+    /// Where the session's first record starts.
+    pub fn start(&self) -> Option<usize> {
+        Some(match self.items.first()? {
+            Item::Broken { range, .. } | Item::Rewind { range, .. } | Item::Set { range, .. } | Item::Meta { range, .. } | Item::Other { range, .. } => range.start,
+            Item::Message(m) => self.msgs.get(*m)?.range.start,
+        })
+    }
+}
+
 /// An item of a `messages` list that is not a message record (no string
 /// `id`): the loader skips it.
 pub struct Nested {
@@ -111,75 +121,88 @@ impl Live {
     }
 }
 
-/// Reads and classifies every record.
-pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Plan {
+/// Reads and classifies every record: one plan per session (several
+/// session files read together start a session at each metadata line).
+pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
     let b = input.bytes;
     let ends = &input.split.ends;
-    let mut p = Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document: false };
-    let mut live = Live::default();
-    let records = top_records(input);
-    p.document = matches!(input.split.layout, crate::json::Layout::Json);
-    for r in records {
-        if r.broken {
-            p.items.push(Item::Broken { range: r.range, path: r.path });
-            continue;
+    let document = matches!(input.split.layout, crate::json::Layout::Json);
+    let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document };
+    let mut sessions: Vec<(Plan, Live, bool)> = vec![(fresh(), Live::default(), false)];
+    for r in top_records(input) {
+        let v = if r.broken { None } else { out.parse_record(&r.range, &r.path).ok() };
+        let meta = v.as_ref().and_then(Value::as_object).is_some_and(|o| {
+            o.get("$rewindTo").is_none_or(|t| !t.is_string()) && o.get("id").is_none_or(|i| !i.is_string()) && !o.get("$set").is_some_and(Value::is_object) && is_metadata(o, document)
+        });
+        if meta && sessions.last().is_some_and(|s| s.2) {
+            sessions.push((fresh(), Live::default(), false));
         }
-        let Ok(v) = out.parse_record(&r.range, &r.path) else {
-            p.items.push(Item::Broken { range: r.range, path: r.path });
-            continue;
-        };
-        let Value::Object(o) = v else {
-            p.items.push(Item::Other { range: r.range, path: r.path, value: v });
-            continue;
-        };
-        let index = p.items.len();
-        if let Some(target) = str_field(&o, "$rewindTo").map(str::to_string) {
-            match live.at.get(&target).copied() {
-                Some(from) => live.cut(from, Fate::Rewound(index), &mut p.msgs),
-                None => live.cut(0, Fate::Rewound(index), &mut p.msgs),
+        let Some((p, live, has_meta)) = sessions.last_mut() else { break };
+        *has_meta |= meta;
+        record(p, live, b, ends, r.range, r.path, v);
+    }
+    sessions.into_iter().map(|(p, _, _)| p).filter(|p| !p.items.is_empty()).collect()
+}
+
+/// A metadata record: string `sessionId` and `projectHash` (the older
+/// document: a `sessionId`).
+fn is_metadata(o: &Map<String, Value>, document: bool) -> bool {
+    (str_field(o, "sessionId").is_some() && str_field(o, "projectHash").is_some()) || (document && o.contains_key("sessionId"))
+}
+
+/// Classifies one record (`None`: not JSON) and replays it on the map.
+fn record(p: &mut Plan, live: &mut Live, b: &[u8], ends: &scan::ContainerEnds, range: Range<usize>, path: String, v: Option<Value>) {
+    let Some(v) = v else {
+        p.items.push(Item::Broken { range, path });
+        return;
+    };
+    let Value::Object(o) = v else {
+        p.items.push(Item::Other { range, path, value: v });
+        return;
+    };
+    let index = p.items.len();
+    if let Some(target) = str_field(&o, "$rewindTo").map(str::to_string) {
+        match live.at.get(&target).copied() {
+            Some(from) => live.cut(from, Fate::Rewound(index), &mut p.msgs),
+            None => live.cut(0, Fate::Rewound(index), &mut p.msgs),
+        }
+        p.items.push(Item::Rewind { range, path, target, value: o });
+    } else if str_field(&o, "id").is_some() {
+        let m = add_msg(p, range, path, o);
+        set_live(live, m, &mut p.msgs);
+        p.items.push(Item::Message(m));
+    } else if o.get("$set").is_some_and(Value::is_object) {
+        let checkpoint = o.get("$set").and_then(|s| s.get("messages")).is_some_and(Value::is_array);
+        // The checkpoint clears the map; a message it lists again
+        // replaces the earlier record of its id.
+        let before: HashMap<String, usize> = if checkpoint { live.order.iter().cloned().collect() } else { HashMap::new() };
+        if checkpoint {
+            live.cut(0, Fate::Checkpointed(index), &mut p.msgs);
+        }
+        let at = [Seg::key("$set"), Seg::key("messages")];
+        let (msgs, others) = if checkpoint { nested(p, live, b, ends, &range, &path, &o, &at) } else { Default::default() };
+        for &m in &msgs {
+            let old = p.msgs.get(m).and_then(|x| str_field(&x.value, "id")).and_then(|id| before.get(id)).copied();
+            if let Some(old) = old.and_then(|o| p.msgs.get_mut(o)) {
+                old.fate = Fate::Replaced(m);
             }
-            p.items.push(Item::Rewind { range: r.range, path: r.path, target, value: o });
-        } else if str_field(&o, "id").is_some() {
-            let m = add_msg(&mut p, r.range, r.path, o);
-            set_live(&mut live, m, &mut p.msgs);
-            p.items.push(Item::Message(m));
-        } else if o.get("$set").is_some_and(Value::is_object) {
-            let checkpoint = o.get("$set").and_then(|s| s.get("messages")).is_some_and(Value::is_array);
-            // The checkpoint clears the map; a message it lists again
-            // replaces the earlier record of its id.
-            let before: HashMap<String, usize> = if checkpoint { live.order.iter().cloned().collect() } else { HashMap::new() };
-            if checkpoint {
-                live.cut(0, Fate::Checkpointed(index), &mut p.msgs);
-            }
-            let at = [Seg::key("$set"), Seg::key("messages")];
-            let (msgs, others) = if checkpoint { nested(&mut p, &mut live, b, ends, &r.range, &r.path, &o, &at) } else { Default::default() };
-            for &m in &msgs {
-                let old = p.msgs.get(m).and_then(|x| str_field(&x.value, "id")).and_then(|id| before.get(id)).copied();
-                if let Some(old) = old.and_then(|o| p.msgs.get_mut(o)) {
-                    old.fate = Fate::Replaced(m);
-                }
-            }
-            if let Some(Value::Object(set)) = o.get("$set") {
-                for (k, v) in set.iter().filter(|(k, _)| k.as_str() != "messages") {
-                    p.metadata.insert(k.clone(), v.clone());
-                }
-            }
-            p.items.push(Item::Set { range: r.range, path: r.path, value: o, msgs, others });
-        } else if (str_field(&o, "sessionId").is_some() && str_field(&o, "projectHash").is_some()) || (p.document && o.contains_key("sessionId")) {
-            for (k, v) in o.iter().filter(|(k, _)| k.as_str() != "messages") {
+        }
+        if let Some(Value::Object(set)) = o.get("$set") {
+            for (k, v) in set.iter().filter(|(k, _)| k.as_str() != "messages") {
                 p.metadata.insert(k.clone(), v.clone());
             }
-            let (msgs, others) = if o.get("messages").is_some_and(Value::is_array) {
-                nested(&mut p, &mut live, b, ends, &r.range, &r.path, &o, &[Seg::key("messages")])
-            } else {
-                Default::default()
-            };
-            p.items.push(Item::Meta { range: r.range, path: r.path, value: o, msgs, others });
-        } else {
-            p.items.push(Item::Other { range: r.range, path: r.path, value: Value::Object(o) });
         }
+        p.items.push(Item::Set { range, path, value: o, msgs, others });
+    } else if is_metadata(&o, p.document) {
+        for (k, v) in o.iter().filter(|(k, _)| k.as_str() != "messages") {
+            p.metadata.insert(k.clone(), v.clone());
+        }
+        let (msgs, others) =
+            if o.get("messages").is_some_and(Value::is_array) { nested(p, live, b, ends, &range, &path, &o, &[Seg::key("messages")]) } else { Default::default() };
+        p.items.push(Item::Meta { range, path, value: o, msgs, others });
+    } else {
+        p.items.push(Item::Other { range, path, value: Value::Object(o) });
     }
-    p
 }
 
 fn add_msg(p: &mut Plan, range: Range<usize>, path: String, value: Map<String, Value>) -> usize {
