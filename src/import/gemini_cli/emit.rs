@@ -152,7 +152,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
         let Msg { range, path, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), value: Map::new(), fate: Fate::Loaded });
-        let kind = value.get("type").and_then(Value::as_str).unwrap_or_default().to_string();
+        // The source kind is the message `type` (`message` when it has none).
+        let kind = value.get("type").and_then(Value::as_str).filter(|t| !t.is_empty()).unwrap_or("message").to_string();
         let time = value.get("timestamp").and_then(Value::as_str).map(str::to_string);
         let i = self.out.next_event();
         if let Fate::Replaced(by) = fate {
@@ -184,7 +185,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             _ => {
                 let why = format!("unknown message type `{kind}` (known: {}); kept as a key-value event", MESSAGE_TYPES.join(", "));
                 self.d((&range, &path), Warning, "unknown-message-type", why, &[key("type")], i);
-                EventBody::KeyValue(KeyValue { key: if kind.is_empty() { "message".to_string() } else { kind.clone() }, value: value.get("content").cloned().unwrap_or(Value::Null) })
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value: value.get("content").cloned().unwrap_or(Value::Null) })
             }
         };
         let usage = if kind == "gemini" && loaded {
