@@ -25,6 +25,7 @@ use agent_trace_viewer::analysis::diagnostics::group;
 use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::{Trace, Usage};
+use agent_trace_viewer::redact::{redact_json, RedactOptions};
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::{json, Value};
@@ -35,6 +36,10 @@ const USAGE: &str = "usage:
   agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
                           [--context FILE_OR_JSON] [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
+  agent-trace-viewer convert --redact [--redact-regex RE]... [--redact-literal TEXT]...
+                             [--no-builtin] [--preview [--format text|json]]
+                             [--to …] [--run N] [--as FORMAT] FILE
+  agent-trace-viewer diff [--runs N,M | --run N] [--format text|json] [--as FORMAT] FILE [FILE]
   agent-trace-viewer formats [--format text|json]
 
 validate: one line per diagnostic, `file:line:col: severity[code]: message`;
@@ -47,6 +52,17 @@ text: the run's AgentRun text as Docent renders it (default style current,
   only) is Docent's AgentRunContextConfig as JSON, inline or a file.
 convert: the normalised trace as JSON Lines: Docent AgentRun JSON, or OpenAI
   chat rows (Invariant Explorer), one line per run (--run N: that run only).
+  --redact masks secrets (API keys and tokens of OpenAI, Anthropic, AWS,
+  GitHub, Google, Slack; JWTs, bearer tokens, private keys, e-mail addresses;
+  and each --redact-regex / --redact-literal) as stable placeholders
+  ([REDACTED:openai-key:1]): without --to, in the input itself, written back
+  in its own format; with --to, in the conversion. --preview prints what would
+  be masked and how often, and writes nothing else. --no-builtin: only yours.
+diff: two runs side by side, aligned turn by turn on roles and tool names (an
+  inserted step is a gap, not a shift), with the deltas of scores, tokens, tool
+  calls, failures and duration. Two files: run N of each (--run N, default 0);
+  one file: runs N and M (--runs N,M, default 0,1). --runs N,M works on two
+  files too.
 
 formats: the format ids this build reads, one per line with its name.
 
@@ -74,6 +90,7 @@ enum Command {
     Text,
     Convert,
     Formats,
+    Diff,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -93,6 +110,11 @@ struct Args {
     run: Option<usize>,
     context: Option<ContextConfig>,
     to: Option<Target>,
+    /// `convert --redact`: what to mask (None: no redaction).
+    redact: Option<RedactOptions>,
+    preview: bool,
+    /// `diff --runs N,M`: the right side's run.
+    run_b: Option<usize>,
     files: Vec<String>,
 }
 
@@ -124,6 +146,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         "text" => Command::Text,
         "convert" => Command::Convert,
         "formats" => Command::Formats,
+        "diff" => Command::Diff,
         other => return Err(format!("unknown command {other:?}")),
     };
     let mut out = Args {
@@ -136,6 +159,9 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         run: None,
         context: None,
         to: None,
+        redact: None,
+        preview: false,
+        run_b: None,
         files: Vec::new(),
     };
     let only = |flag: &str, commands: &[Command]| -> Result<(), String> {
@@ -148,7 +174,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--format" => {
-                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats])?;
+                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats, Command::Convert, Command::Diff])?;
                 match it.next().as_deref() {
                     Some("json") => out.json = true,
                     Some("text") => out.json = false,
@@ -171,7 +197,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 out.token_limit = Some(i64::try_from(n).map_err(|_| "--token-limit is too large".to_string())?);
             }
             "--run" => {
-                only("--run", &[Command::Text, Command::Convert])?;
+                only("--run", &[Command::Text, Command::Convert, Command::Diff])?;
                 let n = number("--run", it.next())?;
                 out.run = Some(usize::try_from(n).map_err(|_| "--run is too large".to_string())?);
             }
@@ -186,6 +212,27 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                     Some("openai-json") => Target::OpenAiJson,
                     other => return Err(format!("--to takes agentrun-json or openai-json, not {}", other.unwrap_or("nothing"))),
                 });
+            }
+            "--redact" | "--no-builtin" | "--redact-regex" | "--redact-literal" => {
+                only(a.as_str(), &[Command::Convert])?;
+                let r = out.redact.get_or_insert_with(RedactOptions::default);
+                match a.as_str() {
+                    "--no-builtin" => r.no_builtin = true,
+                    "--redact-regex" => r.patterns.push(it.next().ok_or("--redact-regex needs a regex")?),
+                    "--redact-literal" => r.literals.push(it.next().ok_or("--redact-literal needs a string")?),
+                    _ => {}
+                }
+            }
+            "--runs" => {
+                only("--runs", &[Command::Diff])?;
+                let v = it.next().unwrap_or_default();
+                let (a, b) = v.split_once(',').ok_or_else(|| format!("--runs takes N,M (two run indices), not {v:?}"))?;
+                out.run = Some(usize::try_from(number("--runs", Some(a.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
+                out.run_b = Some(usize::try_from(number("--runs", Some(b.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
+            }
+            "--preview" => {
+                only("--preview", &[Command::Convert])?;
+                out.preview = true;
             }
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
@@ -212,11 +259,22 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
             }
         }
         Command::Convert => {
-            if out.to.is_none() {
-                return Err("convert needs --to agentrun-json or --to openai-json".to_string());
+            if out.to.is_none() && out.redact.is_none() {
+                return Err("convert needs --to agentrun-json or --to openai-json (or --redact)".to_string());
+            }
+            if out.preview && out.redact.is_none() {
+                return Err("--preview shows what --redact would mask: give --redact".to_string());
+            }
+            if out.json && !out.preview {
+                return Err("convert writes JSON already; --format applies to --preview".to_string());
             }
             if out.files.len() != 1 {
                 return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
+            }
+        }
+        Command::Diff => {
+            if out.files.len() > 2 {
+                return Err("diff takes one FILE (two of its runs) or two".to_string());
             }
         }
         Command::Validate | Command::Stats | Command::Formats => {}
@@ -283,6 +341,15 @@ fn main() -> ExitCode {
     let mut json_out = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if args.command == Command::Diff {
+        return match diff(&mut out, &args, &options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err((code, e)) => {
+                eprintln!("agent-trace-viewer: {e}");
+                ExitCode::from(code)
+            }
+        };
+    }
     let several = args.files.len() > 1;
     for file in &args.files {
         let bytes = match read(file) {
@@ -305,7 +372,7 @@ fn main() -> ExitCode {
                     (Command::Text, true) => {
                         let _ = writeln!(out, "{}", json!({"file": file, "error": e.to_string()}));
                     }
-                    (Command::Text | Command::Convert | Command::Formats, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
+                    (Command::Text | Command::Convert | Command::Formats | Command::Diff, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
                 }
                 continue;
             }
@@ -330,12 +397,16 @@ fn main() -> ExitCode {
             }
             Command::Convert => {
                 warn_errors(file, &trace);
-                if let Err(e) = convert(&mut out, &args, &trace) {
+                let done = match &args.redact {
+                    Some(options) => convert_redacted(&mut out, &args, file, &trace, options),
+                    None => convert(&mut out, &args, &trace),
+                };
+                if let Err(e) = done {
                     status = status.max(1);
                     eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
             }
-            Command::Formats => {}
+            Command::Formats | Command::Diff => {}
         }
     }
     if args.json && matches!(args.command, Command::Validate | Command::Stats) {
@@ -427,6 +498,73 @@ fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), Strin
     for l in lines {
         let _ = writeln!(out, "{l}");
     }
+    Ok(())
+}
+
+/// `diff`: two runs aligned (`analysis::compare`), as text or JSON. Errors:
+/// (1, why) for inputs that are no trace or runs that do not exist, (2, why) for I/O.
+fn diff(out: &mut impl Write, args: &Args, options: &ParseOptions) -> Result<(), (u8, String)> {
+    let load = |file: &str| -> Result<Trace, (u8, String)> {
+        let bytes = read(file).map_err(|e| (2, e))?;
+        parse_trace(bytes, options).map_err(|e| (1, format!("{file}: {e}")))
+    };
+    let (a_file, b_file) = match args.files.as_slice() {
+        [a] => (a.as_str(), a.as_str()),
+        [a, b, ..] => (a.as_str(), b.as_str()),
+        [] => return Err((2, "diff needs a FILE".to_string())),
+    };
+    let one_file = args.files.len() == 1;
+    let left = load(a_file)?;
+    // One file is read once (it may be standard input) and serves both sides.
+    let second = if one_file { None } else { Some(load(b_file)?) };
+    let right = second.as_ref().unwrap_or(&left);
+    let a = args.run.unwrap_or(0);
+    let b = args.run_b.unwrap_or(if one_file { 1 } else { a });
+    let missing = |file: &str, t: &Trace, r: usize| (1, format!("{file}: the trace has {}; there is no run {r}", plural(t.runs.len(), "run")));
+    let as_u32 = |r: usize| u32::try_from(r).unwrap_or(u32::MAX);
+    let c = agent_trace_viewer::analysis::compare::compare(&left, as_u32(a), right, as_u32(b)).ok_or_else(|| {
+        if a >= left.runs.len() {
+            missing(a_file, &left, a)
+        } else {
+            missing(b_file, right, b)
+        }
+    })?;
+    let text = if args.json {
+        format!("{}\n", json!({"left": {"file": a_file, "run": a}, "right": {"file": b_file, "run": b}, "comparison": c}))
+    } else {
+        agent_trace_viewer::render::diff::diff_text(&c, &left, right, (&format!("{a_file} #{a}"), &format!("{b_file} #{b}")))
+    };
+    out.write_all(text.as_bytes()).map_err(|e| (2, format!("cannot write: {e}")))
+}
+
+/// `convert --redact`: the input itself (no `--to`: the same format, read
+/// back by the same parser) or its conversion, with its secrets masked;
+/// `--preview`: only what would be masked.
+fn convert_redacted(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, options: &RedactOptions) -> Result<(), String> {
+    let text = match args.to {
+        None if trace.files.len() > 1 => return Err("--redact without --to writes the input back, which needs one JSON file (not an archive of several)".to_string()),
+        None => trace.source.to_vec(),
+        Some(_) => {
+            let mut buf = Vec::new();
+            convert(&mut buf, args, trace)?;
+            buf
+        }
+    };
+    let r = redact_json(&text, options).map_err(|e| e.to_string())?;
+    let total: u32 = r.report.kinds.iter().map(|k| k.occurrences).sum();
+    if args.preview {
+        if args.json {
+            let _ = writeln!(out, "{}", json!({"file": file, "report": r.report}));
+        } else {
+            let _ = writeln!(out, "{file}: {} masked in {}", plural(total as usize, "secret"), plural(r.report.strings_changed as usize, "string"));
+            for k in &r.report.kinds {
+                let _ = writeln!(out, "  {:<16} {:>6} × ({} distinct)", k.kind, k.occurrences, k.distinct);
+            }
+        }
+        return Ok(());
+    }
+    out.write_all(&r.bytes).map_err(|e| format!("cannot write: {e}"))?;
+    eprintln!("agent-trace-viewer: {file}: {} masked", plural(total as usize, "secret"));
     Ok(())
 }
 

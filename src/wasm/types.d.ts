@@ -275,6 +275,79 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** One row of a run comparison: the event of each side (absent: a gap). */
+export interface AlignedStep {
+  /** `same` content, `changed` content under the same role and tools, or only on one side. */
+  change: "same" | "changed" | "removed" | "added";
+  left?: number;
+  right?: number;
+  /** The step's role and the tools it names (`assistant: read`, `result: read`). */
+  key: string;
+}
+
+/** Two runs aligned turn by turn (`trace.compareRuns(a, b)`). */
+export interface Comparison {
+  left: RunRow;
+  right: RunRow;
+  steps: AlignedStep[];
+  same: number;
+  changed: number;
+  removed: number;
+  added: number;
+  /** The middle was too long to align and was paired by position. */
+  approximate: boolean;
+}
+
+/** What `redact` masks besides nothing (all optional). */
+export interface RedactOptions {
+  /** Leave out the built-in kinds (keys and tokens, JWTs, bearer tokens, private keys, e-mail addresses). */
+  noBuiltin?: boolean;
+  /** Regexes (regex-lite syntax); a match, or its first group, is masked as `custom`. */
+  patterns?: string[];
+  /** Literal strings masked as `literal`. */
+  literals?: string[];
+}
+
+/** How often a kind of secret was masked. */
+export interface RedactKindCount { kind: string; occurrences: number; distinct: number }
+
+/** What a redaction masked. */
+export interface RedactReport {
+  /** Per kind, most masked first. */
+  kinds: RedactKindCount[];
+  /** JSON strings that changed. */
+  stringsChanged: number;
+  /** String literals that could not be searched (not UTF-8), left as they are. */
+  stringsUnread: number;
+}
+
+/** The redacted file (UTF-8 JSON of the input's format) and what was masked. */
+export interface Redacted { bytes: Uint8Array; report: RedactReport }
+
+/** One run's row of the runs table (`trace.runRows()`). */
+export interface RunRow {
+  run: number;
+  id: string;
+  name?: string;
+  /** Each score by name: `metadata.scores.<name>`, or its `value` when the score is an object (scalars only). */
+  scores: Record<string, string | number | boolean>;
+  /** The model the run's events name most often, else the run metadata's `model`. */
+  model?: string;
+  events: number;
+  toolCalls: number;
+  /** Records that say they failed: failed calls, failed results answering no call, records marked failed. */
+  failures: number;
+  /** Total tokens the run's events report. */
+  tokens: number;
+  /** First to last timestamp of the run, when both read as times. */
+  durationSeconds?: number;
+  /** What the run's metadata says went wrong (`error`, or a `limit` reached). */
+  error?: string;
+}
+
+/** Usage summed over events: in all, per model ("" when the event names none), and how many events reported any. */
+export interface UsageTotals { total: Usage; byModel: Record<string, Usage>; events: number }
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -300,7 +373,7 @@ export interface TraceStats {
   /** Tool results that answer no call of the trace. */
   unlinkedResults: { results: number; failures: number };
   /** Token usage over all events, and per model ("" when the event names none). */
-  usage: { total: Usage; byModel: Record<string, Usage>; events: number };
+  usage: UsageTotals;
   /** First and last timestamp of each run that has one, and the seconds between. */
   runTimes: { run: number; first: string | null; last: string | null; durationSeconds: number | null }[];
 }
