@@ -63,9 +63,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 Item::Broken { range, path } => {
                     // In the session's run, in its place (the core reported why).
                     let range = crate::json::scan::skip_ws(self.out.bytes(), range.start)..range.end;
-                    if range.start < range.end {
-                        self.out.push_event(EventBody::Unparsed("not read: invalid JSON".to_string()), "unparsed", range, path, None);
-                    }
+                    self.out.unparsed(range, &path, "not read: invalid JSON");
                 }
                 Item::Message(m) => self.message(m),
                 Item::Rewind { range, path, target, value } => {
