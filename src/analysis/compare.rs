@@ -38,7 +38,9 @@ pub enum Change {
 #[serde(rename_all = "camelCase")]
 pub struct AlignedStep {
     pub change: Change,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub left: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub right: Option<u32>,
     /// The step's key (role and tools) on whichever side has it.
     pub key: String,
