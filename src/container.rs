@@ -1,7 +1,10 @@
-//! Containers around the JSON: gzip, recognised by its magic bytes.
+//! Containers around the JSON: gzip and zip, recognised by their magic bytes.
 //!
-//! Decompression is capped so that a gzip bomb ends in a clear "too large"
-//! error instead of exhausting memory.
+//! Decompression is capped so that a gzip or zip bomb ends in a clear "too
+//! large" error instead of exhausting memory.
+
+mod unzip;
+pub use unzip::{unzip, ZipError, ZipMember};
 
 /// Largest decompressed size accepted from a gzip input: the input cap
 /// ([`crate::limits::MAX_INPUT_BYTES`], 1 GiB).
