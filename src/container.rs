@@ -163,6 +163,11 @@ fn inflate_member(input: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<Optio
     }
 }
 
+/// The CRC-32 of `bytes` (gzip's and zip's), its table built for this call.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    Crc32::new().checksum(bytes)
+}
+
 /// CRC-32 (ISO-HDLC, gzip's), sliced by 16 like crc32fast's portable code,
 /// with its 16 KB of tables built at run time rather than stored in the .wasm.
 struct Crc32 {

@@ -42,14 +42,31 @@ pub fn unzip(bytes: &[u8], cap: u64) -> Result<Vec<ZipMember>, ZipError> {
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut total: u64 = 0;
     for i in 0..archive.len() {
-        let mut file = archive.by_index(i).map_err(corrupt)?;
-        if file.is_dir() {
+        let (name, is_dir, method, crc) = {
+            let raw = archive.by_index_raw(i).map_err(corrupt)?;
+            (raw.name().to_string(), raw.is_dir(), raw.compression(), raw.crc32())
+        };
+        if is_dir {
             continue;
         }
-        let name = file.name().to_string();
         let left = cap.saturating_sub(total);
-        let mut data = Vec::with_capacity(usize::try_from(file.size().min(left).min(64 << 20)).unwrap_or(0));
-        (&mut file).take(left.saturating_add(1)).read_to_end(&mut data).map_err(|e| ZipError::Corrupt(format!("{name}: {e}")))?;
+        let read_err = |e: std::io::Error| ZipError::Corrupt(format!("{name}: {e}"));
+        // Without its `zstd` feature the crate has no constant for method 93.
+        #[allow(deprecated)]
+        let zstd = method == zip::CompressionMethod::Unsupported(93);
+        let data = if zstd {
+            let raw = archive.by_index_raw(i).map_err(corrupt)?;
+            let data = unzstd(raw, left).map_err(|e| ZipError::Corrupt(format!("{name}: {e}")))?;
+            if data.len() as u64 <= left && crate::container::crc32(&data) != crc {
+                return Err(ZipError::Corrupt(format!("{name}: the checksum of its decompressed bytes does not match")));
+            }
+            data
+        } else {
+            let mut file = archive.by_index(i).map_err(corrupt)?;
+            let mut data = Vec::with_capacity(usize::try_from(file.size().min(left).min(64 << 20)).unwrap_or(0));
+            (&mut file).take(left.saturating_add(1)).read_to_end(&mut data).map_err(read_err)?;
+            data
+        };
         total = total.saturating_add(data.len() as u64);
         if total > cap {
             return Err(ZipError::TooLarge { cap });
@@ -70,6 +87,23 @@ pub fn unzip(bytes: &[u8], cap: u64) -> Result<Vec<ZipMember>, ZipError> {
         return Err(ZipError::NoFiles);
     }
     Ok(members)
+}
+
+/// A Zstandard member (zip method 93, as inspect_ai writes `.eval` files):
+/// its frames one after another, at most `left + 1` bytes (then the caller
+/// sees it is too large).
+fn unzstd(mut raw: impl Read, left: u64) -> Result<Vec<u8>, String> {
+    let mut input = Vec::new();
+    raw.read_to_end(&mut input).map_err(|e| e.to_string())?;
+    let limit = left.saturating_add(1);
+    let mut out = Vec::new();
+    let mut rest: &[u8] = &input;
+    while !rest.is_empty() && (out.len() as u64) < limit {
+        let mut decoder = ruzstd::StreamingDecoder::new(&mut rest).map_err(|e| format!("zstd: {e}"))?;
+        let room = limit - out.len() as u64;
+        (&mut decoder).take(room).read_to_end(&mut out).map_err(|e| format!("zstd: {e}"))?;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

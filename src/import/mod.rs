@@ -13,6 +13,7 @@ pub mod agentlens;
 mod builder;
 pub mod docent;
 pub mod facts;
+pub mod inspect;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
@@ -32,6 +33,7 @@ pub use format_view::{FormatView, ViewInfo, ViewItem};
 
 /// Every format the core reads, in detection order (ties go to the first).
 pub static FORMATS: &[&dyn Format] = &[
+    &inspect::Inspect,
     &openai::OpenAi,
     &docent::Docent,
     &openhands::OpenHands,

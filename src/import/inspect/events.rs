@@ -1,0 +1,175 @@
+//! A sample's `events`, its timeline: one event each, in order.
+//!
+//! - `model`: the assistant message of `output.choices[0]` (its tool calls
+//!   answered by the `tool` events naming them), with the model, and the
+//!   call's `working_time` as its duration; its `output.usage` stays in
+//!   the raw JSON and metadata only (the run's usage is `model_usage`).
+//! - `tool`: the tool's result, failed when the event has an `error`.
+//! - `span_begin` / `span_end`: spans, nested by `id` and `parent_id`;
+//!   every event with a `span_id` sits in its span's path.
+//! - `step` (older logs' `begin`/`end` steps): spans nested by order.
+//! - `score`, `state`, `store`, `info`: key-value events; `error` and
+//!   `sample_limit`: failed markers; every other type (`sample_init`,
+//!   `logger`, `input`, `approval`, `sandbox`, `subtask`, unknown ones): a
+//!   marker naming it. Nested `events` of `tool`/`subtask` events stay in
+//!   their event's raw JSON.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::super::Builder;
+use super::messages::{content, link, resolve, tool_calls};
+use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, SpanEvent, SpanPhase, ToolResult, ToolStatus};
+
+/// Fields the body of each kind shows; the others are metadata.
+const SHOWN: &[&str] = &["event", "timestamp", "span_id", "output", "input", "result", "changes", "events", "call", "tools"];
+
+/// The event types of inspect_ai 0.3.285 (its `Event` union); any other
+/// makes `read_eval_log` refuse the log.
+const KNOWN: &[&str] = &[
+    "sample_init", "sample_limit", "sandbox", "state", "store", "model", "tool", "anchor", "approval", "review", "sentinel", "branch",
+    "checkpoint", "compaction", "input", "interrupt", "score", "score_edit", "error", "logger", "info", "span_begin", "span_end", "step", "subtask",
+];
+
+struct Spans {
+    /// Span id → its path of names from the root.
+    paths: HashMap<String, Vec<String>>,
+    /// Open `step`s, innermost last.
+    steps: Vec<String>,
+}
+
+impl Spans {
+    fn path_of(&self, span_id: Option<&str>) -> Option<Vec<String>> {
+        let mut path = span_id.and_then(|id| self.paths.get(id)).cloned().unwrap_or_default();
+        path.extend(self.steps.iter().cloned());
+        (!path.is_empty()).then_some(path)
+    }
+}
+
+pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, attachments: &Map<String, Value>) {
+    let mut calls: HashMap<String, CallRef> = HashMap::new();
+    let mut spans = Spans { paths: HashMap::new(), steps: Vec::new() };
+    for (i, r) in items.iter().enumerate() {
+        let item_path = format!("{path}[{i}]");
+        let Ok(mut v) = out.parse_record(r, &item_path) else { continue };
+        resolve(&mut v, attachments);
+        let kind = v.get("event").and_then(Value::as_str).unwrap_or("event").to_string();
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let span_id = s("span_id");
+        let mut failed = v.get("error").is_some_and(|e| !e.is_null());
+        let mut span_path = spans.path_of(span_id.as_deref());
+        let body = match kind.as_str() {
+            "model" => model_body(&v),
+            "tool" => EventBody::ToolResult(ToolResult {
+                call_id: s("id"),
+                content: match v.get("result") {
+                    Some(r @ (Value::String(_) | Value::Array(_))) => content(Some(r)),
+                    Some(Value::Null) | None => Content::None,
+                    Some(other) => Content::Json(other.clone()),
+                },
+                status: if failed { ToolStatus::Error } else { ToolStatus::Success },
+                call: None,
+                implicit_link: false,
+            }),
+            "span_begin" => {
+                let name = s("name").unwrap_or_else(|| s("type").unwrap_or_else(|| "span".to_string()));
+                let mut p = spans.path_of(s("parent_id").as_deref()).unwrap_or_default();
+                p.push(name);
+                if let Some(id) = s("id") {
+                    spans.paths.insert(id, p.clone());
+                }
+                span_path = Some(p.clone());
+                EventBody::Span(SpanEvent { name: p, phase: SpanPhase::Begin })
+            }
+            "span_end" => {
+                let p = s("id").and_then(|id| spans.paths.get(&id).cloned()).unwrap_or_else(|| vec![s("id").unwrap_or_else(|| "span".to_string())]);
+                span_path = Some(p.clone());
+                EventBody::Span(SpanEvent { name: p, phase: SpanPhase::End })
+            }
+            "step" => {
+                let name = s("name").unwrap_or_else(|| "step".to_string());
+                let begin = s("action").as_deref() != Some("end");
+                if begin {
+                    spans.steps.push(name);
+                }
+                let p = spans.path_of(span_id.as_deref()).unwrap_or_default();
+                if !begin {
+                    // The innermost open step of that name ends (and those opened inside it).
+                    if let Some(k) = spans.steps.iter().rposition(|n| Some(n.as_str()) == s("name").as_deref()) {
+                        spans.steps.truncate(k);
+                    }
+                }
+                span_path = Some(p.clone());
+                EventBody::Span(SpanEvent { name: p, phase: if begin { SpanPhase::Begin } else { SpanPhase::End } })
+            }
+            "score" => key_value("score", v.get("score")),
+            "state" | "store" => key_value(&kind, v.get("changes")),
+            "info" => key_value(&s("source").map(|src| format!("info: {src}")).unwrap_or_else(|| "info".to_string()), v.get("data")),
+            "error" => {
+                failed = true;
+                marker(format!("error: {}", v.get("error").and_then(|e| e.get("message")).and_then(Value::as_str).unwrap_or("")))
+            }
+            "sample_limit" => {
+                failed = true;
+                marker(format!("{} limit: {}", s("type").unwrap_or_default(), s("message").unwrap_or_default()))
+            }
+            "logger" => {
+                let m = v.get("message");
+                let level = m.and_then(|m| m.get("level")).and_then(Value::as_str).unwrap_or("log");
+                marker(format!("{level}: {}", m.and_then(|m| m.get("message")).and_then(Value::as_str).unwrap_or("")))
+            }
+            "input" => marker(format!("input: {}", s("input").unwrap_or_default())),
+            "approval" => marker(format!("approval: {} ({})", s("decision").unwrap_or_default(), s("approver").unwrap_or_default())),
+            "sandbox" => marker(format!("sandbox {}: {}", s("action").unwrap_or_default(), s("cmd").or_else(|| s("file")).unwrap_or_default())),
+            "subtask" => marker(format!("subtask: {}", s("name").unwrap_or_default())),
+            other => {
+                if !KNOWN.contains(&other) {
+                    let at = out.locate(r.start, &[crate::json::Seg::key("event")]);
+                    let message = format!("unknown event type `{other}`: `read_eval_log` refuses the log (the event is kept as a marker)");
+                    out.diag(crate::diagnostic::Severity::Error, "unknown-event", message, format!("{item_path}.event"), at, Some(out.next_event()));
+                }
+                marker(other.to_string())
+            }
+        };
+        let timestamp = s("timestamp");
+        let index = out.push_event(body, &kind, r.clone(), item_path, timestamp);
+        link(out, index, &mut calls);
+        if let Some(e) = out.event_mut(index) {
+            e.failed = failed;
+            e.span = span_path;
+            if kind == "model" {
+                let facts = e.facts_mut();
+                facts.model = v.get("model").and_then(Value::as_str).map(str::to_string);
+                let seconds = v.get("working_time").or_else(|| v.get("output").and_then(|o| o.get("time"))).and_then(Value::as_f64);
+                facts.duration_ms = seconds.map(|t| t * 1000.0);
+            } else if kind == "tool" {
+                if let Some(t) = v.get("working_time").and_then(Value::as_f64) {
+                    e.facts_mut().duration_ms = Some(t * 1000.0);
+                }
+            }
+            if let Value::Object(o) = v {
+                e.metadata = o.into_iter().filter(|(k, val)| !SHOWN.contains(&k.as_str()) && !val.is_null()).collect();
+            }
+        }
+    }
+}
+
+fn marker(label: String) -> EventBody {
+    EventBody::Marker(Marker { label })
+}
+
+fn key_value(key: &str, v: Option<&Value>) -> EventBody {
+    EventBody::KeyValue(KeyValue { key: key.to_string(), value: v.cloned().unwrap_or(Value::Null) })
+}
+
+/// A model call: the message of its first choice, or a marker when the
+/// call has no output (it failed, or the log left it out).
+fn model_body(v: &Value) -> EventBody {
+    let message = v.get("output").and_then(|o| o.get("choices")).and_then(|c| c.get(0)).and_then(|c| c.get("message"));
+    match message {
+        Some(m) => EventBody::Message(Message { role: "assistant".to_string(), content: content(m.get("content")), tool_calls: tool_calls(m.get("tool_calls")) }),
+        None => marker(format!("model call: {}", v.get("model").and_then(Value::as_str).unwrap_or(""))),
+    }
+}
