@@ -10,9 +10,6 @@ pub fn recognise(sample: &Sample) -> Option<&'static str> {
     let first = sample.values.first()?;
     if let Some(o) = first.as_object() {
         let has = |k: &str| o.contains_key(k);
-        if has("eval") && has("version") && (has("samples") || has("results")) {
-            return Some("an Inspect AI evaluation log (JSON)");
-        }
         if has("trace") && has("observations") {
             return Some("a Langfuse trace export ({trace, observations})");
         }

@@ -165,8 +165,8 @@ for case in args["cases"]:
 
 
 def write(path: Path, text: str) -> None:
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
+    if not path.exists() or path.read_bytes() != text.encode():
+        path.write_bytes(text.encode())
         print(f"wrote {path.relative_to(REPO)}")
 
 

@@ -12,7 +12,7 @@ pub fn detect(sample: &Sample) -> Option<Score> {
     let mut samples = 0usize;
     let mut values = 0usize;
     let mut with_samples = false;
-    for v in &sample.values {
+    for v in sample.records() {
         values += 1;
         let Some(o) = v.as_object() else { continue };
         if is_log(v) {
@@ -28,12 +28,12 @@ pub fn detect(sample: &Sample) -> Option<Score> {
     let mut evidence = Vec::new();
     if logs > 0 {
         evidence.push(format!(
-            "{logs} of {values} sampled values are Inspect eval logs: `version` and an `eval` spec with `task` and `model`{}",
+            "{logs} of {values} sampled records are Inspect eval logs: `version` and an `eval` spec with `task` and `model`{}",
             if with_samples { ", and `samples` with `id`, `epoch` and `input`" } else { "" }
         ));
     }
     if samples > 0 {
-        evidence.push(format!("{samples} of {values} sampled values are Inspect samples: `id`, `epoch`, `input` and `messages` or `events`"));
+        evidence.push(format!("{samples} of {values} sampled records are Inspect samples: `id`, `epoch`, `input` and `messages` or `events`"));
     }
     // `id` + `epoch` + `input` + `messages`/`events` is Inspect's own shape:
     // a sample file of a `.eval` claims the input as surely as a header.

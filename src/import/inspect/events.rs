@@ -33,6 +33,9 @@ const KNOWN: &[&str] = &[
     "checkpoint", "compaction", "input", "interrupt", "score", "score_edit", "error", "logger", "info", "span_begin", "span_end", "step", "subtask",
 ];
 
+/// How deep spans nest in the paths events carry.
+const MAX_DEPTH: usize = 64;
+
 struct Spans {
     /// Span id → its path of names from the root.
     paths: HashMap<String, Vec<String>>,
@@ -76,6 +79,9 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, attach
             "span_begin" => {
                 let name = s("name").unwrap_or_else(|| s("type").unwrap_or_else(|| "span".to_string()));
                 let mut p = spans.path_of(s("parent_id").as_deref()).unwrap_or_default();
+                // Each event carries its span's path: a deeper tree would cost
+                // the square of its depth, so deeper spans sit at this level.
+                p.truncate(MAX_DEPTH - 1);
                 p.push(name);
                 if let Some(id) = s("id") {
                     spans.paths.insert(id, p.clone());
@@ -91,7 +97,7 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, attach
             "step" => {
                 let name = s("name").unwrap_or_else(|| "step".to_string());
                 let begin = s("action").as_deref() != Some("end");
-                if begin {
+                if begin && spans.steps.len() < MAX_DEPTH {
                     spans.steps.push(name);
                 }
                 let p = spans.path_of(span_id.as_deref()).unwrap_or_default();

@@ -29,7 +29,18 @@ pub fn import(input: &Input, out: &mut Builder) {
     let mut samples: Vec<SampleAt> = Vec::new();
     // `.eval` samples are files of their own: sorted as read_eval_log sorts them.
     let mut member_samples: Vec<(u64, String, SampleAt)> = Vec::new();
+    let mut values: Vec<Range<usize>> = Vec::new();
     for v in &input.split.values {
+        let at = scan::skip_ws(b, v.range.start);
+        // A list of samples (what the benchmark kit writes): each one read as a sample file.
+        if b.get(at) == Some(&b'[') && list_of_samples(b, at, ends) {
+            values.extend(scan::array_items_in(b, at, ends).0);
+        } else {
+            values.push(v.range.clone());
+        }
+    }
+    for range in values {
+        let v = Located { range };
         let at = scan::skip_ws(b, v.range.start);
         match b.get(at) {
             Some(b'{') => {
@@ -88,6 +99,19 @@ pub fn import(input: &Input, out: &mut Builder) {
     for s in samples {
         sample::read(out, &s, ends, &task_model);
     }
+}
+
+struct Located {
+    range: Range<usize>,
+}
+
+/// A list whose first item is an object with `id` and `epoch`.
+fn list_of_samples(b: &[u8], open: usize, ends: &ContainerEnds) -> bool {
+    let (items, _) = scan::array_items_in(b, open, ends);
+    let Some(first) = items.first() else { return false };
+    let at = scan::skip_ws(b, first.start);
+    b.get(at) == Some(&b'{')
+        && scan::object_members_in(b, at, ends).is_ok_and(|m| m.iter().any(|(k, _)| k == "epoch") && m.iter().any(|(k, _)| k == "id"))
 }
 
 /// The eval's task and model, which every run names.
