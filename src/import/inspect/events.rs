@@ -20,7 +20,9 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::super::Builder;
+use super::fast::{self, Ctx};
 use super::messages::{content, link, resolve, tool_calls};
+use crate::json::scan;
 use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, SpanEvent, SpanPhase, ToolResult, ToolStatus};
 
 /// Fields the body of each kind shows; the others are metadata.
@@ -51,26 +53,38 @@ impl Spans {
     }
 }
 
-pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, attachments: &Map<String, Value>) {
+pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &Ctx) {
     let mut calls: HashMap<String, CallRef> = HashMap::new();
     let mut spans = Spans { paths: HashMap::new(), steps: Vec::new() };
     for (i, r) in items.iter().enumerate() {
         let item_path = format!("{path}[{i}]");
-        let Ok(mut v) = out.parse_record(r, &item_path) else { continue };
-        resolve(&mut v, attachments);
+        let in_place = if ctx.allowed(out, r) { in_place(out, r, ctx) } else { None };
+        let (v, output_message, result) = match in_place {
+            Some(read) => read,
+            None => {
+                let Ok(mut v) = out.parse_record(r, &item_path) else { continue };
+                resolve(&mut v, ctx.attachments);
+                (v, None, None)
+            }
+        };
         let kind = v.get("event").and_then(Value::as_str).unwrap_or("event").to_string();
         let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
         let span_id = s("span_id");
         let mut failed = v.get("error").is_some_and(|e| !e.is_null());
         let mut span_path = spans.path_of(span_id.as_deref());
         let body = match kind.as_str() {
-            "model" => model_body(&v),
+            "model" => match output_message {
+                Some(InPlaceOutput::Message(m)) => EventBody::Message(Message { role: "assistant".to_string(), content: m.content, tool_calls: m.tool_calls }),
+                Some(InPlaceOutput::None) => model_marker(&v),
+                None => model_body(&v),
+            },
             "tool" => EventBody::ToolResult(ToolResult {
                 call_id: s("id"),
-                content: match v.get("result") {
-                    Some(r @ (Value::String(_) | Value::Array(_))) => content(Some(r)),
-                    Some(Value::Null) | None => Content::None,
-                    Some(other) => Content::Json(other.clone()),
+                content: match (&result, v.get("result")) {
+                    (Some(vr), _) => fast::content(out, vr, ctx),
+                    (None, Some(r @ (Value::String(_) | Value::Array(_)))) => content(Some(r)),
+                    (None, Some(Value::Null) | None) => Content::None,
+                    (None, Some(other)) => Content::Json(other.clone()),
                 },
                 status: if failed { ToolStatus::Error } else { ToolStatus::Success },
                 call: None,
@@ -176,6 +190,72 @@ fn model_body(v: &Value) -> EventBody {
     let message = v.get("output").and_then(|o| o.get("choices")).and_then(|c| c.get(0)).and_then(|c| c.get("message"));
     match message {
         Some(m) => EventBody::Message(Message { role: "assistant".to_string(), content: content(m.get("content")), tool_calls: tool_calls(m.get("tool_calls")) }),
-        None => marker(format!("model call: {}", v.get("model").and_then(Value::as_str).unwrap_or(""))),
+        None => model_marker(v),
     }
+}
+
+fn model_marker(v: &Value) -> EventBody {
+    marker(format!("model call: {}", v.get("model").and_then(Value::as_str).unwrap_or("")))
+}
+
+/// The output message of a model event read in place, or that it has none.
+enum InPlaceOutput {
+    Message(fast::InPlace),
+    None,
+}
+
+/// Members not parsed (they stay in the raw JSON): the model's input (the
+/// whole conversation so far, at every call), the provider call, the tool
+/// definitions, nested events.
+const LEFT_IN_PLACE: &[&str] = &["input", "call", "tools", "events"];
+
+/// An event read in place: its small members parsed (as the exact way
+/// would, less those of [`LEFT_IN_PLACE`] and the output's `choices`),
+/// the first choice's message and a tool's `result` left in the source.
+fn in_place(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Option<(Value, Option<InPlaceOutput>, Option<Range<usize>>)> {
+    let b = out.bytes();
+    let members = fast::members(b, r, ctx.ends)?;
+    let mut o = Map::new();
+    let mut message = None;
+    let mut result = None;
+    let kind = members.iter().rev().find(|(k, _)| k == "event").and_then(|(_, vr)| fast::parse(b, vr).as_str().map(str::to_string));
+    for (key, vr) in members {
+        // An `input` event's own `input` is its text, read as the exact way does.
+        if LEFT_IN_PLACE.contains(&key.as_str()) && !(key == "input" && kind.as_deref() == Some("input")) {
+            continue;
+        }
+        match key.as_str() {
+            "output" => {
+                let mut output = Map::new();
+                message = Some(InPlaceOutput::None);
+                for (k, or) in fast::members(b, &vr, ctx.ends).unwrap_or_default() {
+                    if k == "choices" {
+                        let first = scan::array_items_in(b, scan::skip_ws(b, or.start), ctx.ends).0.into_iter().next();
+                        let m = first.and_then(|c| fast::members(b, &c, ctx.ends)).and_then(|c| c.into_iter().rev().find(|(k, _)| k == "message"));
+                        message = match m.and_then(|(_, mr)| fast::message(out, &mr, ctx)) {
+                            Some(msg) => Some(InPlaceOutput::Message(msg)),
+                            None => Some(InPlaceOutput::None),
+                        };
+                    } else {
+                        output.insert(k, fast::parse(b, &or));
+                    }
+                }
+                o.insert(key, Value::Object(output));
+            }
+            "result" => result = Some(vr),
+            _ => {
+                let mut v = fast::parse(b, &vr);
+                resolve(&mut v, ctx.attachments);
+                o.insert(key, v);
+            }
+        }
+    }
+    // Only model events read their output's message; only tools their result.
+    if kind.as_deref() != Some("model") {
+        message = None;
+    }
+    if kind.as_deref() != Some("tool") {
+        result = None;
+    }
+    Some((Value::Object(o), message, result))
 }

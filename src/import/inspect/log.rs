@@ -97,7 +97,7 @@ pub fn import(input: &Input, out: &mut Builder) {
     }
     let task_model = task_and_model(out.metadata());
     for s in samples {
-        sample::read(out, &s, ends, &task_model);
+        sample::read(out, &s, ends, &input.split.hazards, &task_model);
     }
 }
 
@@ -105,13 +105,18 @@ struct Located {
     range: Range<usize>,
 }
 
-/// A list whose first item is an object with `id` and `epoch`.
+/// A list whose first item is a sample: an object with `id`, `epoch` and
+/// `messages` or `events`.
 fn list_of_samples(b: &[u8], open: usize, ends: &ContainerEnds) -> bool {
     let (items, _) = scan::array_items_in(b, open, ends);
     let Some(first) = items.first() else { return false };
     let at = scan::skip_ws(b, first.start);
     b.get(at) == Some(&b'{')
-        && scan::object_members_in(b, at, ends).is_ok_and(|m| m.iter().any(|(k, _)| k == "epoch") && m.iter().any(|(k, _)| k == "id"))
+        && scan::object_members_in(b, at, ends).is_ok_and(|m| {
+            let has = |key: &str| m.iter().any(|(k, _)| k == key);
+            // Summaries have `id` and `epoch` too, but no messages or events.
+            has("epoch") && has("id") && (has("messages") || has("events"))
+        })
 }
 
 /// The eval's task and model, which every run names.

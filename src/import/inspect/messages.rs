@@ -12,24 +12,28 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::super::Builder;
+use super::fast::{self, Ctx, InPlace};
 use crate::diagnostic::Severity::Error;
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Text, ToolCall, ToolResult, ToolStatus};
 
 /// Fields the event body shows; the others stay in the event's metadata.
 const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_call_id"];
 
-pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, attachments: &Map<String, Value>) {
+pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &Ctx) {
+    let attachments = ctx.attachments;
     let mut calls: HashMap<String, CallRef> = HashMap::new();
     for (i, r) in items.iter().enumerate() {
         let item_path = format!("{path}[{i}]");
+        if ctx.allowed(out, r) {
+            if let Some(m) = fast::message(out, r, ctx) {
+                push(out, r, item_path, m, &mut calls);
+                continue;
+            }
+        }
         let Ok(mut v) = out.parse_record(r, &item_path) else { continue };
         resolve(&mut v, attachments);
         let role = v.get("role").and_then(Value::as_str).unwrap_or_default().to_string();
-        if !matches!(role.as_str(), "system" | "user" | "assistant" | "tool") {
-            let found = v.get("role").map(|r| r.to_string()).unwrap_or_else(|| "none".to_string());
-            let at = out.locate(r.start, &[crate::json::Seg::key("role")]);
-            out.diag(Error, "invalid-message", format!("a message's `role` must be system, user, assistant or tool; found {found}: `read_eval_log` refuses the log"), format!("{item_path}.role"), at, Some(out.next_event()));
-        }
+        check_role(out, r, &item_path, &role);
         let failed;
         let body = if role == "tool" {
             let error = v.get("error").filter(|e| !e.is_null());
@@ -55,6 +59,42 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, attach
             }
         }
     }
+}
+
+/// Pushes a message read in place.
+fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, calls: &mut HashMap<String, CallRef>) {
+    check_role(out, r, &item_path, &m.role);
+    let body = if m.role == "tool" {
+        EventBody::ToolResult(ToolResult {
+            call_id: m.tool_call_id,
+            content: m.content,
+            status: if m.error { ToolStatus::Error } else { ToolStatus::Success },
+            call: None,
+            implicit_link: false,
+        })
+    } else {
+        EventBody::Message(Message { role: m.role.clone(), content: m.content, tool_calls: m.tool_calls })
+    };
+    let index = out.push_event(body, &m.role, r.clone(), item_path, None);
+    link(out, index, calls);
+    if let Some(e) = out.event_mut(index) {
+        e.failed = m.error && m.role == "tool";
+        e.metadata = m.metadata;
+    }
+}
+
+/// A role other than the four is what `read_eval_log` refuses.
+fn check_role(out: &mut Builder, r: &Range<usize>, item_path: &str, role: &str) {
+    if matches!(role, "system" | "user" | "assistant" | "tool") {
+        return;
+    }
+    let b = out.bytes();
+    // Only on this error path: the record's members found again.
+    let found = fast::members(b, r, &crate::json::ContainerEnds::default())
+        .and_then(|m| m.into_iter().rev().find(|(k, _)| k == "role").map(|(_, vr)| fast::parse(b, &vr).to_string()))
+        .unwrap_or_else(|| "none".to_string());
+    let at = out.locate(r.start, &[crate::json::Seg::key("role")]);
+    out.diag(Error, "invalid-message", format!("a message's `role` must be system, user, assistant or tool; found {found}: `read_eval_log` refuses the log"), format!("{item_path}.role"), at, Some(out.next_event()));
 }
 
 /// Registers the calls of event `index` by id, or links the result it is

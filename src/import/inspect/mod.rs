@@ -18,6 +18,7 @@
 mod agentrun;
 mod detect;
 mod events;
+mod fast;
 mod log;
 mod messages;
 mod sample;

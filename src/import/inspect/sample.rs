@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::super::{json_type, Builder};
 use super::log::{SampleAt, TaskModel};
+use super::fast::Ctx;
 use super::{events, messages};
 use crate::diagnostic::Severity::Error;
 use crate::json::{scan, ContainerEnds, Seg};
@@ -18,7 +19,7 @@ use crate::model::{EventBody, KeyValue, Marker, Metadata, Usage};
 /// Members read into transcripts rather than metadata.
 const TRANSCRIPT_KEYS: &[&str] = &["messages", "events", "transcript"];
 
-pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, tm: &TaskModel) {
+pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazards: &[usize], tm: &TaskModel) {
     let mut metadata = Metadata::new();
     for (key, r) in &s.members {
         if TRANSCRIPT_KEYS.contains(&key.as_str()) {
@@ -49,11 +50,12 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, tm: &T
         }
     }
     out.begin_run(format!("{id}_epoch_{epoch}"), metadata, Some(s.range.start));
+    let ctx = Ctx { ends, hazards, attachments: &attachments };
     let member = |k: &str| s.members.iter().find(|(key, _)| key == k).map(|(_, r)| r.clone());
     if let Some(r) = member("messages") {
         out.begin_transcript("messages".to_string(), Metadata::new());
         if let Some(items) = list(out, r, &format!("{}.messages", s.path), ends) {
-            messages::read(out, &items, &format!("{}.messages", s.path), &attachments);
+            messages::read(out, &items, &format!("{}.messages", s.path), &ctx);
         }
     }
     let events_at = match (member("events"), member("transcript")) {
@@ -70,7 +72,7 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, tm: &T
     };
     if let Some((r, path)) = events_at {
         if let Some(items) = list(out, r, &path, ends) {
-            events::read(out, &items, &path, &attachments);
+            events::read(out, &items, &path, &ctx);
         }
     }
     let has_events = out.runs().last().is_some_and(|r| r.transcripts.iter().any(|t| t.key == "events"));
