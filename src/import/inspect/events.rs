@@ -74,7 +74,10 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
         let mut span_path = spans.path_of(span_id.as_deref());
         let body = match kind.as_str() {
             "model" => match output_message {
-                Some(InPlaceOutput::Message(m)) => EventBody::Message(Message { role: "assistant".to_string(), content: m.content, tool_calls: m.tool_calls }),
+                Some(InPlaceOutput::Message(m)) => {
+                    let m = *m;
+                    EventBody::Message(Message { role: "assistant".to_string(), content: m.content, tool_calls: m.tool_calls })
+                }
                 Some(InPlaceOutput::None) => model_marker(&v),
                 None => model_body(&v),
             },
@@ -200,7 +203,7 @@ fn model_marker(v: &Value) -> EventBody {
 
 /// The output message of a model event read in place, or that it has none.
 enum InPlaceOutput {
-    Message(fast::InPlace),
+    Message(Box<fast::InPlace>),
     None,
 }
 
@@ -233,7 +236,7 @@ fn in_place(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Option<(Value, Option
                         let first = scan::array_items_in(b, scan::skip_ws(b, or.start), ctx.ends).0.into_iter().next();
                         let m = first.and_then(|c| fast::members(b, &c, ctx.ends)).and_then(|c| c.into_iter().rev().find(|(k, _)| k == "message"));
                         message = match m.and_then(|(_, mr)| fast::message(out, &mr, ctx)) {
-                            Some(msg) => Some(InPlaceOutput::Message(msg)),
+                            Some(msg) => Some(InPlaceOutput::Message(Box::new(msg))),
                             None => Some(InPlaceOutput::None),
                         };
                     } else {
