@@ -228,6 +228,17 @@ const ops = {
   runs({ traceId }) {
     return runList(get(traceId));
   },
+  /** One row per run: the runs table's columns (analysis::runs). */
+  runRows({ traceId }) {
+    return get(traceId).trace.runRows();
+  },
+  /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
+  runFieldValues({ traceId, name }) {
+    return get(traceId).trace.runFieldValues(name);
+  },
+  filterableFields({ traceId }) {
+    return get(traceId).trace.filterableFields();
+  },
   /** How many diagnostics each group holds, groups in order of first occurrence (see diagnosticGroupsOf). */
   diagnosticGroups({ traceId }) {
     const counts = Uint32Array.from(diagnosticGroupsOf(get(traceId)), (g) => g.count);

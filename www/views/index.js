@@ -9,9 +9,11 @@ import { spansView } from './spans.js';
 import { timelineView } from './timeline.js';
 import { formatViews } from './format.js';
 import { agentRunView } from './agentrun.js';
+import { runsView } from './runs/index.js';
 
 // `events` is the page's own list + detail view; it is always first.
 registerView({ id: 'events', label: 'Events', available: () => true, render: () => {} });
+registerView(runsView);
 registerView(statsView);
 registerView(diagnosticsView);
 registerView(spansView);
