@@ -151,6 +151,15 @@ fn what_went_wrong_is_data_not_errors() {
 }
 
 #[test]
+fn an_unfinished_eval_reads_from_its_journal() {
+    let t = common::parse(&common::fixture("inspect/unfinished.eval"));
+    assert_eq!(t.metadata["status"], "started");
+    assert!(common::codes(&t).contains(&"unfinished-log"), "{:?}", common::codes(&t));
+    assert!(common::errors(&t).is_empty(), "{:?}", t.diagnostics);
+    assert_eq!(t.runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["1_epoch_1", "neg_epoch_1"]);
+}
+
+#[test]
 fn eval_and_json_of_one_run_agree() {
     let j = common::parse(&common::fixture("inspect/generated.json"));
     let e = common::parse(&common::fixture("inspect/generated.eval"));

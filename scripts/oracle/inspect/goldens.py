@@ -15,8 +15,10 @@
 The cases: every file of tests/fixtures/inspect/ (the hand-made ones come
 from make_fixtures.py; generated.eval and generated.json are written here by
 inspect_ai itself, once: a task with the mock model `mockllm/model`, an
-`add` tool, two samples, two epochs and a `match` scorer) and every file of
-the shared corpus folder inspect/.
+`add` tool, two samples, two epochs and a `match` scorer; unfinished.eval is
+generated.eval as a crashed run leaves it: no header, summaries or
+reductions, epoch 1 only, deflated) and every file of the shared corpus
+folder inspect/.
 
 Writes tests/golden/inspect/<case>.json and <case>.<n>.current.txt; rewrites
 only changed files.
@@ -120,6 +122,19 @@ def generate():
 
 generate()
 
+# An unfinished log (its eval crashed before the end): the generated `.eval`
+# without `header.json`, `summaries.json` and `reductions.json`, its members
+# deflated (the generated one is zstd), and only epoch 1's samples.
+unfinished = fixtures / "unfinished.eval"
+if not unfinished.exists():
+    import zipfile
+    import inspect_ai._util.zipfile  # registers zstd with zipfile
+    with zipfile.ZipFile(fixtures / "generated.eval") as zin, zipfile.ZipFile(unfinished, "w", zipfile.ZIP_DEFLATED) as zout:
+        for name in zin.namelist():
+            if name in ("header.json", "summaries.json", "reductions.json") or name.endswith("_epoch_2.json"):
+                continue
+            zout.writestr(name, zin.read(name))
+
 from inspect_ai.log import read_eval_log
 from docent.loaders.load_inspect import load_inspect_log
 from docent.data_models.agent_run import AgentRunView
@@ -177,7 +192,7 @@ def main() -> None:
     subprocess.run([str(python), str(HERE / "make_fixtures.py")], check=True)
     # The generated fixtures first (the worker writes them), then every case.
     cases = []
-    names = sorted({p.name for p in FIXTURES.iterdir() if p.is_file()} | {"generated.eval", "generated.json"})
+    names = sorted({p.name for p in FIXTURES.iterdir() if p.is_file()} | {"generated.eval", "generated.json", "unfinished.eval"})
     for name in names:
         cases.append({"name": "fixture-" + Path(name).stem + "-" + Path(name).suffix.lstrip("."), "path": str(FIXTURES / name), "source": "fixtures/" + name})
     for p in sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []:
