@@ -529,3 +529,94 @@ fn every_corpus_file_goes_through_text_and_convert_without_a_crash() {
     }
     assert!(rendered >= 150, "only {rendered} renderings succeeded");
 }
+
+#[test]
+fn convert_redact_writes_the_same_format_masked_and_previews_first() {
+    // Relative to the crate root, where cli() runs.
+    let f = "tests/fixtures/redact/secrets.json";
+    // The preview says what would be masked and writes nothing else.
+    let (code, out, _) = cli(&["convert", "--redact", "--preview", f], None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(&format!("{f}: 13 secrets masked in 9 strings\n")), "{out}");
+    assert!(out.contains("  openai-key            2 × (1 distinct)"), "{out}");
+    let (_, json_out, _) = cli(&["convert", "--redact", "--preview", "--format", "json", f], None);
+    let report: Value = serde_json::from_str(&json_out).unwrap();
+    assert_eq!(report["report"]["stringsChanged"], 9);
+    // The export: the input's own format, read back clean, no secret left.
+    let (code, out, err) = cli(&["convert", "--redact", f], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("13 secrets masked"), "{err}");
+    assert!(out.contains("[REDACTED:openai-key:1]") && !out.contains("sk-proj-"));
+    let (code, validated, _) = cli(&["validate", "-"], Some(out.as_bytes()));
+    assert_eq!(code, 0);
+    assert!(validated.starts_with("-: openai (6 events, 1 run): 0 errors"), "{validated}");
+    // With --to, the conversion is what gets masked; user patterns too.
+    let (code, out, _) = cli(&["convert", "--to", "agentrun-json", "--redact", "--redact-literal", "write_file", "--redact-regex", r"call_(\d)", f], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("[REDACTED:literal:1]") && !out.contains("write_file") && !out.contains("sk-ant-"));
+    // Mistakes are usage errors.
+    assert_eq!(cli(&["convert", "--preview", f], None).0, 2);
+    assert_eq!(cli(&["convert", "--redact", "--redact-regex", "(", f], None).0, 1);
+}
+
+#[test]
+fn diff_aligns_two_runs_turn_by_turn_with_their_deltas() {
+    // Two runs of one file: the second makes one more tool call (an inserted step).
+    let run = |calls: &[&str], answer: &str, score: f64| {
+        let mut messages = vec![serde_json::json!({"role": "user", "content": "fix it"})];
+        for (k, tool) in calls.iter().enumerate() {
+            messages.push(serde_json::json!({"role": "assistant", "content": "", "tool_calls": [{"id": format!("c{k}"), "type": "function", "function": {"name": tool, "arguments": "{}"}}]}));
+            messages.push(serde_json::json!({"role": "tool", "tool_call_id": format!("c{k}"), "content": format!("{tool} ok")}));
+        }
+        messages.push(serde_json::json!({"role": "assistant", "content": answer}));
+        serde_json::json!({"messages": messages, "metadata": {"scores": {"pass": score}}}).to_string()
+    };
+    let input = format!("{}\n{}\n", run(&["read", "edit"], "done", 0.0), run(&["read", "grep", "edit"], "done", 1.0));
+    let (code, out, err) = cli(&["diff", "-"], Some(input.as_bytes()));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[2].contains("score pass: 0.0 → 1.0"), "{out}");
+    assert!(out.contains("steps: 6 same, 0 changed, 0 only left, 2 only right"), "{out}");
+    let marks: String = lines.iter().skip_while(|l| !l.is_empty()).skip(1).map(|l| l.chars().next().unwrap()).collect();
+    assert_eq!(marks, "   ++   ", "{out}");
+    let (code, out, _) = cli(&["diff", "--format", "json", "--runs", "1,0", "-"], Some(input.as_bytes()));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["comparison"]["removed"], 2);
+    assert_eq!(v["comparison"]["steps"][3]["change"], "removed");
+    // A run that is not there, and wrong arguments.
+    assert_eq!(cli(&["diff", "--runs", "0,5", "-"], Some(input.as_bytes())).0, 1);
+    assert_eq!(cli(&["diff", "--runs", "5", "-"], Some(input.as_bytes())).0, 2);
+}
+
+#[test]
+fn bundle_writes_the_viewer_and_the_traces_as_its_samples() {
+    // A stand-in viewer: what bundle checks for and copies (the browser test serves a real one).
+    let tmp = std::env::temp_dir().join(format!("atv-bundle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let viewer = tmp.join("viewer-src");
+    std::fs::create_dir_all(viewer.join("pkg")).unwrap();
+    std::fs::create_dir_all(viewer.join("samples")).unwrap();
+    std::fs::write(viewer.join("index.html"), "<!doctype html>").unwrap();
+    std::fs::write(viewer.join("pkg/agent_trace_viewer_bg.wasm"), b"\0asm").unwrap();
+    std::fs::write(viewer.join("samples/index.json"), "[]").unwrap();
+    let out = tmp.join("out");
+    let (v, o) = (viewer.to_str().unwrap(), out.to_str().unwrap());
+    let (code, _, err) = cli(&["bundle", "-o", o, "--viewer", v, "--redact", "tests/fixtures/redact/secrets.json", "tests/fixtures/openai/tool_output_id_matching.json"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 traces and the viewer (13 secrets masked)"), "{err}");
+    assert!(out.join("viewer/index.html").is_file() && out.join("viewer/pkg/agent_trace_viewer_bg.wasm").is_file());
+    let index: Value = serde_json::from_slice(&std::fs::read(out.join("viewer/samples/index.json")).unwrap()).unwrap();
+    assert_eq!(index.as_array().unwrap().len(), 2, "the viewer's own samples are replaced");
+    assert_eq!(index[0]["file"], "secrets.json");
+    let shared = std::fs::read_to_string(out.join("viewer/samples/secrets.json")).unwrap();
+    assert!(shared.contains("[REDACTED:openai-key:1]") && !shared.contains("sk-proj-"));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("url=viewer/index.html?sample=secrets.json"), "{html}");
+    // An existing, non-empty folder is refused; so is a file that is no trace.
+    assert_eq!(cli(&["bundle", "-o", o, "--viewer", v, "tests/fixtures/redact/secrets.json"], None).0, 2);
+    let bad = tmp.join("bad.json");
+    std::fs::write(&bad, "not json").unwrap();
+    assert_eq!(cli(&["bundle", "-o", tmp.join("out2").to_str().unwrap(), "--viewer", v, bad.to_str().unwrap()], None).0, 1);
+    let _ = std::fs::remove_dir_all(&tmp);
+}

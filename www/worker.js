@@ -232,6 +232,14 @@ const ops = {
   runRows({ traceId }) {
     return get(traceId).trace.runRows();
   },
+  /** Every span as a bar on a time axis (analysis::span_bars), in columns. */
+  spanBars({ traceId }) {
+    return get(traceId).trace.spanBars();
+  },
+  /** Runs a and b aligned turn by turn (analysis::compare). */
+  compareRuns({ traceId, a, b }) {
+    return get(traceId).trace.compareRuns(a, b);
+  },
   /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
   runFieldValues({ traceId, name }) {
     return get(traceId).trace.runFieldValues(name);

@@ -25,9 +25,17 @@ use agent_trace_viewer::analysis::diagnostics::group;
 use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::{Trace, Usage};
+use agent_trace_viewer::redact::RedactOptions;
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::{json, Value};
+
+#[path = "cli/bundle.rs"]
+mod bundle;
+#[path = "cli/diff.rs"]
+mod diff;
+#[path = "cli/redact.rs"]
+mod redact;
 
 const USAGE: &str = "usage:
   agent-trace-viewer validate [--format text|json] [--all] [--as FORMAT] FILE...
@@ -35,6 +43,11 @@ const USAGE: &str = "usage:
   agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
                           [--context FILE_OR_JSON] [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
+  agent-trace-viewer convert --redact [--redact-regex RE]... [--redact-literal TEXT]...
+                             [--no-builtin] [--preview [--format text|json]]
+                             [--to …] [--run N] [--as FORMAT] FILE
+  agent-trace-viewer diff [--runs N,M | --run N] [--format text|json] [--as FORMAT] FILE [FILE]
+  agent-trace-viewer bundle -o DIR [--viewer DIR] [--redact …] FILE...
   agent-trace-viewer formats [--format text|json]
 
 validate: one line per diagnostic, `file:line:col: severity[code]: message`;
@@ -47,6 +60,21 @@ text: the run's AgentRun text as Docent renders it (default style current,
   only) is Docent's AgentRunContextConfig as JSON, inline or a file.
 convert: the normalised trace as JSON Lines: Docent AgentRun JSON, or OpenAI
   chat rows (Invariant Explorer), one line per run (--run N: that run only).
+  --redact masks secrets (API keys and tokens of OpenAI, Anthropic, AWS,
+  GitHub, Google, Slack; JWTs, bearer tokens, private keys, e-mail addresses;
+  and each --redact-regex / --redact-literal) as stable placeholders
+  ([REDACTED:openai-key:1]): without --to, in the input itself, written back
+  in its own format; with --to, in the conversion. --preview prints what would
+  be masked and how often, and writes nothing else. --no-builtin: only yours.
+diff: two runs side by side, aligned turn by turn on roles and tool names (an
+  inserted step is a gap, not a shift), with the deltas of scores, tokens, tool
+  calls, failures and duration. Two files: run N of each (--run N, default 0);
+  one file: runs N and M (--runs N,M, default 0,1). --runs N,M works on two
+  files too.
+bundle: a folder any static host serves that opens on the traces: the viewer
+  (--viewer DIR, default ./dist or ./www of a build), the traces as its
+  samples (--redact and its options mask them first), an index.html that opens
+  the first. DIR must be new or empty.
 
 formats: the format ids this build reads, one per line with its name.
 
@@ -74,6 +102,8 @@ enum Command {
     Text,
     Convert,
     Formats,
+    Diff,
+    Bundle,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -93,6 +123,14 @@ struct Args {
     run: Option<usize>,
     context: Option<ContextConfig>,
     to: Option<Target>,
+    /// `convert --redact`: what to mask (None: no redaction).
+    redact: Option<RedactOptions>,
+    preview: bool,
+    /// `diff --runs N,M`: the right side's run.
+    run_b: Option<usize>,
+    /// `bundle -o DIR` and `--viewer DIR`.
+    output: Option<String>,
+    viewer: Option<String>,
     files: Vec<String>,
 }
 
@@ -124,6 +162,8 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         "text" => Command::Text,
         "convert" => Command::Convert,
         "formats" => Command::Formats,
+        "diff" => Command::Diff,
+        "bundle" => Command::Bundle,
         other => return Err(format!("unknown command {other:?}")),
     };
     let mut out = Args {
@@ -136,6 +176,11 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         run: None,
         context: None,
         to: None,
+        redact: None,
+        preview: false,
+        run_b: None,
+        output: None,
+        viewer: None,
         files: Vec::new(),
     };
     let only = |flag: &str, commands: &[Command]| -> Result<(), String> {
@@ -148,7 +193,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--format" => {
-                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats])?;
+                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats, Command::Convert, Command::Diff])?;
                 match it.next().as_deref() {
                     Some("json") => out.json = true,
                     Some("text") => out.json = false,
@@ -171,7 +216,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 out.token_limit = Some(i64::try_from(n).map_err(|_| "--token-limit is too large".to_string())?);
             }
             "--run" => {
-                only("--run", &[Command::Text, Command::Convert])?;
+                only("--run", &[Command::Text, Command::Convert, Command::Diff])?;
                 let n = number("--run", it.next())?;
                 out.run = Some(usize::try_from(n).map_err(|_| "--run is too large".to_string())?);
             }
@@ -186,6 +231,35 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                     Some("openai-json") => Target::OpenAiJson,
                     other => return Err(format!("--to takes agentrun-json or openai-json, not {}", other.unwrap_or("nothing"))),
                 });
+            }
+            "--redact" | "--no-builtin" | "--redact-regex" | "--redact-literal" => {
+                only(a.as_str(), &[Command::Convert, Command::Bundle])?;
+                let r = out.redact.get_or_insert_with(RedactOptions::default);
+                match a.as_str() {
+                    "--no-builtin" => r.no_builtin = true,
+                    "--redact-regex" => r.patterns.push(it.next().ok_or("--redact-regex needs a regex")?),
+                    "--redact-literal" => r.literals.push(it.next().ok_or("--redact-literal needs a string")?),
+                    _ => {}
+                }
+            }
+            "--runs" => {
+                only("--runs", &[Command::Diff])?;
+                let v = it.next().unwrap_or_default();
+                let (a, b) = v.split_once(',').ok_or_else(|| format!("--runs takes N,M (two run indices), not {v:?}"))?;
+                out.run = Some(usize::try_from(number("--runs", Some(a.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
+                out.run_b = Some(usize::try_from(number("--runs", Some(b.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
+            }
+            "-o" | "--output" => {
+                only("-o", &[Command::Bundle])?;
+                out.output = Some(it.next().ok_or("-o needs a directory")?);
+            }
+            "--viewer" => {
+                only("--viewer", &[Command::Bundle])?;
+                out.viewer = Some(it.next().ok_or("--viewer needs the directory of a built viewer")?);
+            }
+            "--preview" => {
+                only("--preview", &[Command::Convert])?;
+                out.preview = true;
             }
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
@@ -212,11 +286,27 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
             }
         }
         Command::Convert => {
-            if out.to.is_none() {
-                return Err("convert needs --to agentrun-json or --to openai-json".to_string());
+            if out.to.is_none() && out.redact.is_none() {
+                return Err("convert needs --to agentrun-json or --to openai-json (or --redact)".to_string());
+            }
+            if out.preview && out.redact.is_none() {
+                return Err("--preview shows what --redact would mask: give --redact".to_string());
+            }
+            if out.json && !out.preview {
+                return Err("convert writes JSON already; --format applies to --preview".to_string());
             }
             if out.files.len() != 1 {
                 return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
+            }
+        }
+        Command::Bundle => {
+            if out.output.is_none() {
+                return Err("bundle needs -o DIR".to_string());
+            }
+        }
+        Command::Diff => {
+            if out.files.len() > 2 {
+                return Err("diff takes one FILE (two of its runs) or two".to_string());
             }
         }
         Command::Validate | Command::Stats | Command::Formats => {}
@@ -283,6 +373,27 @@ fn main() -> ExitCode {
     let mut json_out = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if args.command == Command::Bundle {
+        return match bundle::bundle(&args, &options) {
+            Ok(done) => {
+                eprintln!("agent-trace-viewer: {done}");
+                ExitCode::SUCCESS
+            }
+            Err((code, e)) => {
+                eprintln!("agent-trace-viewer: {e}");
+                ExitCode::from(code)
+            }
+        };
+    }
+    if args.command == Command::Diff {
+        return match diff::diff(&mut out, &args, &options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err((code, e)) => {
+                eprintln!("agent-trace-viewer: {e}");
+                ExitCode::from(code)
+            }
+        };
+    }
     let several = args.files.len() > 1;
     for file in &args.files {
         let bytes = match read(file) {
@@ -305,7 +416,7 @@ fn main() -> ExitCode {
                     (Command::Text, true) => {
                         let _ = writeln!(out, "{}", json!({"file": file, "error": e.to_string()}));
                     }
-                    (Command::Text | Command::Convert | Command::Formats, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
+                    (Command::Text | Command::Convert | Command::Formats | Command::Diff | Command::Bundle, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
                 }
                 continue;
             }
@@ -330,12 +441,16 @@ fn main() -> ExitCode {
             }
             Command::Convert => {
                 warn_errors(file, &trace);
-                if let Err(e) = convert(&mut out, &args, &trace) {
+                let done = match &args.redact {
+                    Some(options) => redact::convert_redacted(&mut out, &args, file, &trace, options),
+                    None => convert(&mut out, &args, &trace),
+                };
+                if let Err(e) = done {
                     status = status.max(1);
                     eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
             }
-            Command::Formats => {}
+            Command::Formats | Command::Diff | Command::Bundle => {}
         }
     }
     if args.json && matches!(args.command, Command::Validate | Command::Stats) {

@@ -275,6 +275,78 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** Spans as bars on a time axis (`trace.spanBars()`), one entry per bar in each column, ordered by start. */
+export interface SpanBars {
+  /** Milliseconds since the Unix epoch of the earliest start (0 without bars). */
+  originMs: number;
+  /** Start of each bar in milliseconds after `originMs`. */
+  start: number[];
+  /** Length in milliseconds (0: an instant, or no time at the end). */
+  duration: number[];
+  depth: number[];
+  run: number[];
+  /** The span's node in `spanTree()`. */
+  node: number[];
+  /** The event that opened the span. */
+  event: number[];
+  /** The span's begin or end record says it failed. */
+  failed: boolean[];
+  name: string[];
+  /** Each node's path (`agent/task`, what the `span:` query takes), by node index. */
+  nodePaths: string[];
+  /** Span openings with no time on either record (not drawn). */
+  untimed: number;
+}
+
+/** One row of a run comparison: the event of each side (absent: a gap). */
+export interface AlignedStep {
+  /** `same` content, `changed` content under the same role and tools, or only on one side. */
+  change: "same" | "changed" | "removed" | "added";
+  left?: number;
+  right?: number;
+  /** The step's role and the tools it names (`assistant: read`, `result: read`). */
+  key: string;
+}
+
+/** Two runs aligned turn by turn (`trace.compareRuns(a, b)`). */
+export interface Comparison {
+  left: RunRow;
+  right: RunRow;
+  steps: AlignedStep[];
+  same: number;
+  changed: number;
+  removed: number;
+  added: number;
+  /** The middle was too long to align and was paired by position. */
+  approximate: boolean;
+}
+
+/** What `redact` masks besides nothing (all optional). */
+export interface RedactOptions {
+  /** Leave out the built-in kinds (keys and tokens, JWTs, bearer tokens, private keys, e-mail addresses). */
+  noBuiltin?: boolean;
+  /** Regexes (regex-lite syntax); a match, or its first group, is masked as `custom`. */
+  patterns?: string[];
+  /** Literal strings masked as `literal`. */
+  literals?: string[];
+}
+
+/** How often a kind of secret was masked. */
+export interface RedactKindCount { kind: string; occurrences: number; distinct: number }
+
+/** What a redaction masked. */
+export interface RedactReport {
+  /** Per kind, most masked first. */
+  kinds: RedactKindCount[];
+  /** JSON strings that changed. */
+  stringsChanged: number;
+  /** String literals that could not be searched (not UTF-8), left as they are. */
+  stringsUnread: number;
+}
+
+/** The redacted file (UTF-8 JSON of the input's format) and what was masked. */
+export interface Redacted { bytes: Uint8Array; report: RedactReport }
+
 /** One run's row of the runs table (`trace.runRows()`). */
 export interface RunRow {
   run: number;

@@ -10,13 +10,17 @@ import { timelineView } from './timeline.js';
 import { formatViews } from './format.js';
 import { agentRunView } from './agentrun.js';
 import { runsView } from './runs/index.js';
+import { compareView } from './compare.js';
+import { spanChartView } from './span-chart.js';
 
 // `events` is the page's own list + detail view; it is always first.
 registerView({ id: 'events', label: 'Events', available: () => true, render: () => {} });
 registerView(runsView);
+registerView(compareView);
 registerView(statsView);
 registerView(diagnosticsView);
 registerView(spansView);
+registerView(spanChartView);
 registerView(timelineView);
 registerViewFamily(formatViews);
 registerView(agentRunView);
