@@ -1,7 +1,10 @@
-//! Containers around the JSON: gzip, recognised by its magic bytes.
+//! Containers around the JSON: gzip and zip, recognised by their magic bytes.
 //!
-//! Decompression is capped so that a gzip bomb ends in a clear "too large"
-//! error instead of exhausting memory.
+//! Decompression is capped so that a gzip or zip bomb ends in a clear "too
+//! large" error instead of exhausting memory.
+
+mod unzip;
+pub use unzip::{unzip, ZipError, ZipMember};
 
 /// Largest decompressed size accepted from a gzip input: the input cap
 /// ([`crate::limits::MAX_INPUT_BYTES`], 1 GiB).
@@ -158,6 +161,11 @@ fn inflate_member(input: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<Optio
             Err(_) => return Err("corrupt deflate stream"),
         }
     }
+}
+
+/// The CRC-32 of `bytes` (gzip's and zip's), its table built for this call.
+pub fn crc32(bytes: &[u8]) -> u32 {
+    Crc32::new().checksum(bytes)
 }
 
 /// CRC-32 (ISO-HDLC, gzip's), sliced by 16 like crc32fast's portable code,

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-pub use crate::container::GzipError;
+pub use crate::container::{GzipError, ZipError};
 use crate::limits::{group_digits, MAX_EVENTS, MAX_INPUT_BYTES};
 
 /// An input that is no trace. `Display` gives the sentence the page, the
@@ -20,8 +20,8 @@ pub enum ParseError {
     TooManyEvents,
     /// Gzip magic bytes, but the stream does not decompress or expands too far.
     Gzip(GzipError),
-    /// A container the core does not open (a zip archive).
-    Archive { kind: &'static str },
+    /// Zip magic bytes, but the archive does not open, expands too far or holds no file.
+    Zip(ZipError),
     /// The document is not JSON: where, what, and the text near it.
     NotJson { line: u32, column: u32, message: String, near: String },
     /// The caller forced a format id the registry does not have.
@@ -50,10 +50,7 @@ impl fmt::Display for ParseError {
                 group_digits(MAX_EVENTS)
             ),
             ParseError::Gzip(e) => write!(f, "{e}"),
-            ParseError::Archive { kind } => write!(
-                f,
-                "not supported yet: this is a {kind} archive (Inspect AI `.eval` logs are zip files); supported formats are JSON or JSON Lines, optionally gzipped"
-            ),
+            ParseError::Zip(e) => write!(f, "{e}"),
             ParseError::NotJson { line, column, message, near } => write!(f, "not valid JSON at line {line}, column {column}: {message} — near: {near}"),
             ParseError::UnknownFormatId { id, supported } => write!(f, "unknown format {id:?}; supported formats: {}", supported.join(", ")),
             ParseError::UnknownFormat { looks_like, supported } => write!(f, "not a supported trace format: {looks_like}. Supported: {supported}"),
@@ -73,7 +70,8 @@ impl ParseError {
             ParseError::Empty { .. } | ParseError::EmptyFiles => "empty",
             ParseError::TooLarge { .. } | ParseError::TooManyEvents | ParseError::Gzip(GzipError::TooLarge { .. }) => "too-large",
             ParseError::Gzip(GzipError::Corrupt(_)) => "gzip",
-            ParseError::Archive { .. } => "archive",
+            ParseError::Zip(ZipError::TooLarge { .. }) => "too-large",
+            ParseError::Zip(_) => "archive",
             ParseError::NotJson { .. } => "not-json",
             ParseError::UnknownFormatId { .. } => "unknown-format-id",
             ParseError::UnknownFormat { .. } => "unknown-format",

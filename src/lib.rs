@@ -103,7 +103,9 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
         return Err(ParseError::TooLarge { bytes: bytes.len(), what: "the input" });
     }
     if container::is_zip(&bytes) {
-        return Err(ParseError::Archive { kind: "zip" });
+        // An archive (an Inspect `.eval` log) is the files it holds, read together.
+        let files = container::unzip(&bytes, container::MAX_GZIP_EXPANSION).map_err(ParseError::Zip)?;
+        return parse_files(files, options);
     }
     observe(Phase::Container);
     let start = json::bom_len(&bytes);

@@ -22,12 +22,11 @@ fn expect_unsupported(folder: &str, looks_like: &str) {
 }
 
 #[test]
-fn inspect() {
-    // JSON logs and zip `.eval` files.
+fn inspect_is_read_now() {
+    // JSON logs and zip `.eval` files: the inspect format (tests/inspect.rs checks them against its references).
     for path in corpus_files("inspect") {
-        let bytes = std::fs::read(&path).unwrap();
-        let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
-        assert!(e.to_string().contains("Inspect AI"), "{}: {}", path.display(), e.to_string());
+        let t = common::parse(&std::fs::read(&path).unwrap());
+        assert_eq!(t.format, "inspect", "{}", path.display());
     }
 }
 

@@ -14,6 +14,7 @@ pub mod agentlens;
 mod builder;
 pub mod docent;
 pub mod facts;
+pub mod inspect;
 pub mod langfuse;
 pub mod langsmith;
 pub mod lookalike;
@@ -35,6 +36,7 @@ pub use format_view::{FormatView, ViewInfo, ViewItem};
 
 /// Every format the core reads, in detection order (ties go to the first).
 pub static FORMATS: &[&dyn Format] = &[
+    &inspect::Inspect,
     &openai::OpenAi,
     &docent::Docent,
     &openhands::OpenHands,
