@@ -83,6 +83,10 @@ pub struct Transcript {
     /// Indices into `Trace::events`.
     pub events: Range<u32>,
     pub metadata: Metadata,
+    /// The transcript retells what another transcript of the run holds
+    /// (Inspect's event log beside its messages): its events are shown and
+    /// searched, but its tool calls are not counted again.
+    pub retells: bool,
 }
 
 /// One record of the source: a list item, a JSONL line, a log record.
@@ -379,6 +383,13 @@ pub struct KeyValue {
 }
 
 impl Trace {
+    /// Whether event `e` counts in the run's tool calls and failures: not
+    /// when its transcript retells another ([`Transcript::retells`]).
+    pub fn counts(&self, e: &Event) -> bool {
+        let t = self.runs.get(e.run as usize).and_then(|r| r.transcripts.get(e.transcript as usize));
+        !t.is_some_and(|t| t.retells)
+    }
+
     /// The tool call at (event, call), whether inside a message or standalone.
     pub fn call(&self, r: CallRef) -> Option<&ToolCall> {
         match &self.events.get(r.event as usize)?.body {

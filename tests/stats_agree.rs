@@ -40,6 +40,10 @@ fn corpus_files() -> Vec<PathBuf> {
 fn counted(t: &Trace) -> Vec<(String, [u32; 4])> {
     let mut by: std::collections::BTreeMap<String, [u32; 4]> = Default::default();
     for e in &t.events {
+        // A transcript that retells another (Inspect's event log) is not counted again.
+        if t.runs[e.run as usize].transcripts[e.transcript as usize].retells {
+            continue;
+        }
         let calls: Vec<_> = match &e.body {
             EventBody::Message(m) => m.tool_calls.iter().collect(),
             EventBody::ToolCall(c) => vec![c],

@@ -76,7 +76,7 @@ fn steps(trace: &Trace, run: u32) -> Vec<Step> {
         .events
         .iter()
         .enumerate()
-        .filter(|(_, e)| e.run == run)
+        .filter(|(_, e)| e.run == run && trace.counts(e))
         .filter_map(|(i, e)| step_key(trace, e).map(|key| Step { event: crate::source::clamp_u32(i), key, text: summary(trace, e) }))
         .collect()
 }

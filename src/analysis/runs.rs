@@ -75,6 +75,14 @@ pub fn run_rows(trace: &Trace) -> Vec<RunRow<'_>> {
             continue;
         };
         row.events += 1;
+        u.add_event(e);
+        if let Some(ts) = e.timestamp.as_deref() {
+            t.0 = t.0.or(Some(ts));
+            t.1 = Some(ts);
+        }
+        if !trace.counts(e) {
+            continue;
+        }
         let calls: &[crate::model::ToolCall] = match &e.body {
             EventBody::Message(m) => &m.tool_calls,
             EventBody::ToolCall(c) => std::slice::from_ref(c),
@@ -85,11 +93,6 @@ pub fn run_rows(trace: &Trace) -> Vec<RunRow<'_>> {
         let answers_a_call = matches!(&e.body, EventBody::ToolResult(r) if r.call.is_some());
         if calls.is_empty() && !answers_a_call && event_failed(e) {
             row.failures += 1;
-        }
-        u.add_event(e);
-        if let Some(ts) = e.timestamp.as_deref() {
-            t.0 = t.0.or(Some(ts));
-            t.1 = Some(ts);
         }
     }
     for ((row, u), (first, last)) in rows.iter_mut().zip(&usage).zip(times) {

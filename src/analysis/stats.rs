@@ -94,17 +94,19 @@ pub fn trace_stats(trace: &Trace) -> TraceStats {
             Some((r, None)) => drop(s.by_role.insert(r.to_string(), 1)),
             None => {}
         }
-        match &e.body {
-            EventBody::Message(m) => {
+        // A retelling transcript's calls and results were counted where they were first told.
+        let body = trace.counts(e).then_some(&e.body);
+        match body {
+            Some(EventBody::Message(m)) => {
                 s.tool_calls += m.tool_calls.len();
                 m.tool_calls.iter().for_each(|c| tools.record(trace, i, e, c));
             }
-            EventBody::ToolCall(c) => {
+            Some(EventBody::ToolCall(c)) => {
                 s.tool_calls += 1;
                 tools.record(trace, i, e, c);
             }
-            EventBody::ToolResult(r) if r.call.is_some() => s.linked_results += 1,
-            EventBody::ToolResult(_) => {
+            Some(EventBody::ToolResult(r)) if r.call.is_some() => s.linked_results += 1,
+            Some(EventBody::ToolResult(_)) => {
                 s.unlinked_results.results += 1;
                 s.unlinked_results.failures += u32::from(event_failed(e));
             }
@@ -144,7 +146,7 @@ pub(super) fn seconds_between(a: super::time::Instant, b: super::time::Instant) 
 /// without the rest.
 pub fn tool_stats(trace: &Trace) -> Vec<ToolStat> {
     let mut tools = ToolTally::default();
-    for (i, e) in trace.events.iter().enumerate() {
+    for (i, e) in trace.events.iter().enumerate().filter(|(_, e)| trace.counts(e)) {
         match &e.body {
             EventBody::Message(m) => m.tool_calls.iter().for_each(|c| tools.record(trace, i, e, c)),
             EventBody::ToolCall(c) => tools.record(trace, i, e, c),

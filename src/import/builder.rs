@@ -370,7 +370,7 @@ impl<'a> Builder<'a> {
             id,
             name: None,
             description: None,
-            transcripts: vec![Transcript { key: "default".to_string(), events: n..n, metadata: Metadata::new() }],
+            transcripts: vec![Transcript { key: "default".to_string(), events: n..n, metadata: Metadata::new(), retells: false }],
             metadata,
             offset,
         });
@@ -392,8 +392,16 @@ impl<'a> Builder<'a> {
         if untouched_default {
             run.transcripts.clear();
         }
-        run.transcripts.push(Transcript { key, events: n..n, metadata });
+        run.transcripts.push(Transcript { key, events: n..n, metadata, retells: false });
         crate::source::clamp_u32(run.transcripts.len() - 1)
+    }
+
+    /// Marks the transcript begun last as retelling another of its run
+    /// ([`Transcript::retells`]): its calls are not counted twice.
+    pub fn mark_retelling(&mut self) {
+        if let Some(t) = self.runs.last_mut().and_then(|r| r.transcripts.last_mut()) {
+            t.retells = true;
+        }
     }
     /// Keeps bytes no record could be read from as an `unparsed` event that
     /// says why, so that nothing of the input is lost (an empty range is

@@ -61,11 +61,15 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
     let events_at = match (member("events"), member("transcript")) {
         (Some(r), _) => {
             out.begin_transcript("events".to_string(), Metadata::new());
+            // The event log retells the messages' calls: counted once, there.
+            out.mark_retelling();
             Some((r, format!("{}.events", s.path)))
         }
         // Older logs: `transcript: {events, content}`.
         (None, Some(r)) => {
             out.begin_transcript("events".to_string(), Metadata::new());
+            // The event log retells the messages' calls: counted once, there.
+            out.mark_retelling();
             transcript_events(out, r, ends, &s.path).map(|r| (r, format!("{}.transcript.events", s.path)))
         }
         (None, None) => None,
