@@ -81,6 +81,15 @@ export interface EventViewBase {
   span?: string[];
   /** Record fields the body has no place for (model, token counts, state, …). */
   metadata?: Record<string, unknown>;
+  /** The typed facts the record gives (model, token usage, duration); absent when none. */
+  facts?: EventFactsView;
+}
+
+/** An event's typed facts, each absent when the record does not give it. */
+export interface EventFactsView {
+  model?: string;
+  usage?: Usage;
+  durationMs?: number;
 }
 
 /** A chat message (user, assistant, system, …), with the calls it makes. */

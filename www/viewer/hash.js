@@ -17,7 +17,7 @@ export function installHash(v) {
     if (state.selected !== null) p.set('e', String(state.selected));
     if (state.query) p.set('q', state.query);
     if (state.role) p.set('role', state.role);
-    if (state.view !== 'events') p.set('v', state.view);
+    if (state.view !== v.defaultView()) p.set('v', state.view);
     if (state.run !== null) p.set('r', String(state.run));
     if (state.fileIndex > 0) p.set('f', String(state.fileIndex));
     if (state.detailOpen) p.set('open', '1');
@@ -52,7 +52,7 @@ export function installHash(v) {
     }
     if (filterChanged) await v.applyFilter({ write: false });
     else if (state.selected !== null && v.positionOf(state.selected) >= 0) v.restoreSelection(v.positionOf(state.selected));
-    const view = p.get('v') ?? 'events';
+    const view = p.get('v') ?? v.defaultView();
     if (fresh || view !== state.view) await v.setView(view, { write: false });
     if (p.get('open') === '1' && state.selected !== null) v.openDetail({ focus: false, write: false });
     else v.closeDetail({ write: false });

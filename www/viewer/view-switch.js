@@ -18,6 +18,15 @@ export function installViewSwitch(v) {
       /** An element id unique to this viewer. */
       id: (name) => P + name,
       goto: (index) => v.gotoEvent(index, { push: true }),
+      /** The selected event (the hash's `e=`), or null. */
+      selected: () => state.selected,
+      /** Selects event `index` for the whole viewer without leaving the view (the event list follows). */
+      select: (index) => {
+        if (state.selected === index) return;
+        state.selected = index;
+        v.writeHash({ push: false });
+        v.announceSelection();
+      },
       setQuery: (q) => {
         $('query').value = q;
         $('role-filter').value = '';
@@ -28,9 +37,19 @@ export function installViewSwitch(v) {
     };
   }
 
+  /** The view a trace opens on: its transcript when it has a conversation, else the events. */
+  function defaultView() {
+    return state.info && viewsFor(state.info).some((view) => view.id === 'transcript') ? 'transcript' : 'events';
+  }
+
   async function setView(id, { push = false, write = true } = {}) {
     const available = viewsFor(state.info);
     const view = available.find((candidate) => candidate.id === id) ?? available[0];
+    // The event list follows a selection made in another view.
+    if (view.id === 'events' && state.view !== 'events' && state.selected !== null && v.eventList) {
+      const pos = v.positionOf(state.selected);
+      if (pos >= 0 && v.eventList.selected !== pos) v.restoreSelection(pos);
+    }
     state.view = view.id;
     for (const tab of $('tabs').querySelectorAll('[role=tab]')) {
       const on = tab.dataset.view === view.id;
@@ -44,6 +63,7 @@ export function installViewSwitch(v) {
       other.setAttribute('aria-labelledby', `${P}tab-${view.id}`);
       clear(other);
       other.list = null;
+      other.focusSearch = null;
       other.dataset.view = view.id;
       const traceId = state.info.traceId;
       try {
@@ -55,5 +75,5 @@ export function installViewSwitch(v) {
     if (write) v.writeHash({ push });
   }
 
-  Object.assign(v, { setView });
+  Object.assign(v, { setView, defaultView });
 }
