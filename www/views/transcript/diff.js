@@ -36,10 +36,11 @@ export function lineDiff(oldText, newText) {
       if (i < x.length && j < y.length && x[i] === y[j]) {
         out.push([' ', x[i++]]);
         j++;
-      } else if (j < y.length && (i === x.length || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j])) {
-        out.push(['+', y[j++]]);
-      } else {
+      } else if (i < x.length && (j === y.length || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
+        // Removed lines before the added ones that replace them.
         out.push(['-', x[i++]]);
+      } else {
+        out.push(['+', y[j++]]);
       }
     }
   }

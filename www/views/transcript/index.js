@@ -49,6 +49,9 @@ export const transcriptView = {
     let query = '';
     let hits = [];
     let hit = -1;
+    /** The marks of the item shown and the current one among them. */
+    let marks = [];
+    let mark = -1;
 
     const subagent = (runIndex) => renderSubagent(ctx, runIndex, { subagent });
     const list = new VariableList(root, {
@@ -75,28 +78,47 @@ export const transcriptView = {
       if (item && !getSelection()?.toString()) list.select(Number(item.dataset.pos), { scroll: false });
     });
 
-    async function show(k) {
+    /** Shows match `m` (-1: the last) of the `k`-th item holding one. */
+    async function show(k, m = 0) {
       if (!hits.length) return;
       hit = (k + hits.length) % hits.length;
       const pos = hits[hit];
-      status.textContent = `${(hit + 1).toLocaleString('en-US')} of ${plural(hits.length, 'match')}`.replace('matchs', 'matches');
       list.scrollTo(pos);
       const node = await list.nodeWhenShown(pos);
       if (!node || hits[hit] !== pos) return;
-      for (const m of root.querySelectorAll('mark.tr-hit.current')) m.classList.remove('current');
-      const marks = [...node.querySelectorAll('mark.tr-hit')];
-      for (const m of marks) reveal(m);
+      for (const old of root.querySelectorAll('mark.tr-hit.current')) old.classList.remove('current');
+      marks = [...node.querySelectorAll('mark.tr-hit')];
+      mark = marks.length ? (m < 0 ? marks.length - 1 : Math.min(m, marks.length - 1)) : -1;
       list.select(pos, { scroll: false });
-      if (marks.length) {
-        marks[0].classList.add('current');
+      const where = `${(hit + 1).toLocaleString('en-US')} of ${plural(hits.length, 'item')}`;
+      status.textContent = marks.length ? `match ${mark + 1} of ${marks.length} in item ${where}` : `item ${where} (the match is in a folded tree or cut text)`;
+      if (mark < 0) return;
+      reveal(marks[mark]);
+      marks[mark].classList.add('current');
+      list.render();
+      marks[mark].scrollIntoView({ block: 'center' });
+    }
+
+    /** The next (`step` 1) or previous (-1) match: within the item, then the next item's. */
+    function step(by) {
+      if (!hits.length) return;
+      const m = mark + by;
+      if (mark >= 0 && m >= 0 && m < marks.length) {
+        for (const old of root.querySelectorAll('mark.tr-hit.current')) old.classList.remove('current');
+        mark = m;
+        reveal(marks[mark]);
+        marks[mark].classList.add('current');
+        status.textContent = status.textContent.replace(/^match \d+/, `match ${mark + 1}`);
         list.render();
-        marks[0].scrollIntoView({ block: 'center' });
+        marks[mark].scrollIntoView({ block: 'center' });
+        return;
       }
+      show(hit + by, by > 0 ? 0 : -1);
     }
 
     async function runSearch() {
       const text = search.value.trim();
-      if (text === query && hits.length) return show(hit + 1);
+      if (text === query && hits.length) return step(1);
       query = text;
       for (const node of list.nodes.values()) {
         clearHighlights(node);
@@ -104,6 +126,8 @@ export const transcriptView = {
       }
       hits = [];
       hit = -1;
+      marks = [];
+      mark = -1;
       if (!query) {
         status.textContent = '';
         return;
@@ -125,15 +149,15 @@ export const transcriptView = {
     search.addEventListener('keydown', (e) => {
       if (e.key === 'Enter') {
         e.preventDefault();
-        if (e.shiftKey && hits.length && search.value.trim() === query) show(hit - 1);
+        if (e.shiftKey && hits.length && search.value.trim() === query) step(-1);
         else runSearch();
       } else if (e.key === 'Escape') {
         e.preventDefault();
         root.focus();
       }
     });
-    next.addEventListener('click', () => (search.value.trim() === query && hits.length ? show(hit + 1) : runSearch()));
-    prev.addEventListener('click', () => hits.length && show(hit - 1));
+    next.addEventListener('click', () => (search.value.trim() === query && hits.length ? step(1) : runSearch()));
+    prev.addEventListener('click', () => step(-1));
 
     list.reset(count);
     // Open on the selected event (a shared link, the event list's selection).
