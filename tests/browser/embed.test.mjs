@@ -101,6 +101,10 @@ async function openHost() {
 
 /** Event indices of the rows a viewer shows (a CSS selector for its mount; Playwright pierces shadow roots). */
 async function rows(page, mount) {
+  // A conversation opens on its Transcript: show the events first.
+  const tab = page.locator(`${mount} [role=tab][data-view=events]`);
+  await tab.waitFor();
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   await page.waitForSelector(`${mount} .event-list .vrow:not(.loading)`);
   return page.$$eval(`${mount} .event-list .vrow .r-index`, (els) => els.map((e) => Number(e.textContent.slice(1))));
 }
@@ -435,7 +439,7 @@ test('the embedding page keeps its CSP: no inline scripts or styles, no violatio
     }
     await light.select(2);
   }, WEATHER);
-  await page.waitForSelector('#c agent-trace-viewer .event-list .vrow:not(.loading)');
+  await rows(page, '#c agent-trace-viewer');
   const found = await page.evaluate(() => {
     const roots = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)];
     return {

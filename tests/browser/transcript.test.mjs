@@ -133,8 +133,7 @@ async function assertInert(page, { dialogs, requests }) {
   const bad = await page.evaluate(() => {
     const out = [];
     for (const e of document.querySelectorAll('#view-other *')) {
-      if (/^(SCRIPT|IFRAME|OBJECT|EMBED|SVG|MATH|STYLE|LINK|META|BASE|FORM|FRAME|AUDIO|VIDEO|SOURCE)$/i.test(e.tagName) && !e.closest('form.tr-search')) out.push(e.tagName);
-      if (e.tagName === 'FORM' && !e.classList.contains('tr-search')) out.push('FORM');
+      if (/^(SCRIPT|IFRAME|OBJECT|EMBED|SVG|MATH|STYLE|LINK|META|BASE|FORM|FRAME|AUDIO|VIDEO|SOURCE)$/i.test(e.tagName)) out.push(e.tagName);
       if (e.tagName === 'IMG' && !/^data:image\/png;base64,/.test(e.getAttribute('src'))) out.push(`IMG ${e.getAttribute('src')}`);
       for (const a of e.attributes) if (a.name.startsWith('on')) out.push(`${e.tagName} ${a.name}`);
       const href = e.getAttribute('href') ?? '';
@@ -339,6 +338,24 @@ test('a 100 MB trace scrolls in the transcript with no main-thread task over 100
   console.log(`# transcript scroll: ${tasks.length} long tasks, longest ${Math.round(Math.max(0, ...tasks.map((t) => t.duration)))} ms`);
   await page.screenshot({ path: join(artifacts, 'transcript-big.png') });
   assert.deepEqual(over, [], `main-thread tasks over 100 ms while scrolling: ${JSON.stringify(over)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Claude Code sub-agent run is shown, folded, under the call that started it, with its usage', async () => {
+  const { page, context, errors } = await openViewer(env);
+  await page.selectOption('#sample-select', 'claude-code-session.jsonl');
+  await page.waitForSelector('#transcript-list .tr-item[data-loading=false] .tr-turn');
+  const box = page.locator('.tr-call', { hasText: 'Task' }).locator('details.tr-subagent');
+  await box.scrollIntoViewIfNeeded();
+  assert.equal(await box.evaluate((d) => d.open), false);
+  assert.match(await box.locator('summary').textContent(), /^Sub-agent run #2 · 5 events$/);
+  await box.locator('summary').click();
+  await page.waitForFunction(() => /tokens$/.test(document.querySelector('details.tr-subagent summary')?.textContent ?? ''));
+  assert.match(await box.locator('summary').textContent(), /^Sub-agent run #2 · 5 events · [\d,]+ tokens$/);
+  assert.ok((await box.locator('.tr-role-user').textContent()).includes('Find every caller of parse().'));
+  assert.equal(await box.locator('.tr-chip-model').first().textContent(), 'claude-sonnet-4-5-20250929');
+  await page.screenshot({ path: join(artifacts, 'transcript-subagent.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -39,6 +39,7 @@ export function installViewSwitch(v) {
 
   /** The view a trace opens on: its transcript when it has a conversation, else the events. */
   function defaultView() {
+    if (v.o.defaultView === 'events') return 'events';
     return state.info && viewsFor(state.info).some((view) => view.id === 'transcript') ? 'transcript' : 'events';
   }
 
