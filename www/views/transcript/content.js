@@ -49,6 +49,11 @@ export function imageBlock(url, n) {
   const caption = el('figcaption', { className: 'muted' }, `image ${n} · ${mime} · ${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`);
   const img = el('img', { className: 'tr-img', src: url, alt: `image ${n} (${mime})`, decoding: 'async' });
   img.addEventListener('load', () => caption.append(` · ${img.naturalWidth}×${img.naturalHeight} px`), { once: true });
+  // A data URL that does not decode (cut short, not the type it says): say so rather than show a broken image.
+  img.addEventListener('error', () => {
+    img.hidden = true;
+    caption.append(' · not a readable image');
+  }, { once: true });
   return el('figure', { className: 'tr-image' }, img, caption);
 }
 
