@@ -359,3 +359,21 @@ test('a Claude Code sub-agent run is shown, folded, under the call that started 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('j/k move the selection through the turns, stepping over results shown under their calls; Enter opens the event in the list', async () => {
+  const { page, context, errors } = await openFixture();
+  await page.focus('#transcript-list');
+  const selected = () => page.getAttribute('#transcript-list .tr-item.selected', 'data-pos');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('j');
+  assert.equal(await selected(), '4');
+  // Events 5 and 6 are the results of event 4's calls, shown under them: j goes on to 7.
+  await page.keyboard.press('j');
+  assert.equal(await selected(), '7');
+  await page.keyboard.press('k');
+  assert.equal(await selected(), '4');
+  assert.match(page.url(), /#e=4$/);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__viewer.state.view === 'events' && document.querySelector('#detail-title')?.textContent.startsWith('Event #4 '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
