@@ -52,8 +52,9 @@ const INPUT_ONLY: &[&str] = &["ParseOptions", "FileInput", "GlobFilter", "AgentR
 
 /// Return types of wasm methods that are plain JSON, with no interface to
 /// check: format ids, metadata and Docent's own AgentRun object as read, the
-/// AgentRun text (one string, or the chunks of a token limit).
-const PLAIN_JSON: &[&str] = &["string", "Record<string, unknown>", "string | string[]"];
+/// AgentRun text (one string, or the chunks of a token limit), a metadata
+/// field's scalar per run.
+const PLAIN_JSON: &[&str] = &["string", "Record<string, unknown>", "string | string[]", "(string | number | boolean | null)[]"];
 
 /// Events (and rows) checked per trace: big traces repeat their shapes, and
 /// an even spread of 500 covers them (the test stays fast in a debug build).
@@ -127,6 +128,17 @@ const TABLE: &[Row] = &[
     },
     Row { ts: "FilterableField", rust: "query::FilterableField", method: "filterableFields", values: |i| each(query::filterable_fields(&i.trace)) },
     Row { ts: "TraceStats", rust: "analysis::stats::TraceStats", method: "stats", values: |i| vec![json(&analysis::stats::trace_stats(&i.trace))] },
+    Row {
+        ts: "UsageTotals",
+        rust: "analysis::usage::UsageTotals",
+        method: "usage",
+        values: |i| {
+            let mut all = vec![json(&analysis::usage::totals(&i.trace, None))];
+            all.extend((0..i.trace.runs.len() as u32).map(|r| json(&analysis::usage::totals(&i.trace, Some(r)))));
+            all
+        },
+    },
+    Row { ts: "RunRow", rust: "analysis::runs::RunRow", method: "runRows", values: |i| each(analysis::runs::run_rows(&i.trace)) },
     Row { ts: "ToolStat", rust: "analysis::stats::ToolStat", method: "toolStats", values: |i| each(analysis::stats::tool_stats(&i.trace)) },
     Row { ts: "SpanNode", rust: "analysis::spans::SpanRow", method: "spans", values: |i| each(view::span_tree(&i.trace)) },
     Row { ts: "SpanTree", rust: "analysis::spans::SpanTree", method: "spanTree", values: |i| vec![json(&analysis::spans::span_tree(&i.trace))] },

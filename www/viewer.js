@@ -97,6 +97,8 @@ export function mountViewer(element, options = {}) {
     selected: null,
     detailOpen: false,
     view: 'events',
+    /** The shown view's own state (a table's sort and filter), kept in the hash as `v.<key>`. */
+    viewParams: new URLSearchParams(),
     filterSeq: 0,
     /** Bumped by each openFile: a slower, older one must not show its file. */
     openSeq: 0,

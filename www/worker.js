@@ -236,6 +236,17 @@ const ops = {
   runs({ traceId }) {
     return runList(get(traceId));
   },
+  /** One row per run: the runs table's columns (analysis::runs). */
+  runRows({ traceId }) {
+    return get(traceId).trace.runRows();
+  },
+  /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
+  runFieldValues({ traceId, name }) {
+    return get(traceId).trace.runFieldValues(name);
+  },
+  filterableFields({ traceId }) {
+    return get(traceId).trace.filterableFields();
+  },
   /** How many diagnostics each group holds, groups in order of first occurrence (see diagnosticGroupsOf). */
   diagnosticGroups({ traceId }) {
     const counts = Uint32Array.from(diagnosticGroupsOf(get(traceId)), (g) => g.count);
@@ -368,16 +379,12 @@ const ops = {
     }
     return { positions: [...positions].sort((a, b) => a - b), matched: hits.length };
   },
-  /** Token usage and event count of run `run` (a sub-agent's, shown where it was started). */
+  /** Token usage and event count of run `run` (a sub-agent's, shown where it was started): the core's `trace.usage(run)`. */
   runUsage({ traceId, run }) {
     const entry = get(traceId);
     const r = runList(entry)[run];
     if (!r) return null;
-    let tokens = 0;
-    for (let at = r.firstEvent; at < r.firstEvent + r.eventCount; at += 500) {
-      for (const e of entry.trace.events(at, Math.min(500, r.firstEvent + r.eventCount - at))) tokens += e.facts?.usage?.totalTokens ?? 0;
-    }
-    return { eventCount: r.eventCount, tokens, name: r.name, id: r.id };
+    return { eventCount: r.eventCount, tokens: entry.trace.usage(run).total.totalTokens, name: r.name, id: r.id };
   },
   timestamps({ traceId }) {
     const ts = get(traceId).trace.timestamps();

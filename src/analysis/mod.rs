@@ -9,6 +9,7 @@
 //! - [`time`]: the one place timestamps are read;
 //! - [`failures`]: when a tool call failed, from what the trace says;
 //! - [`usage`]: token usage totals, per model;
+//! - [`runs`]: one row per run, the runs table's columns;
 //! - [`stats`]: the counts the CLI's `stats`, `trace.stats()`,
 //!   `trace.toolStats()` and the page's Stats view all serialise;
 //! - [`diagnostics`]: repeated diagnostics grouped into one finding;
@@ -16,6 +17,7 @@
 
 pub mod diagnostics;
 pub mod failures;
+pub mod runs;
 pub mod spans;
 pub mod stats;
 pub mod summary;

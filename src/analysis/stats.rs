@@ -136,7 +136,7 @@ pub fn trace_stats(trace: &Trace) -> TraceStats {
     s
 }
 
-fn seconds_between(a: super::time::Instant, b: super::time::Instant) -> f64 {
+pub(super) fn seconds_between(a: super::time::Instant, b: super::time::Instant) -> f64 {
     (b.unix_seconds() - a.unix_seconds()) as f64 + (f64::from(b.subsec_nanos()) - f64::from(a.subsec_nanos())) / 1e9
 }
 

@@ -395,6 +395,15 @@ impl<'a> Builder<'a> {
         run.transcripts.push(Transcript { key, events: n..n, metadata });
         crate::source::clamp_u32(run.transcripts.len() - 1)
     }
+    /// Keeps bytes no record could be read from as an `unparsed` event that
+    /// says why, so that nothing of the input is lost (an empty range is
+    /// nothing to keep).
+    pub fn unparsed(&mut self, range: Range<usize>, path: &str, why: impl Into<String>) {
+        if range.start < range.end {
+            self.push_event(EventBody::Unparsed(why.into()), "unparsed", range, path.to_string(), None);
+        }
+    }
+
 
     /// Appends an event to the last run's last transcript; returns its index.
     /// Past [`crate::limits::MAX_EVENTS`] nothing is stored and the parse

@@ -29,7 +29,7 @@ mod syntax;
 
 pub use facets::{event_tools, facets, Facets};
 pub use index::{event_text, event_text_into, QueryIndex};
-pub use runs::{filter_runs, filterable_fields, FilterableField};
+pub use runs::{field_values, filter_runs, filterable_fields, FilterableField};
 pub use syntax::Op;
 
 use index::event_test;

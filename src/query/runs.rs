@@ -145,6 +145,17 @@ pub fn filter_runs(trace: &Trace, query: &str) -> Result<Vec<u32>, QueryError> {
         .collect())
 }
 
+/// Each run's value of field `name` (`metadata.a.b`, as
+/// [`filterable_fields`] names them): the scalar there, or None.
+pub fn field_values<'t>(trace: &'t Trace, name: &str) -> Vec<Option<&'t Value>> {
+    let path: Vec<String> = name.strip_prefix("metadata.").unwrap_or(name).split('.').map(str::to_string).collect();
+    trace
+        .runs
+        .iter()
+        .map(|run| lookup(&run.metadata, &path).filter(|v| scalar_type(v).is_some()))
+        .collect()
+}
+
 /// A field the run filter can use, with its JSON type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FilterableField {

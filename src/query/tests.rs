@@ -295,6 +295,17 @@ fn filterable_fields_of_run_metadata() {
 }
 
 #[test]
+fn field_values_per_run() {
+    let t = runs();
+    let values = |name: &str| field_values(&t, name).into_iter().map(|v| v.cloned()).collect::<Vec<_>>();
+    assert_eq!(values("metadata.scores.reward"), [Some(0.75.into()), Some(1.into()), None]);
+    // A key holding a dot is found as the filter finds it; lists and nulls are no scalars.
+    assert_eq!(values("metadata.task.id"), [Some("t-1".into()), None, None]);
+    assert_eq!(values("metadata.tags"), [None, None, None]);
+    assert_eq!(values("metadata.note"), [None, None, None]);
+}
+
+#[test]
 fn instants() {
     // As chrono renders them (a dev-dependency now; it was the parser).
     let t = |s: &str| {

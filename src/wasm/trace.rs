@@ -97,6 +97,20 @@ impl JsTrace {
         to_js(&crate::analysis::stats::trace_stats(&self.trace))
     }
 
+    /// Token usage of the whole trace, or of run `run` only: the same totals
+    /// as `stats().usage`, which the CLI's `stats` prints. Throws a
+    /// `RangeError` when `run` is not a run of the trace.
+    #[wasm_bindgen(unchecked_return_type = "UsageTotals")]
+    pub fn usage(&self, run: Option<u32>) -> Result<JsValue, JsValue> {
+        if let Some(r) = run {
+            if r as usize >= self.trace.runs.len() {
+                let message = format!("run {r} is not a run of this trace ({} runs)", self.trace.runs.len());
+                return Err(js_sys::RangeError::new(&message).into());
+            }
+        }
+        Ok(to_js(&crate::analysis::usage::totals(&self.trace, run)))
+    }
+
     /// Indices of the events matching `query`, in order. Throws an `Error`
     /// whose message names the column when the query is malformed.
     pub fn filter(&mut self, query: &str) -> Result<js_sys::Uint32Array, JsValue> {
@@ -133,6 +147,19 @@ impl JsTrace {
     #[wasm_bindgen(js_name = filterableFields, unchecked_return_type = "FilterableField[]")]
     pub fn filterable_fields(&self) -> JsValue {
         to_js(&crate::query::filterable_fields(&self.trace))
+    }
+
+    /// One row per run: what the runs table shows (`analysis::runs`).
+    #[wasm_bindgen(js_name = runRows, unchecked_return_type = "RunRow[]")]
+    pub fn run_rows(&self) -> JsValue {
+        to_js(&crate::analysis::runs::run_rows(&self.trace))
+    }
+
+    /// Each run's value of metadata field `name` (`metadata.a.b`, as
+    /// `filterableFields()` names them), `null` where the run has no scalar there.
+    #[wasm_bindgen(js_name = runFieldValues, unchecked_return_type = "(string | number | boolean | null)[]")]
+    pub fn run_field_values(&self, name: &str) -> JsValue {
+        to_js(&crate::query::field_values(&self.trace, name))
     }
 
     /// Indices of the runs matching `query`: `metadata.<path>:<value>` (with

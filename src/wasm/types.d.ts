@@ -289,6 +289,30 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** One run's row of the runs table (`trace.runRows()`). */
+export interface RunRow {
+  run: number;
+  id: string;
+  name?: string;
+  /** Each score by name: `metadata.scores.<name>`, or its `value` when the score is an object (scalars only). */
+  scores: Record<string, string | number | boolean>;
+  /** The model the run's events name most often, else the run metadata's `model`. */
+  model?: string;
+  events: number;
+  toolCalls: number;
+  /** Records that say they failed: failed calls, failed results answering no call, records marked failed. */
+  failures: number;
+  /** Total tokens the run's events report. */
+  tokens: number;
+  /** First to last timestamp of the run, when both read as times. */
+  durationSeconds?: number;
+  /** What the run's metadata says went wrong (`error`, or a `limit` reached). */
+  error?: string;
+}
+
+/** Usage summed over events: in all, per model ("" when the event names none), and how many events reported any. */
+export interface UsageTotals { total: Usage; byModel: Record<string, Usage>; events: number }
+
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
@@ -314,7 +338,7 @@ export interface TraceStats {
   /** Tool results that answer no call of the trace. */
   unlinkedResults: { results: number; failures: number };
   /** Token usage over all events, and per model ("" when the event names none). */
-  usage: { total: Usage; byModel: Record<string, Usage>; events: number };
+  usage: UsageTotals;
   /** First and last timestamp of each run that has one, and the seconds between. */
   runTimes: { run: number; first: string | null; last: string | null; durationSeconds: number | null }[];
 }

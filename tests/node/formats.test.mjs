@@ -221,3 +221,19 @@ test('every corpus file: stats().tools is toolStats(), failures never exceed cal
   }
   assert.ok(read > 0);
 });
+
+test('usage(run): a run reports what its source says (SWE-agent model_stats), the trace the sum, a bad run throws', () => {
+  const raw = JSON.parse(fixture('swe-agent/v1_function_calling.traj'));
+  const stats = raw.info.model_stats;
+  const t = parseTrace(fixture('swe-agent/v1_function_calling.traj'));
+  try {
+    const run = t.usage(0);
+    assert.equal(run.total.inputTokens, stats.tokens_sent);
+    assert.equal(run.total.outputTokens, stats.tokens_received);
+    assert.deepEqual(t.usage(), run, 'one run: the trace total is the run total');
+    assert.deepEqual(t.usage(), t.stats().usage, 'usage() is stats().usage');
+    assert.throws(() => t.usage(t.runCount), (e) => e instanceof RangeError && /not a run/.test(e.message));
+  } finally {
+    t.free();
+  }
+});

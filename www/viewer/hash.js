@@ -1,5 +1,6 @@
 // The viewer's state as a hash (`#e=42&q=role:tool&role=assistant&v=events&r=3&f=1&open=1`:
-// selected event, filter text, role menu, view, run, file, detail pane):
+// selected event, filter text, role menu, view, run, file, detail pane; and
+// the shown view's own state as `v.<key>`, e.g. the runs table's `v.sort`):
 // written after each change, and applied on reload, back/forward or a
 // shared link. Where the hash lives is location-state.js's business.
 
@@ -18,6 +19,7 @@ export function installHash(v) {
     if (state.query) p.set('q', state.query);
     if (state.role) p.set('role', state.role);
     if (state.view !== v.defaultView()) p.set('v', state.view);
+    for (const [key, value] of state.viewParams) p.set(`v.${key}`, value);
     if (state.run !== null) p.set('r', String(state.run));
     if (state.fileIndex > 0) p.set('f', String(state.fileIndex));
     if (state.detailOpen) p.set('open', '1');
@@ -53,7 +55,10 @@ export function installHash(v) {
     if (filterChanged) await v.applyFilter({ write: false });
     else if (state.selected !== null && v.positionOf(state.selected) >= 0) v.restoreSelection(v.positionOf(state.selected));
     const view = p.get('v') ?? v.defaultView();
-    if (fresh || view !== state.view) await v.setView(view, { write: false });
+    const viewParams = new URLSearchParams([...p].filter(([key]) => key.startsWith('v.')).map(([key, value]) => [key.slice(2), value]));
+    const paramsChanged = viewParams.toString() !== state.viewParams.toString();
+    state.viewParams = viewParams;
+    if (fresh || view !== state.view || paramsChanged) await v.setView(view, { write: false, keepParams: true });
     if (p.get('open') === '1' && state.selected !== null) v.openDetail({ focus: false, write: false });
     else v.closeDetail({ write: false });
     writeHash({ push: false });

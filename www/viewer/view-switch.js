@@ -27,6 +27,21 @@ export function installViewSwitch(v) {
         v.writeHash({ push: false });
         v.announceSelection();
       },
+      /** The view's own state from the hash (a URLSearchParams copy). */
+      params: () => new URLSearchParams(state.viewParams),
+      /** Replaces the view's own state (null or '' drops a key) and records it in the hash. */
+      setParams: (values) => {
+        state.viewParams = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== null && value !== undefined && value !== ''));
+        v.writeHash({ push: false });
+      },
+      /** Shows run `run` in the events view (the run switcher follows). */
+      openRun: (run) => {
+        state.run = run;
+        if (!$('run-select').querySelector(`option[value="${run}"]`)) v.renderRunOptions(null);
+        $('run-select').value = String(run);
+        setView('events', { write: false });
+        v.applyFilter({ push: true });
+      },
       setQuery: (q) => {
         $('query').value = q;
         $('role-filter').value = '';
@@ -43,9 +58,11 @@ export function installViewSwitch(v) {
     return state.info && viewsFor(state.info).some((view) => view.id === 'transcript') ? 'transcript' : 'events';
   }
 
-  async function setView(id, { push = false, write = true } = {}) {
+  async function setView(id, { push = false, write = true, keepParams = false } = {}) {
     const available = viewsFor(state.info);
     const view = available.find((candidate) => candidate.id === id) ?? available[0];
+    // A view's own state belongs to it: another view starts without it.
+    if (!keepParams && view.id !== state.view) state.viewParams = new URLSearchParams();
     // The event list follows a selection made in another view.
     if (view.id === 'events' && state.view !== 'events' && state.selected !== null && v.eventList) {
       const pos = v.positionOf(state.selected);

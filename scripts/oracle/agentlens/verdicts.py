@@ -36,12 +36,13 @@ Output: {"files": {"<fixture file>": {"layout": "json" | "jsonl", "records":
 "errors": [{"path": "$.events[0].tokens_in", "type": "int_parsing", "msg": "…"}]}]}}}.
 """
 
-import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
+
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # appended: folders here are named like the packages they check
+from pinned_venv import run_inside  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -54,22 +55,8 @@ PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def ensure_venv():
-    """Re-runs this script inside the oracle venv, creating it when needed."""
-    venv = os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV)
-    python = os.path.join(venv, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
-        return
-    with open(REQUIREMENTS, "rb") as f:
-        want = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(venv, ".requirements.sha256")
-    have = open(stamp).read().strip() if os.path.exists(stamp) else None
-    if not os.path.exists(python) or have != want:
-        print(f"creating oracle venv {venv}", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "venv", venv])
-        subprocess.check_call([python, "-m", "pip", "install", "-q", "--no-deps", "-r", REQUIREMENTS])
-        with open(stamp, "w") as f:
-            f.write(want + "\n")
-    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+    """Re-runs this script inside the pinned oracle venv, creating it when needed."""
+    run_inside(os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV), REQUIREMENTS, __file__)
 
 
 def render_path(loc):

@@ -46,6 +46,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: folders here are named like the packages they check
+from pinned_venv import pinned_venv  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent.parent
 GOLDEN = REPO / "tests" / "golden" / "agentrun-text"
@@ -102,19 +105,8 @@ CONTEXTS = {
 
 
 def ensure_venv(lib: dict) -> Path:
-    """Creates or refreshes a venv; reuses it while its requirements are unchanged."""
-    venv: Path = lib["venv"]
-    python = venv / "bin" / "python"
-    req: Path = lib["requirements"]
-    digest = hashlib.sha256(req.read_bytes()).hexdigest()
-    stamp = venv / ".atv-requirements.sha256"
-    if python.exists() and stamp.exists() and stamp.read_text().strip() == digest:
-        return python
-    if not python.exists():
-        subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "-r", str(req)], check=True)
-    stamp.write_text(digest + "\n")
-    return python
+    """The venv of one Docent generation (made once per requirements hash)."""
+    return pinned_venv(lib["venv"], lib["requirements"], PYTHON)
 
 
 def worker(python: Path, mode: str, payload) -> object:

@@ -27,7 +27,6 @@ Usage: python3 scripts/oracle/claude-code/goldens.py
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -35,6 +34,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: folders here are named like the packages they check
+from pinned_venv import pinned_venv  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
@@ -78,17 +80,7 @@ def resolve(p: str) -> Path:
 
 
 def ensure_venv() -> Path:
-    python = VENV / "bin" / "python"
-    req = HERE / "requirements.txt"
-    stamp = VENV / ".atv-requirements.sha256"
-    digest = hashlib.sha256(req.read_bytes()).hexdigest()
-    if python.exists() and stamp.exists() and stamp.read_text() == digest:
-        return python
-    if not python.exists():
-        subprocess.run([PYTHON, "-m", "venv", str(VENV)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", "-r", str(req)], check=True)
-    stamp.write_text(digest)
-    return python
+    return pinned_venv(VENV, HERE / "requirements.txt", PYTHON)
 
 
 def ensure_ccusage() -> Path:

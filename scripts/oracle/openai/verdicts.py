@@ -39,12 +39,13 @@ Output: {"corpus/invariant/<file>" | "fixtures/openai/<file>": [{"trace": i,
 null, "events": <items in the trace list, or null when it is not a list>}]}.
 """
 
-import hashlib
 import json
 import os
-import subprocess
 import sys
 import warnings
+
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # appended: folders here are named like the packages they check
+from pinned_venv import run_inside  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -59,27 +60,8 @@ EVENT_KEYS = ("role", "type", "tools")
 
 
 def ensure_venv():
-    """Re-executes this script inside the pinned venv, creating it if needed."""
-    venv = os.path.abspath(os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV))
-    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
-        return
-    python = os.path.join(venv, "bin", "python")
-    stamp = os.path.join(venv, ".requirements.sha256")
-    with open(REQUIREMENTS, "rb") as f:
-        wanted = hashlib.sha256(f.read()).hexdigest()
-    if not os.path.exists(python):
-        print(f"creating venv {venv}", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "venv", venv], check=True)
-    have = open(stamp).read().strip() if os.path.exists(stamp) else None
-    if have != wanted:
-        print(f"installing {REQUIREMENTS} into {venv}", file=sys.stderr)
-        subprocess.run(
-            [python, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-r", REQUIREMENTS],
-            check=True,
-        )
-        with open(stamp, "w") as f:
-            f.write(wanted + "\n")
-    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
+    """Re-runs this script inside the pinned oracle venv, creating it when needed."""
+    run_inside(os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV), REQUIREMENTS, __file__)
 
 
 def corpus_root():

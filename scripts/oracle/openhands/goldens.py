@@ -31,12 +31,13 @@ Rerunnable: outputs are deterministic (fixed ids and timestamps).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # appended: folders here are named like the packages they check
+from pinned_venv import pinned_venv  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent.parent
@@ -53,15 +54,8 @@ def ensure_venv() -> None:
             # Sets (Condensation.forgotten_event_ids) dump in hash order: fix it for stable outputs.
             os.execve(sys.executable, [sys.executable, *sys.argv], dict(os.environ, PYTHONHASHSEED="0"))
         return
-    py = VENV / "bin" / "python"
-    stamp = VENV / ".requirements-sha256"
-    digest = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
-    if not py.exists():
-        subprocess.check_call([PYTHON312, "-m", "venv", str(VENV)])
-    if not stamp.exists() or stamp.read_text().strip() != digest:
-        # --no-deps: the SDK pins a certifi newer than any release; the file pins everything.
-        subprocess.check_call([str(py), "-m", "pip", "install", "-q", "--no-deps", "-r", str(REQUIREMENTS)])
-        stamp.write_text(digest)
+    # The requirements pin the whole tree (installed --no-deps: the SDK pins a certifi newer than any release).
+    py = pinned_venv(VENV, REQUIREMENTS, PYTHON312)
     env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", OPENHANDS_SUPPRESS_BANNER="1", PYTHONHASHSEED="0")
     os.execve(str(py), [str(py), str(Path(__file__).resolve()), *sys.argv[1:]], env)
 

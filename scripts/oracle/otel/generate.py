@@ -31,11 +31,12 @@ gen-ai-system-instructions.json — not committed here):
 """
 
 import base64
-import hashlib
 import json
 import os
-import subprocess
 import sys
+
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # appended: folders here are named like the packages they check
+from pinned_venv import run_inside  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
@@ -48,21 +49,8 @@ T0 = 1_767_225_600_000_000_000  # 2026-01-01T00:00:00Z
 
 
 def ensure_venv():
-    venv = os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV)
-    python = os.path.join(venv, "bin", "python")
-    if os.path.realpath(sys.prefix) == os.path.realpath(venv):
-        return
-    with open(REQUIREMENTS, "rb") as f:
-        want = hashlib.sha256(f.read()).hexdigest()
-    stamp = os.path.join(venv, ".requirements.sha256")
-    have = open(stamp).read().strip() if os.path.exists(stamp) else None
-    if not os.path.exists(python) or have != want:
-        print(f"creating oracle venv {venv}", file=sys.stderr)
-        subprocess.check_call([sys.executable, "-m", "venv", venv])
-        subprocess.check_call([python, "-m", "pip", "install", "-q", "--no-deps", "-r", REQUIREMENTS])
-        with open(stamp, "w") as f:
-            f.write(want + "\n")
-    os.execv(python, [python, os.path.abspath(__file__)] + sys.argv[1:])
+    """Re-runs this script inside the pinned oracle venv, creating it when needed."""
+    run_inside(os.environ.get("ATV_ORACLE_VENV", DEFAULT_VENV), REQUIREMENTS, __file__)
 
 
 # ---------------------------------------------------------------- fixtures

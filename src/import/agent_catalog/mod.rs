@@ -33,7 +33,7 @@ use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::json::{path, scan, ContainerEnds, Seg};
-use crate::model::{CallRef, EventBody, Metadata};
+use crate::model::{CallRef, Metadata};
 
 pub struct AgentCatalog;
 
@@ -190,18 +190,12 @@ impl<'r, 'a> Reader<'r, 'a> {
         let mut links = Links::default();
         for r in records {
             if r.broken {
-                self.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string());
+                self.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string());
             } else {
                 self.record(r, session.is_none(), &mut links);
             }
         }
         self.finish_links(&links);
-    }
-
-    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
-        if range.start < range.end {
-            self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
-        }
     }
 
     fn d(&mut self, ctx: &Ctx, severity: Severity, code: &'static str, message: String, segs: &[Seg]) {
@@ -222,14 +216,14 @@ impl<'r, 'a> Reader<'r, 'a> {
         let v = match self.parse(r) {
             Ok(v) => v,
             Err(msg) => {
-                self.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
+                self.out.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
                 return;
             }
         };
         let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
             self.d(&ctx, Error, "record-not-object", format!("expected a log record object, found {}", json_type(&v)), &[]);
-            self.unparsed(r.range.clone(), &r.path, format!("a log record must be an object, not {}", json_type(&v)));
+            self.out.unparsed(r.range.clone(), &r.path, format!("a log record must be an object, not {}", json_type(&v)));
             return;
         };
         let mut meta = Metadata::new();

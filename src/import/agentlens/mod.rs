@@ -242,7 +242,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     for r in group_records {
                         match r.kind {
                             RecordKind::Session => self.session(r),
-                            _ => self.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
+                            _ => self.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
                         }
                     }
                 }
@@ -255,7 +255,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     let mut tokens = Tokens { exact: true, ..Tokens::default() };
                     for r in group_records.by_ref() {
                         match r.kind {
-                            RecordKind::Broken => self.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
+                            RecordKind::Broken => self.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
                             _ => self.event(r.range.clone(), &r.path, &mut tokens, None),
                         }
                     }
@@ -275,12 +275,6 @@ impl<'r, 'a> Reader<'r, 'a> {
         match crate::json::python::read_nonfinite(self.b, range.clone(), self.hazards) {
             Some(v) => Ok(v),
             None => self.out.parse_record(range, path),
-        }
-    }
-
-    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
-        if range.start < range.end {
-            self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
         }
     }
 
@@ -371,7 +365,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Ok(v) => v,
             Err(msg) => {
                 tokens.exact = false;
-                self.unparsed(range, path, format!("invalid JSON: {msg}"));
+                self.out.unparsed(range, path, format!("invalid JSON: {msg}"));
                 return;
             }
         };
@@ -379,7 +373,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let Value::Object(o) = &v else {
             tokens.exact = false;
             self.d(&ctx, Error, "record-not-object", format!("expected an AgentLens event object, found {}", json_type(&v)), &[]);
-            self.unparsed(range, path, format!("an event must be an object, not {}", json_type(&v)));
+            self.out.unparsed(range, path, format!("an event must be an object, not {}", json_type(&v)));
             return;
         };
         let event_type = self.check_event(o, &ctx, tokens);

@@ -60,7 +60,7 @@ pub fn read(input: &Input, out: &mut Builder) {
     let mut reader = Reader { out, mirrors, session: Session::default() };
     for (r, v) in records.iter().zip(values) {
         match v {
-            None => reader.unparsed(r.range.clone(), &r.path, "not read: invalid JSON".to_string()),
+            None => reader.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON"),
             Some(Err(())) => {
                 // Reports where it fails; the core keeps the line as an unparsed event.
                 let _ = reader.out.parse_record(&r.range, &r.path);
@@ -103,12 +103,6 @@ pub fn parent_thread(meta: &Map<String, Value>) -> Option<&str> {
 }
 
 impl<'r, 'a> Reader<'r, 'a> {
-    pub fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
-        if range.start < range.end {
-            self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
-        }
-    }
-
     pub fn d(&mut self, line: &Line, severity: Severity, code: &'static str, message: String, segs: &[Seg]) {
         self.out.diag_in(severity, code, message, &line.range, line.path, segs, Some(line.event));
     }
@@ -123,7 +117,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             let line = Line { range: range.clone(), path, event: self.out.next_event(), timestamp: None };
             let why = format!("a rollout line must be an object {{timestamp, type, payload}}, found {}", json_type(&v));
             self.d(&line, Error, "line-not-object", why.clone(), &[]);
-            self.unparsed(range, path, why);
+            self.out.unparsed(range, path, why);
             return;
         };
         let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
@@ -145,7 +139,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 };
                 let at = if found.is_some() { vec![Seg::key("type")] } else { Vec::new() };
                 self.d(&line, Error, "type-missing", why.clone(), &at);
-                self.unparsed(line.range.clone(), path, why);
+                self.out.unparsed(line.range.clone(), path, why);
                 return;
             }
         };
@@ -158,7 +152,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 };
                 let at = if found.is_some() { vec![Seg::key("payload")] } else { Vec::new() };
                 self.d(&line, Error, "payload-missing", why.clone(), &at);
-                self.unparsed(line.range.clone(), path, why);
+                self.out.unparsed(line.range.clone(), path, why);
                 return;
             }
         };

@@ -174,17 +174,11 @@ impl<'r, 'a> Reader<'r, 'a> {
                 if end.is_err() {
                     // The core reported the syntax error; keep the unread rest.
                     let from = items.last().map(|r| r.end).unwrap_or(range.start);
-                    self.unparsed(from..self.b.len(), "$", "not read: invalid JSON from here".to_string());
+                    self.out.unparsed(from..self.b.len(), "$", "not read: invalid JSON from here".to_string());
                 }
             }
-            _ if !complete => self.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
+            _ if !complete => self.out.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
             _ => self.run(range, "$"),
-        }
-    }
-
-    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
-        if range.start < range.end {
-            self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
         }
     }
 
@@ -235,7 +229,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Err(e) => {
                 self.out.begin_run(format!("run-{n}"), with_reserved(Metadata::new(), &Map::new(), &[], Gen::Current), Some(start));
                 self.out.syntax_error(&e, path);
-                self.unparsed(range, path, "not read: invalid JSON".to_string());
+                self.out.unparsed(range, path, "not read: invalid JSON".to_string());
                 return;
             }
         };
@@ -276,7 +270,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             Transcripts::Other(_, r) => {
                 let tpath = render_path(path, &[Seg::key("transcripts")]);
-                self.unparsed(r, &tpath, "`transcripts` is neither a list nor an object".to_string());
+                self.out.unparsed(r, &tpath, "`transcripts` is neither a list nor an object".to_string());
             }
         }
     }
@@ -302,7 +296,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             start,
             None,
         );
-        self.unparsed(range, path, "not an AgentRun object".to_string());
+        self.out.unparsed(range, path, "not an AgentRun object".to_string());
     }
 
     fn locate_transcripts(&mut self, at: Option<Range<usize>>, run_path: &str) -> Transcripts {
@@ -334,7 +328,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             let key = self.unique_key(key.unwrap_or_else(|| format!("transcript-{i}")), keys, &range, path);
             self.out.begin_transcript(key, Metadata::new());
             self.out.diag(Error, "transcript-not-object", format!("expected a transcript object with `messages`, found {}", json_type(&v)), path.to_string(), start, None);
-            self.unparsed(range, path, "not a transcript object".to_string());
+            self.out.unparsed(range, path, "not a transcript object".to_string());
             return;
         };
         let (fields, messages_at) = self.members(&members, "messages", path);
@@ -368,7 +362,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             Messages::Other(_, r) => {
                 let mpath = render_path(path, &[Seg::key("messages")]);
-                self.unparsed(r, &mpath, "`messages` is not a list".to_string());
+                self.out.unparsed(r, &mpath, "`messages` is not a list".to_string());
             }
         }
     }
@@ -406,7 +400,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let v = match self.out.parse_record(&range, path) {
             Ok(v) => v,
             Err(msg) => {
-                self.unparsed(range, path, format!("invalid JSON: {msg}"));
+                self.out.unparsed(range, path, format!("invalid JSON: {msg}"));
                 return;
             }
         };

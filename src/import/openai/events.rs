@@ -39,7 +39,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let v = match self.out.parse_record(&r, path) {
             Ok(v) => v,
             Err(msg) => {
-                self.unparsed(r, path, format!("invalid JSON: {msg}"));
+                self.out.unparsed(r, path, format!("invalid JSON: {msg}"));
                 return;
             }
         };
@@ -53,7 +53,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 r.start,
                 Some(index),
             );
-            self.unparsed(r, path, format!("an event must be an object, not {}", json_type(&v)));
+            self.out.unparsed(r, path, format!("an event must be an object, not {}", json_type(&v)));
             return;
         };
         let ctx = Ctx { range: r.clone(), path: path.to_string(), index };
@@ -108,7 +108,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 ),
                 &[],
             );
-            self.unparsed(r, path, "not a message, tool call or tool list".to_string());
+            self.out.unparsed(r, path, "not a message, tool call or tool list".to_string());
         }
     }
 

@@ -36,7 +36,7 @@ use super::{json_type, Builder, CallQueue, CallSite, Format, Input, Sample, Scor
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::json::{scan, Layout, Seg};
 use crate::model::{
-    CallRef, ContentPart, EventBody, Metadata,
+    CallRef, ContentPart, Metadata,
 };
 
 pub struct OpenAi;
@@ -201,11 +201,11 @@ impl<'r, 'a> Reader<'r, 'a> {
                 if let Err(e) = end {
                     // Keep what could not be read as one unparsed record.
                     let from = items.last().map(|r| r.end).unwrap_or(range.start);
-                    self.unparsed(from..self.b.len(), "$", format!("not read: invalid JSON from here ({})", e.message));
+                    self.out.unparsed(from..self.b.len(), "$", format!("not read: invalid JSON from here ({})", e.message));
                 }
             }
             Some(b'{') if complete => self.trace_value(range, "$"),
-            _ if !complete => self.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
+            _ if !complete => self.out.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
             _ => self.scalar_trace(
                 range,
                 "$",
@@ -230,7 +230,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             let message = format!("{expected}; found {}", json_type(&v));
             self.out.diag(Error, "not-a-trace", message, path.to_string(), start, index);
         }
-        self.unparsed(range, path, "not a trace".to_string());
+        self.out.unparsed(range, path, "not a trace".to_string());
     }
 
     /// True for a list, or an object with `messages` that is not itself an event.
@@ -491,7 +491,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                             let message = format!("expected `messages` to be a list of events, found {}", json_type(&v));
                             self.out.diag(Error, "messages-not-list", message, mpath.clone(), r.start, index);
                         }
-                        self.unparsed(r, &mpath, "`messages` is not a list".to_string());
+                        self.out.unparsed(r, &mpath, "`messages` is not a list".to_string());
                     }
                 }
             }
@@ -513,13 +513,6 @@ impl<'r, 'a> Reader<'r, 'a> {
             self.event(r.clone(), format!("{base}[{i}]"), &mut links);
         }
         self.finish_links(links);
-    }
-
-    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
-        if range.start >= range.end {
-            return;
-        }
-        self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
     }
 
 }

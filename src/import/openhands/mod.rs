@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 use super::{base_name, json_type, Builder, FileGroupKey, FileOrder, Format, FormatView, Input, Sample, Score, ViewInfo};
 use crate::diagnostic::Severity::{Error, Info, Warning};
 use crate::json::{scan, Layout};
-use crate::model::{EventBody, Metadata};
+use crate::model::Metadata;
 
 pub use views::{condensed_view, llm_messages, CondensedView, LlmMessage, LlmMessages, ViewEntry};
 
@@ -282,12 +282,12 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
                 if let Err(e) = end {
                     let from = items.last().map(|r| r.end).unwrap_or(start);
-                    self.unparsed(from..self.b.len(), "$", format!("not read: invalid JSON from here ({})", e.message));
+                    self.out.unparsed(from..self.b.len(), "$", format!("not read: invalid JSON from here ({})", e.message));
                 }
             }
             Some(b'{') if complete => self.value_as_run(range, "$"),
             Some(b'"') if complete => self.string_document(range),
-            _ if !complete => self.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
+            _ if !complete => self.out.unparsed(range, "$", "not read: the document is not valid JSON".to_string()),
             _ => {
                 let v = self.out.parse_record(&range, "$").unwrap_or(Value::Null);
                 self.out.diag(
@@ -298,7 +298,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     start,
                     None,
                 );
-                self.unparsed(range, "$", "not an OpenHands trace".to_string());
+                self.out.unparsed(range, "$", "not an OpenHands trace".to_string());
             }
         }
     }
@@ -330,7 +330,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             Some(b'{') => {
                 let Ok(v) = self.out.parse_record(&range, path) else {
-                    self.unparsed(range, path, "invalid JSON".to_string());
+                    self.out.unparsed(range, path, "invalid JSON".to_string());
                     return;
                 };
                 let Value::Object(o) = &v else { return };
@@ -424,7 +424,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let v = match self.out.parse_record(&r, path) {
             Ok(v) => v,
             Err(msg) => {
-                self.unparsed(r, path, format!("invalid JSON: {msg}"));
+                self.out.unparsed(r, path, format!("invalid JSON: {msg}"));
                 return;
             }
         };
@@ -467,7 +467,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             Some(r) => {
                 self.out.diag(Error, "history-not-list", "expected `history` to be a list of events".to_string(), hpath.clone(), r.start, None);
-                self.unparsed(r, &hpath, "`history` is not a list".to_string());
+                self.out.unparsed(r, &hpath, "`history` is not a list".to_string());
             }
             None => {}
         }
@@ -527,14 +527,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             ("not-a-trace", "expected a list of OpenHands events, one event object, or rows with a `history` list; found a string".to_string())
         };
         self.out.diag(Error, code, message, "$".to_string(), start, None);
-        self.unparsed(range, "$", "a string, not events".to_string());
-    }
-
-    fn unparsed(&mut self, range: Range<usize>, path: &str, why: String) {
-        if range.start >= range.end {
-            return;
-        }
-        self.out.push_event(EventBody::Unparsed(why), "unparsed", range, path.to_string(), None);
+        self.out.unparsed(range, "$", "a string, not events".to_string());
     }
 
     fn warn_at(&mut self, code: &'static str, message: String, range: &Range<usize>, path: &str, segs: &[crate::json::Seg], event: u32) {

@@ -36,12 +36,12 @@ pub fn read(rd: &mut Reader, r: Range<usize>, path: &str) {
 fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
     let v = match rd.out.parse_record(&r, path) {
         Ok(v) => v,
-        Err(_) => return rd.unparsed(r, path, "invalid JSON"),
+        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
     };
     let Value::Object(o) = v else {
         let message = format!("expected a history item (an object with `role` and `content`); found {}", json_type(&v));
         let at = rd.out.next_event();
-        rd.unparsed(r.clone(), path, "not a history item");
+        rd.out.unparsed(r.clone(), path, "not a history item");
         rd.warn("not-an-object", message, &r, path, &[], at);
         return;
     };

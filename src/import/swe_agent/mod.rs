@@ -29,7 +29,7 @@ use serde_json::Value;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::json::{scan, Layout, Seg};
-use crate::model::{EventBody, Metadata};
+use crate::model::Metadata;
 
 pub struct SweAgent;
 
@@ -73,7 +73,7 @@ impl Reader<'_, '_> {
     fn document(&mut self, range: Range<usize>, path: &str, complete: bool) {
         let start = scan::skip_ws(self.b, range.start);
         if !complete {
-            self.unparsed(range, path, "not read: the document is not valid JSON");
+            self.out.unparsed(range, path, "not read: the document is not valid JSON");
             return;
         }
         let members = match self.b.get(start) {
@@ -84,7 +84,7 @@ impl Reader<'_, '_> {
             let v = self.out.parse_record(&range, path).unwrap_or(Value::Null);
             let message = format!("expected a SWE-agent trajectory object with `history` or `trajectory`; found {}", json_type(&v));
             self.out.diag(Error, "not-a-trace", message, path.to_string(), start, None);
-            self.unparsed(range, path, "not a SWE-agent trajectory");
+            self.out.unparsed(range, path, "not a SWE-agent trajectory");
             return;
         };
         let mut metadata = Metadata::new();
@@ -96,7 +96,7 @@ impl Reader<'_, '_> {
             }
             match self.out.parse_record(r, &format!("{path}.{key}")) {
                 Ok(v) => drop(metadata.insert(key.clone(), v)),
-                Err(_) => self.unparsed(r.clone(), &format!("{path}.{key}"), "a value that could not be read"),
+                Err(_) => self.out.unparsed(r.clone(), &format!("{path}.{key}"), "a value that could not be read"),
             }
         }
         if !members.iter().any(|(k, _)| k == "history" || k == "trajectory") {
@@ -129,7 +129,7 @@ impl Reader<'_, '_> {
             let v = self.out.parse_record(&r, path).unwrap_or(Value::Null);
             let message = format!("expected `{what}` to be a list; found {}", json_type(&v));
             self.out.diag(Error, "not-a-list", message, path.to_string(), start, Some(self.out.next_event()));
-            self.unparsed(r, path, "not a list");
+            self.out.unparsed(r, path, "not a list");
             return None;
         }
         let (items, end) = scan::array_items_in(self.b, start, self.ends);
@@ -137,13 +137,6 @@ impl Reader<'_, '_> {
             self.out.syntax_error(&e, path);
         }
         Some(items)
-    }
-
-    pub(super) fn unparsed(&mut self, range: Range<usize>, path: &str, why: &str) {
-        if range.start >= range.end {
-            return;
-        }
-        self.out.push_event(EventBody::Unparsed(why.to_string()), "unparsed", range, path.to_string(), None);
     }
 
     /// A warning about the value at `segs` inside the record at `record`.

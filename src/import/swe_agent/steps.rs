@@ -28,12 +28,12 @@ pub fn read_trajectory(rd: &mut Reader, r: Range<usize>, path: &str) {
 fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
     let v = match rd.out.parse_record(&r, path) {
         Ok(v) => v,
-        Err(_) => return rd.unparsed(r, path, "invalid JSON"),
+        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
     };
     let at = rd.out.next_event();
     let Value::Object(o) = v else {
         let message = format!("expected a trajectory step (an object with `action` and `observation`); found {}", json_type(&v));
-        rd.unparsed(r.clone(), path, "not a trajectory step");
+        rd.out.unparsed(r.clone(), path, "not a trajectory step");
         rd.warn("not-an-object", message, &r, path, &[], at);
         return;
     };
@@ -127,12 +127,12 @@ fn observation(rd: &mut Reader, obs: &Value, r: &Range<usize>, path: &str, step:
 pub fn read_info(rd: &mut Reader, r: Range<usize>, path: &str, model: Option<String>) {
     let v = match rd.out.parse_record(&r, path) {
         Ok(v) => v,
-        Err(_) => return rd.unparsed(r, path, "invalid JSON"),
+        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
     };
     let at = rd.out.next_event();
     let Value::Object(o) = &v else {
         let message = format!("expected `info` to be an object (AgentInfo); found {}", json_type(&v));
-        rd.unparsed(r.clone(), path, "not an info object");
+        rd.out.unparsed(r.clone(), path, "not an info object");
         rd.warn("not-an-object", message, &r, path, &[], at);
         return;
     };
