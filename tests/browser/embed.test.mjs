@@ -454,3 +454,20 @@ test('the embedding page keeps its CSP: no inline scripts or styles, no violatio
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a conversation opens on its Transcript, or on the events with defaultView: "events"', async () => {
+  const { page, context, errors } = await openHost();
+  await page.evaluate(async (tiny) => {
+    const bytes = new TextEncoder().encode(tiny);
+    await window.mountViewer(document.getElementById('a')).load(bytes);
+    await window.mountViewer(document.getElementById('b'), { defaultView: 'events' }).load(bytes);
+  }, TINY);
+  const selectedTab = (mount) => page.$eval(`${mount} [role=tab][aria-selected=true]`, (t) => t.dataset.view);
+  assert.equal(await selectedTab('#a'), 'transcript');
+  await page.waitForSelector('#a .tr-item[data-loading=false] .tr-turn');
+  assert.match(await page.textContent('#a .tr-list'), /What is 2\+2\?/);
+  assert.equal(await selectedTab('#b'), 'events');
+  await page.waitForSelector('#b .event-list .vrow:not(.loading)');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
