@@ -75,6 +75,8 @@ export function installViewSwitch(v) {
       tab.tabIndex = on ? 0 : -1;
     }
     $('view-events').hidden = view.id !== 'events';
+    // A list filled while hidden holds a few rows only: fill it now it has a height.
+    if (view.id === 'events') v.eventList?.render();
     const other = $('view-other');
     other.hidden = view.id === 'events';
     if (view.id !== 'events') {

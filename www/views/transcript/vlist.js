@@ -16,6 +16,8 @@ const OVERSCAN = 3;
 /** Extra pixels below the screen filled with items. */
 const MARGIN = 600;
 const MAX_HEIGHT = 8_000_000;
+/** Milliseconds of item building per frame; the rest waits for the next frame. */
+const FRAME_BUDGET_MS = 25;
 /** Item nodes kept for reuse (those on screen always are). */
 const KEPT_NODES = 300;
 
@@ -177,9 +179,16 @@ export class VariableList {
   }
 
   node(pos) {
-    const item = this.itemAt(pos);
+    let item = this.itemAt(pos);
     let node = this.nodes.get(pos);
     if (node && (node.dataset.loading !== 'true' || !item)) return node;
+    // Past this frame's budget, an item waits as a placeholder for the next frame (a jump
+    // brings a screenful of new items at once; building them all in one task could take long).
+    if (item && performance.now() > this.deadline) {
+      this.behind = true;
+      if (node) return node;
+      item = undefined;
+    }
     node = el('div', { className: 'tr-item', id: `${this.o.idPrefix}-${pos}`, 'data-pos': pos, 'data-loading': item ? 'false' : 'true' });
     node.append(item ? this.o.renderItem(item, pos) : el('div', { className: 'tr-loading muted' }, '…'));
     node.classList.toggle('selected', pos === this.selected);
@@ -205,7 +214,12 @@ export class VariableList {
       filled += this.heights.get(pos);
     }
     for (let k = 0; k < OVERSCAN && pos < this.count; k++, pos++) shown.push(pos);
-    const nodes = shown.map((p) => this.node(p));
+    // Build from the anchor down first, then the overscan above it.
+    this.deadline = performance.now() + FRAME_BUDGET_MS;
+    this.behind = false;
+    const built = new Map();
+    for (const p of [...shown.filter((p) => p >= anchor), ...shown.filter((p) => p < anchor)]) built.set(p, this.node(p));
+    const nodes = shown.map((p) => built.get(p));
     this.layer.replaceChildren(...nodes);
     // Measure (one layout for all), keep the heights, and put the anchor back where it was on screen.
     shown.forEach((p, k) => this.heights.set(p, nodes[k].offsetHeight));
@@ -221,6 +235,7 @@ export class VariableList {
     const top = this.root.scrollTop + this.heights.offset(first) - y;
     this.layer.style.top = `${top}px`;
     this.prune(new Set(shown));
+    if (this.behind) this.schedule();
   }
 
   prune(shown) {
