@@ -86,7 +86,7 @@ export interface EventViewBase {
 /** The typed facts a record gives (model, token usage, duration), on the
  * kinds that can carry them (not tool definitions or unreadable records);
  * absent when none. */
-interface WithFacts {
+export interface WithFacts {
   facts?: EventFactsView;
 }
 

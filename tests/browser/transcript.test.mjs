@@ -342,10 +342,15 @@ test('a 100 MB trace scrolls in the transcript with no main-thread task over 100
   await context.close();
 });
 
-test('a Claude Code sub-agent run is shown, folded, under the call that started it, with its usage', async () => {
+test('a failed result is red; a Claude Code sub-agent run is shown, folded, under the call that started it, with its usage', async () => {
   const { page, context, errors } = await openViewer(env);
   await page.selectOption('#sample-select', 'claude-code-session.jsonl');
   await page.waitForSelector('#transcript-list .tr-item[data-loading=false] .tr-turn');
+  // The failed test run's result is red and says so (its tool_result has is_error).
+  const failed = page.locator('.tr-call', { hasText: 'cargo test' }).first().locator('.tr-result');
+  assert.equal(await failed.evaluate((r) => r.classList.contains('failed')), true);
+  assert.match(await failed.locator('.tr-result-label').textContent(), /^Result · failed$/);
+  assert.notEqual(await failed.evaluate((r) => getComputedStyle(r).borderTopColor), await page.locator('.tr-call').first().evaluate((c) => getComputedStyle(c).borderTopColor));
   const box = page.locator('.tr-call', { hasText: 'Task' }).locator('details.tr-subagent');
   await box.scrollIntoViewIfNeeded();
   assert.equal(await box.evaluate((d) => d.open), false);
