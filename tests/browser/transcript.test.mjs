@@ -377,6 +377,12 @@ test('j/k move the selection through the turns, stepping over results shown unde
   await page.keyboard.press('k');
   assert.equal(await selected(), '4');
   assert.match(page.url(), /#e=4$/);
+  // A hash edited by hand (or back/forward) moves the transcript's selection too.
+  await page.evaluate(() => (location.hash = '#e=9'));
+  await page.waitForFunction(() => document.querySelector('#transcript-list .tr-item.selected')?.dataset.pos === '9');
+  await page.evaluate(() => (location.hash = '#e=4'));
+  await page.waitForFunction(() => document.querySelector('#transcript-list .tr-item.selected')?.dataset.pos === '4');
+  await page.focus('#transcript-list');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.__viewer.state.view === 'events' && document.querySelector('#detail-title')?.textContent.startsWith('Event #4 '));
   assert.deepEqual(errors, []);

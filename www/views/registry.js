@@ -9,8 +9,13 @@
 //   ctx.run              the run picked in the run switcher (null: all)
 //   ctx.id(name)         an element id unique to this viewer (several can share a page)
 //   ctx.info             the trace's info
+//   ctx.selected()       the selected event (the hash's `e=`), or null
+//   ctx.select(index)    select event `index` for the whole viewer, staying in the view
 // `render` is called each time the tab is shown for a trace; the panel is
-// emptied before.
+// emptied before. A view with `followsSelection: true` is rendered again
+// when the selection changes from outside it (back/forward, a link). The
+// panel may carry `list` (for j/k, PgUp/PgDn, g/G, Enter) and
+// `focusSearch()` (for `/`).
 //
 // A family of views is { id, views(info) → view[] }: views that depend on
 // the trace, such as those its format declares (views/format.js, which

@@ -48,7 +48,11 @@ export function imageBlock(url, n) {
   const mime = url.slice(5, url.indexOf(';'));
   const caption = el('figcaption', { className: 'muted' }, `image ${n} · ${mime} · ${(bytes / 1024).toFixed(bytes < 10_240 ? 1 : 0)} KB`);
   const img = el('img', { className: 'tr-img', src: url, alt: `image ${n} (${mime})`, decoding: 'async' });
-  img.addEventListener('load', () => caption.append(` · ${img.naturalWidth}×${img.naturalHeight} px`), { once: true });
+  img.addEventListener('load', () => {
+    caption.append(` · ${img.naturalWidth}×${img.naturalHeight} px`);
+    // A few pixels only: enlarged, crisp, so that it can be seen at all.
+    if (img.naturalWidth < 48 && img.naturalHeight < 48) img.classList.add('tr-img-tiny');
+  }, { once: true });
   // A data URL that does not decode (cut short, not the type it says): say so rather than show a broken image.
   img.addEventListener('error', () => {
     img.hidden = true;

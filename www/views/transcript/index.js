@@ -22,6 +22,8 @@ function plural(n, word) {
 export const transcriptView = {
   id: 'transcript',
   label: 'Transcript',
+  /** Shown again when the selection changes from outside (back/forward, an edited hash). */
+  followsSelection: true,
   /** Traces with a conversation: any message. */
   available: (info) => (info.stats?.byKind?.message ?? 0) > 0,
   async render(panel, ctx) {

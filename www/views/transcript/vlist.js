@@ -91,7 +91,7 @@ export class VariableList {
     this.generation = 0;
     this.anchor = { index: 0, delta: 0 };
     this.sizer = el('div', { className: 'vlist-sizer', 'aria-hidden': 'true' });
-    this.layer = el('div', { className: 'tr-layer' });
+    this.layer = el('div', { className: 'tr-layer', role: 'presentation' });
     root.append(this.sizer, this.layer);
     root.addEventListener('scroll', () => {
       if (this.ignoreScroll) {
@@ -189,7 +189,7 @@ export class VariableList {
       if (node) return node;
       item = undefined;
     }
-    node = el('div', { className: 'tr-item', id: `${this.o.idPrefix}-${pos}`, 'data-pos': pos, 'data-loading': item ? 'false' : 'true' });
+    node = el('div', { className: 'tr-item', role: 'listitem', id: `${this.o.idPrefix}-${pos}`, 'data-pos': pos, 'data-loading': item ? 'false' : 'true' });
     node.append(item ? this.o.renderItem(item, pos) : el('div', { className: 'tr-loading muted' }, '…'));
     node.classList.toggle('selected', pos === this.selected);
     this.nodes.set(pos, node);
