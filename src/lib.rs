@@ -28,6 +28,7 @@ pub mod lazy_value;
 pub mod limits;
 pub mod model;
 pub mod query;
+pub mod redact;
 pub mod render;
 pub mod sort;
 pub mod source;

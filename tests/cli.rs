@@ -529,3 +529,32 @@ fn every_corpus_file_goes_through_text_and_convert_without_a_crash() {
     }
     assert!(rendered >= 150, "only {rendered} renderings succeeded");
 }
+
+#[test]
+fn convert_redact_writes_the_same_format_masked_and_previews_first() {
+    // Relative to the crate root, where cli() runs.
+    let f = "tests/fixtures/redact/secrets.json";
+    // The preview says what would be masked and writes nothing else.
+    let (code, out, _) = cli(&["convert", "--redact", "--preview", f], None);
+    assert_eq!(code, 0);
+    assert!(out.starts_with(&format!("{f}: 13 secrets masked in 9 strings\n")), "{out}");
+    assert!(out.contains("  openai-key            2 × (1 distinct)"), "{out}");
+    let (_, json_out, _) = cli(&["convert", "--redact", "--preview", "--format", "json", f], None);
+    let report: Value = serde_json::from_str(&json_out).unwrap();
+    assert_eq!(report["report"]["stringsChanged"], 9);
+    // The export: the input's own format, read back clean, no secret left.
+    let (code, out, err) = cli(&["convert", "--redact", f], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("13 secrets masked"), "{err}");
+    assert!(out.contains("[REDACTED:openai-key:1]") && !out.contains("sk-proj-"));
+    let (code, validated, _) = cli(&["validate", "-"], Some(out.as_bytes()));
+    assert_eq!(code, 0);
+    assert!(validated.starts_with("-: openai (6 events, 1 run): 0 errors"), "{validated}");
+    // With --to, the conversion is what gets masked; user patterns too.
+    let (code, out, _) = cli(&["convert", "--to", "agentrun-json", "--redact", "--redact-literal", "write_file", "--redact-regex", r"call_(\d)", f], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("[REDACTED:literal:1]") && !out.contains("write_file") && !out.contains("sk-ant-"));
+    // Mistakes are usage errors.
+    assert_eq!(cli(&["convert", "--preview", f], None).0, 2);
+    assert_eq!(cli(&["convert", "--redact", "--redact-regex", "(", f], None).0, 1);
+}

@@ -25,6 +25,7 @@ use agent_trace_viewer::analysis::diagnostics::group;
 use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::{Trace, Usage};
+use agent_trace_viewer::redact::{redact_json, RedactOptions};
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::{json, Value};
@@ -35,6 +36,9 @@ const USAGE: &str = "usage:
   agent-trace-viewer text [--style legacy|current] [--token-limit N] [--run N]
                           [--context FILE_OR_JSON] [--format text|json] [--as FORMAT] FILE...
   agent-trace-viewer convert --to agentrun-json|openai-json [--run N] [--as FORMAT] FILE
+  agent-trace-viewer convert --redact [--redact-regex RE]... [--redact-literal TEXT]...
+                             [--no-builtin] [--preview [--format text|json]]
+                             [--to …] [--run N] [--as FORMAT] FILE
   agent-trace-viewer formats [--format text|json]
 
 validate: one line per diagnostic, `file:line:col: severity[code]: message`;
@@ -47,6 +51,12 @@ text: the run's AgentRun text as Docent renders it (default style current,
   only) is Docent's AgentRunContextConfig as JSON, inline or a file.
 convert: the normalised trace as JSON Lines: Docent AgentRun JSON, or OpenAI
   chat rows (Invariant Explorer), one line per run (--run N: that run only).
+  --redact masks secrets (API keys and tokens of OpenAI, Anthropic, AWS,
+  GitHub, Google, Slack; JWTs, bearer tokens, private keys, e-mail addresses;
+  and each --redact-regex / --redact-literal) as stable placeholders
+  ([REDACTED:openai-key:1]): without --to, in the input itself, written back
+  in its own format; with --to, in the conversion. --preview prints what would
+  be masked and how often, and writes nothing else. --no-builtin: only yours.
 
 formats: the format ids this build reads, one per line with its name.
 
@@ -93,6 +103,9 @@ struct Args {
     run: Option<usize>,
     context: Option<ContextConfig>,
     to: Option<Target>,
+    /// `convert --redact`: what to mask (None: no redaction).
+    redact: Option<RedactOptions>,
+    preview: bool,
     files: Vec<String>,
 }
 
@@ -136,6 +149,8 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         run: None,
         context: None,
         to: None,
+        redact: None,
+        preview: false,
         files: Vec::new(),
     };
     let only = |flag: &str, commands: &[Command]| -> Result<(), String> {
@@ -148,7 +163,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--format" => {
-                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats])?;
+                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats, Command::Convert])?;
                 match it.next().as_deref() {
                     Some("json") => out.json = true,
                     Some("text") => out.json = false,
@@ -187,6 +202,20 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                     other => return Err(format!("--to takes agentrun-json or openai-json, not {}", other.unwrap_or("nothing"))),
                 });
             }
+            "--redact" | "--no-builtin" | "--redact-regex" | "--redact-literal" => {
+                only(a.as_str(), &[Command::Convert])?;
+                let r = out.redact.get_or_insert_with(RedactOptions::default);
+                match a.as_str() {
+                    "--no-builtin" => r.no_builtin = true,
+                    "--redact-regex" => r.patterns.push(it.next().ok_or("--redact-regex needs a regex")?),
+                    "--redact-literal" => r.literals.push(it.next().ok_or("--redact-literal needs a string")?),
+                    _ => {}
+                }
+            }
+            "--preview" => {
+                only("--preview", &[Command::Convert])?;
+                out.preview = true;
+            }
             "-h" | "--help" => return Err(String::new()),
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
             _ => out.files.push(a),
@@ -212,8 +241,14 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
             }
         }
         Command::Convert => {
-            if out.to.is_none() {
-                return Err("convert needs --to agentrun-json or --to openai-json".to_string());
+            if out.to.is_none() && out.redact.is_none() {
+                return Err("convert needs --to agentrun-json or --to openai-json (or --redact)".to_string());
+            }
+            if out.preview && out.redact.is_none() {
+                return Err("--preview shows what --redact would mask: give --redact".to_string());
+            }
+            if out.json && !out.preview {
+                return Err("convert writes JSON already; --format applies to --preview".to_string());
             }
             if out.files.len() != 1 {
                 return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
@@ -330,7 +365,11 @@ fn main() -> ExitCode {
             }
             Command::Convert => {
                 warn_errors(file, &trace);
-                if let Err(e) = convert(&mut out, &args, &trace) {
+                let done = match &args.redact {
+                    Some(options) => convert_redacted(&mut out, &args, file, &trace, options),
+                    None => convert(&mut out, &args, &trace),
+                };
+                if let Err(e) = done {
                     status = status.max(1);
                     eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
@@ -427,6 +466,37 @@ fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), Strin
     for l in lines {
         let _ = writeln!(out, "{l}");
     }
+    Ok(())
+}
+
+/// `convert --redact`: the input itself (no `--to`: the same format, read
+/// back by the same parser) or its conversion, with its secrets masked;
+/// `--preview`: only what would be masked.
+fn convert_redacted(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, options: &RedactOptions) -> Result<(), String> {
+    let text = match args.to {
+        None if trace.files.len() > 1 => return Err("--redact without --to writes the input back, which needs one JSON file (not an archive of several)".to_string()),
+        None => trace.source.to_vec(),
+        Some(_) => {
+            let mut buf = Vec::new();
+            convert(&mut buf, args, trace)?;
+            buf
+        }
+    };
+    let r = redact_json(&text, options).map_err(|e| e.to_string())?;
+    let total: u32 = r.report.kinds.iter().map(|k| k.occurrences).sum();
+    if args.preview {
+        if args.json {
+            let _ = writeln!(out, "{}", json!({"file": file, "report": r.report}));
+        } else {
+            let _ = writeln!(out, "{file}: {} masked in {}", plural(total as usize, "secret"), plural(r.report.strings_changed as usize, "string"));
+            for k in &r.report.kinds {
+                let _ = writeln!(out, "  {:<16} {:>6} × ({} distinct)", k.kind, k.occurrences, k.distinct);
+            }
+        }
+        return Ok(());
+    }
+    out.write_all(&r.bytes).map_err(|e| format!("cannot write: {e}"))?;
+    eprintln!("agent-trace-viewer: {file}: {} masked", plural(total as usize, "secret"));
     Ok(())
 }
 

@@ -11,6 +11,7 @@ use crate::query::QueryIndex;
 
 // The Trace class's methods, by what they serve; each file its own impl block.
 mod agentrun_text;
+mod redact;
 mod trace;
 mod views;
 

@@ -289,6 +289,32 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** What `redact` masks besides nothing (all optional). */
+export interface RedactOptions {
+  /** Leave out the built-in kinds (keys and tokens, JWTs, bearer tokens, private keys, e-mail addresses). */
+  noBuiltin?: boolean;
+  /** Regexes (regex-lite syntax); a match, or its first group, is masked as `custom`. */
+  patterns?: string[];
+  /** Literal strings masked as `literal`. */
+  literals?: string[];
+}
+
+/** How often a kind of secret was masked. */
+export interface RedactKindCount { kind: string; occurrences: number; distinct: number }
+
+/** What a redaction masked. */
+export interface RedactReport {
+  /** Per kind, most masked first. */
+  kinds: RedactKindCount[];
+  /** JSON strings that changed. */
+  stringsChanged: number;
+  /** String literals that could not be searched (not UTF-8), left as they are. */
+  stringsUnread: number;
+}
+
+/** The redacted file (UTF-8 JSON of the input's format) and what was masked. */
+export interface Redacted { bytes: Uint8Array; report: RedactReport }
+
 /** One run's row of the runs table (`trace.runRows()`). */
 export interface RunRow {
   run: number;

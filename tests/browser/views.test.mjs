@@ -190,6 +190,11 @@ test("OpenHands views through the generic format view: condensed and LLM message
   // Each message shows its role as a badge.
   const badges = await page.$$eval('#format-llm-messages-list [data-role] > .badge', (bs) => bs.map((b) => b.textContent));
   assert.deepEqual(badges, expected.messages.map((m) => m.role));
+  // A batch (several calls in one assistant message) says how many.
+  const texts = await page.$$eval('#format-llm-messages-list [data-role]', (rows) => rows.map((r) => r.textContent));
+  const batches = expected.messages.map((m, i) => [i, m.tool_call_ids?.length ?? 0]).filter(([, n]) => n > 1);
+  assert.ok(batches.length, 'the sample has a batch of calls');
+  for (const [i, n] of batches) assert.ok(texts[i].includes(`${n} tool calls`), texts[i]);
   assert.match(await page.textContent('#format-llm-messages-notes'), /^\d+ messages, as OpenHands' events_to_messages/);
   await page.screenshot({ path: join(artifacts, 'view-openhands-llm.png') });
   // The view is in the hash: a reload comes back to it.

@@ -93,6 +93,10 @@ fn messages(trace: &Trace, run: u32) -> FormatView {
             if m.events.is_empty() && m.summaries.is_empty() {
                 text.push(format!("{} content parts", m.content_parts));
             }
+            // A batch: several calls sent as one assistant message.
+            if let Some(n) = m.tool_call_ids.as_ref().map(Vec::len).filter(|n| *n > 1) {
+                text.push(format!("{n} tool calls"));
+            }
             item.text = text.join(" ");
             item.attrs.insert("role".to_string(), m.role.clone());
             let ids = match (&m.tool_call_ids, &m.tool_call_id) {

@@ -1,0 +1,46 @@
+// `redact(bytes, options)` through the npm package: the Redacted object's
+// shape (bytes a Uint8Array, the RedactReport the Rust tests check), a file
+// that reads back as its format with no secret left, gzip read first, and
+// the refusals (a bad regex, unknown options, a zip) as Errors that say why.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTrace, redact } from 'agent-trace-viewer';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bytes = readFileSync(join(root, 'tests', 'fixtures', 'redact', 'secrets.json'));
+const secrets = Object.values(JSON.parse(readFileSync(join(root, 'tests', 'fixtures', 'redact', 'secrets.list.json'), 'utf8')));
+
+test('redact: the same format back, every secret masked, the report counts them', () => {
+  const r = redact(bytes);
+  assert.deepEqual(Object.keys(r).sort(), ['bytes', 'report']);
+  assert.ok(r.bytes instanceof Uint8Array);
+  assert.deepEqual(Object.keys(r.report).sort(), ['kinds', 'stringsChanged', 'stringsUnread']);
+  assert.equal(r.report.kinds.reduce((n, k) => n + k.occurrences, 0), 13);
+  const text = new TextDecoder().decode(r.bytes);
+  for (const s of secrets) assert.ok(!text.includes(s) && !text.includes(JSON.stringify(s).slice(1, -1)), s);
+  const t = parseTrace(r.bytes);
+  try {
+    assert.equal(t.format, 'openai');
+    assert.equal(t.diagnostics().length, 0);
+    assert.match(t.events(1, 1)[0].text, /^Use my OpenAI key \[REDACTED:openai-key:1\]/);
+  } finally {
+    t.free();
+  }
+  // gzip is read first; the output is the plain text.
+  assert.deepEqual(redact(gzipSync(bytes)).bytes, r.bytes);
+});
+
+test('redact: user patterns, and refusals that say why', () => {
+  const r = redact(bytes, { noBuiltin: true, literals: ['http_get'], patterns: ['call_(\\d)'] });
+  const text = new TextDecoder().decode(r.bytes);
+  assert.ok(text.includes('sk-proj-'), 'built-in kinds off');
+  assert.ok(!text.includes('http_get') && text.includes('call_[REDACTED:custom:1]'));
+  assert.throws(() => redact(bytes, { patterns: ['('] }), /not a valid regex/);
+  assert.throws(() => redact(bytes, { patern: ['x'] }), /invalid redact options/);
+  assert.throws(() => redact(Buffer.from('PK\x03\x04....')), /zip/);
+});
