@@ -36,8 +36,6 @@ const STARTUP = new Set([
   // viewer.js's parts, and the Transcript view's (the worker imports its page-data.js).
   ...readdirSync(join(root, 'www', 'viewer')).map((f) => `/viewer/${f}`),
   ...readdirSync(join(root, 'www', 'views', 'transcript')).map((f) => `/views/transcript/${f}`),
-  // The Runs view's modules (views/index.js imports them at startup).
-  ...readdirSync(join(root, 'www', 'views', 'runs')).map((f) => `/views/runs/${f}`),
 ]);
 /** The markdown parser bundle: the worker fetches it once, when a transcript is first shown. */
 const MARKDOWN = '/vendor/markdown.js';
