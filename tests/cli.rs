@@ -558,3 +558,33 @@ fn convert_redact_writes_the_same_format_masked_and_previews_first() {
     assert_eq!(cli(&["convert", "--preview", f], None).0, 2);
     assert_eq!(cli(&["convert", "--redact", "--redact-regex", "(", f], None).0, 1);
 }
+
+#[test]
+fn diff_aligns_two_runs_turn_by_turn_with_their_deltas() {
+    // Two runs of one file: the second makes one more tool call (an inserted step).
+    let run = |calls: &[&str], answer: &str, score: f64| {
+        let mut messages = vec![serde_json::json!({"role": "user", "content": "fix it"})];
+        for (k, tool) in calls.iter().enumerate() {
+            messages.push(serde_json::json!({"role": "assistant", "content": "", "tool_calls": [{"id": format!("c{k}"), "type": "function", "function": {"name": tool, "arguments": "{}"}}]}));
+            messages.push(serde_json::json!({"role": "tool", "tool_call_id": format!("c{k}"), "content": format!("{tool} ok")}));
+        }
+        messages.push(serde_json::json!({"role": "assistant", "content": answer}));
+        serde_json::json!({"messages": messages, "metadata": {"scores": {"pass": score}}}).to_string()
+    };
+    let input = format!("{}\n{}\n", run(&["read", "edit"], "done", 0.0), run(&["read", "grep", "edit"], "done", 1.0));
+    let (code, out, err) = cli(&["diff", "-"], Some(input.as_bytes()));
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[2].contains("score pass: 0.0 → 1.0"), "{out}");
+    assert!(out.contains("steps: 6 same, 0 changed, 0 only left, 2 only right"), "{out}");
+    let marks: String = lines.iter().skip_while(|l| !l.is_empty()).skip(1).map(|l| l.chars().next().unwrap()).collect();
+    assert_eq!(marks, "   ++   ", "{out}");
+    let (code, out, _) = cli(&["diff", "--format", "json", "--runs", "1,0", "-"], Some(input.as_bytes()));
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["comparison"]["removed"], 2);
+    assert_eq!(v["comparison"]["steps"][3]["change"], "removed");
+    // A run that is not there, and wrong arguments.
+    assert_eq!(cli(&["diff", "--runs", "0,5", "-"], Some(input.as_bytes())).0, 1);
+    assert_eq!(cli(&["diff", "--runs", "5", "-"], Some(input.as_bytes())).0, 2);
+}

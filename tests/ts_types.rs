@@ -143,6 +143,15 @@ const TABLE: &[Row] = &[
             all
         },
     },
+    Row {
+        ts: "Comparison",
+        rust: "analysis::compare::Comparison",
+        method: "compareRuns",
+        values: |i| {
+            let n = i.trace.runs.len() as u32;
+            (1..n.min(4)).filter_map(|b| analysis::compare::compare(&i.trace, 0, &i.trace, b)).map(|c| json(&c)).collect()
+        },
+    },
     Row { ts: "RunRow", rust: "analysis::runs::RunRow", method: "runRows", values: |i| each(analysis::runs::run_rows(&i.trace)) },
     Row {
         ts: "RedactReport",

@@ -240,6 +240,10 @@ const ops = {
   runRows({ traceId }) {
     return get(traceId).trace.runRows();
   },
+  /** Runs a and b aligned turn by turn (analysis::compare). */
+  compareRuns({ traceId, a, b }) {
+    return get(traceId).trace.compareRuns(a, b);
+  },
   /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
   runFieldValues({ traceId, name }) {
     return get(traceId).trace.runFieldValues(name);

@@ -12,9 +12,11 @@
 //! - [`runs`]: one row per run, the runs table's columns;
 //! - [`stats`]: the counts the CLI's `stats`, `trace.stats()`,
 //!   `trace.toolStats()` and the page's Stats view all serialise;
+//! - [`compare`]: two runs aligned turn by turn, with their deltas;
 //! - [`diagnostics`]: repeated diagnostics grouped into one finding;
 //! - [`summary`]: the one line that says what an event is.
 
+pub mod compare;
 pub mod diagnostics;
 pub mod failures;
 pub mod runs;

@@ -39,6 +39,7 @@ const USAGE: &str = "usage:
   agent-trace-viewer convert --redact [--redact-regex RE]... [--redact-literal TEXT]...
                              [--no-builtin] [--preview [--format text|json]]
                              [--to …] [--run N] [--as FORMAT] FILE
+  agent-trace-viewer diff [--runs N,M | --run N] [--format text|json] [--as FORMAT] FILE [FILE]
   agent-trace-viewer formats [--format text|json]
 
 validate: one line per diagnostic, `file:line:col: severity[code]: message`;
@@ -57,6 +58,11 @@ convert: the normalised trace as JSON Lines: Docent AgentRun JSON, or OpenAI
   ([REDACTED:openai-key:1]): without --to, in the input itself, written back
   in its own format; with --to, in the conversion. --preview prints what would
   be masked and how often, and writes nothing else. --no-builtin: only yours.
+diff: two runs side by side, aligned turn by turn on roles and tool names (an
+  inserted step is a gap, not a shift), with the deltas of scores, tokens, tool
+  calls, failures and duration. Two files: run N of each (--run N, default 0);
+  one file: runs N and M (--runs N,M, default 0,1). --runs N,M works on two
+  files too.
 
 formats: the format ids this build reads, one per line with its name.
 
@@ -84,6 +90,7 @@ enum Command {
     Text,
     Convert,
     Formats,
+    Diff,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -106,6 +113,8 @@ struct Args {
     /// `convert --redact`: what to mask (None: no redaction).
     redact: Option<RedactOptions>,
     preview: bool,
+    /// `diff --runs N,M`: the right side's run.
+    run_b: Option<usize>,
     files: Vec<String>,
 }
 
@@ -137,6 +146,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         "text" => Command::Text,
         "convert" => Command::Convert,
         "formats" => Command::Formats,
+        "diff" => Command::Diff,
         other => return Err(format!("unknown command {other:?}")),
     };
     let mut out = Args {
@@ -151,6 +161,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         to: None,
         redact: None,
         preview: false,
+        run_b: None,
         files: Vec::new(),
     };
     let only = |flag: &str, commands: &[Command]| -> Result<(), String> {
@@ -163,7 +174,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--format" => {
-                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats, Command::Convert])?;
+                only("--format", &[Command::Validate, Command::Stats, Command::Text, Command::Formats, Command::Convert, Command::Diff])?;
                 match it.next().as_deref() {
                     Some("json") => out.json = true,
                     Some("text") => out.json = false,
@@ -186,7 +197,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 out.token_limit = Some(i64::try_from(n).map_err(|_| "--token-limit is too large".to_string())?);
             }
             "--run" => {
-                only("--run", &[Command::Text, Command::Convert])?;
+                only("--run", &[Command::Text, Command::Convert, Command::Diff])?;
                 let n = number("--run", it.next())?;
                 out.run = Some(usize::try_from(n).map_err(|_| "--run is too large".to_string())?);
             }
@@ -211,6 +222,13 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                     "--redact-literal" => r.literals.push(it.next().ok_or("--redact-literal needs a string")?),
                     _ => {}
                 }
+            }
+            "--runs" => {
+                only("--runs", &[Command::Diff])?;
+                let v = it.next().unwrap_or_default();
+                let (a, b) = v.split_once(',').ok_or_else(|| format!("--runs takes N,M (two run indices), not {v:?}"))?;
+                out.run = Some(usize::try_from(number("--runs", Some(a.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
+                out.run_b = Some(usize::try_from(number("--runs", Some(b.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
             }
             "--preview" => {
                 only("--preview", &[Command::Convert])?;
@@ -252,6 +270,11 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
             }
             if out.files.len() != 1 {
                 return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
+            }
+        }
+        Command::Diff => {
+            if out.files.len() > 2 {
+                return Err("diff takes one FILE (two of its runs) or two".to_string());
             }
         }
         Command::Validate | Command::Stats | Command::Formats => {}
@@ -318,6 +341,15 @@ fn main() -> ExitCode {
     let mut json_out = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if args.command == Command::Diff {
+        return match diff(&mut out, &args, &options) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err((code, e)) => {
+                eprintln!("agent-trace-viewer: {e}");
+                ExitCode::from(code)
+            }
+        };
+    }
     let several = args.files.len() > 1;
     for file in &args.files {
         let bytes = match read(file) {
@@ -340,7 +372,7 @@ fn main() -> ExitCode {
                     (Command::Text, true) => {
                         let _ = writeln!(out, "{}", json!({"file": file, "error": e.to_string()}));
                     }
-                    (Command::Text | Command::Convert | Command::Formats, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
+                    (Command::Text | Command::Convert | Command::Formats | Command::Diff, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
                 }
                 continue;
             }
@@ -374,7 +406,7 @@ fn main() -> ExitCode {
                     eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
             }
-            Command::Formats => {}
+            Command::Formats | Command::Diff => {}
         }
     }
     if args.json && matches!(args.command, Command::Validate | Command::Stats) {
@@ -467,6 +499,42 @@ fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), Strin
         let _ = writeln!(out, "{l}");
     }
     Ok(())
+}
+
+/// `diff`: two runs aligned (`analysis::compare`), as text or JSON. Errors:
+/// (1, why) for inputs that are no trace or runs that do not exist, (2, why) for I/O.
+fn diff(out: &mut impl Write, args: &Args, options: &ParseOptions) -> Result<(), (u8, String)> {
+    let load = |file: &str| -> Result<Trace, (u8, String)> {
+        let bytes = read(file).map_err(|e| (2, e))?;
+        parse_trace(bytes, options).map_err(|e| (1, format!("{file}: {e}")))
+    };
+    let (a_file, b_file) = match args.files.as_slice() {
+        [a] => (a.as_str(), a.as_str()),
+        [a, b, ..] => (a.as_str(), b.as_str()),
+        [] => return Err((2, "diff needs a FILE".to_string())),
+    };
+    let one_file = args.files.len() == 1;
+    let left = load(a_file)?;
+    // One file is read once (it may be standard input) and serves both sides.
+    let second = if one_file { None } else { Some(load(b_file)?) };
+    let right = second.as_ref().unwrap_or(&left);
+    let a = args.run.unwrap_or(0);
+    let b = args.run_b.unwrap_or(if one_file { 1 } else { a });
+    let missing = |file: &str, t: &Trace, r: usize| (1, format!("{file}: the trace has {}; there is no run {r}", plural(t.runs.len(), "run")));
+    let as_u32 = |r: usize| u32::try_from(r).unwrap_or(u32::MAX);
+    let c = agent_trace_viewer::analysis::compare::compare(&left, as_u32(a), right, as_u32(b)).ok_or_else(|| {
+        if a >= left.runs.len() {
+            missing(a_file, &left, a)
+        } else {
+            missing(b_file, right, b)
+        }
+    })?;
+    let text = if args.json {
+        format!("{}\n", json!({"left": {"file": a_file, "run": a}, "right": {"file": b_file, "run": b}, "comparison": c}))
+    } else {
+        agent_trace_viewer::render::diff::diff_text(&c, &left, right, (&format!("{a_file} #{a}"), &format!("{b_file} #{b}")))
+    };
+    out.write_all(text.as_bytes()).map_err(|e| (2, format!("cannot write: {e}")))
 }
 
 /// `convert --redact`: the input itself (no `--to`: the same format, read

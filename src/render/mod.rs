@@ -13,6 +13,7 @@
 
 pub mod context;
 pub mod current;
+pub mod diff;
 pub mod legacy;
 pub mod pattern;
 pub mod pyjson;

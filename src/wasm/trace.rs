@@ -155,6 +155,17 @@ impl JsTrace {
         to_js(&crate::analysis::runs::run_rows(&self.trace))
     }
 
+    /// Runs `a` and `b` aligned turn by turn (`analysis::compare`): the
+    /// steps with their event indices, and both runs' rows for the deltas.
+    /// Throws a `RangeError` when either is not a run of the trace.
+    #[wasm_bindgen(js_name = compareRuns, unchecked_return_type = "Comparison")]
+    pub fn compare_runs(&self, a: u32, b: u32) -> Result<JsValue, JsValue> {
+        match crate::analysis::compare::compare(&self.trace, a, &self.trace, b) {
+            Some(c) => Ok(to_js(&c)),
+            None => Err(js_sys::RangeError::new(&format!("runs {a} and {b}: the trace has {} runs", self.trace.runs.len())).into()),
+        }
+    }
+
     /// Each run's value of metadata field `name` (`metadata.a.b`, as
     /// `filterableFields()` names them), `null` where the run has no scalar there.
     #[wasm_bindgen(js_name = runFieldValues, unchecked_return_type = "(string | number | boolean | null)[]")]

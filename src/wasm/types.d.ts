@@ -289,6 +289,29 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** One row of a run comparison: the event of each side (absent: a gap). */
+export interface AlignedStep {
+  /** `same` content, `changed` content under the same role and tools, or only on one side. */
+  change: "same" | "changed" | "removed" | "added";
+  left?: number;
+  right?: number;
+  /** The step's role and the tools it names (`assistant: read`, `result: read`). */
+  key: string;
+}
+
+/** Two runs aligned turn by turn (`trace.compareRuns(a, b)`). */
+export interface Comparison {
+  left: RunRow;
+  right: RunRow;
+  steps: AlignedStep[];
+  same: number;
+  changed: number;
+  removed: number;
+  added: number;
+  /** The middle was too long to align and was paired by position. */
+  approximate: boolean;
+}
+
 /** What `redact` masks besides nothing (all optional). */
 export interface RedactOptions {
   /** Leave out the built-in kinds (keys and tokens, JWTs, bearer tokens, private keys, e-mail addresses). */
