@@ -4,8 +4,6 @@
 // written after each change, and applied on reload, back/forward or a
 // shared link. Where the hash lives is location-state.js's business.
 
-import { viewsFor } from '../views/index.js';
-
 /** Adds `hashParams`, `writeHash` and `applyHash` to the viewer context `v`. */
 export function installHash(v) {
   const { state, $ } = v;
@@ -61,9 +59,9 @@ export function installHash(v) {
     const viewParams = new URLSearchParams([...p].filter(([key]) => key.startsWith('v.')).map(([key, value]) => [key.slice(2), value]));
     const paramsChanged = viewParams.toString() !== state.viewParams.toString();
     state.viewParams = viewParams;
+    if (fresh || view !== state.view || paramsChanged) await v.setView(view, { write: false, keepParams: true });
     // A view that shows the selection (the Transcript) follows a new one (back/forward, a link).
-    const follows = state.selected !== selectedBefore && viewsFor(state.info).find((x) => x.id === view)?.followsSelection;
-    if (fresh || view !== state.view || paramsChanged || follows) await v.setView(view, { write: false, keepParams: true });
+    else if (state.selected !== selectedBefore && state.selected !== null && view !== 'events') await $('view-other').followSelection?.(state.selected);
     if (p.get('open') === '1' && state.selected !== null) v.openDetail({ focus: false, write: false });
     else v.closeDetail({ write: false });
     writeHash({ push: false });

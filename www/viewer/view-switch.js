@@ -84,6 +84,7 @@ export function installViewSwitch(v) {
       clear(other);
       other.list = null;
       other.focusSearch = null;
+      other.followSelection = null;
       other.dataset.view = view.id;
       const traceId = state.info.traceId;
       try {

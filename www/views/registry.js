@@ -12,10 +12,9 @@
 //   ctx.selected()       the selected event (the hash's `e=`), or null
 //   ctx.select(index)    select event `index` for the whole viewer, staying in the view
 // `render` is called each time the tab is shown for a trace; the panel is
-// emptied before. A view with `followsSelection: true` is rendered again
-// when the selection changes from outside it (back/forward, a link). The
-// panel may carry `list` (for j/k, PgUp/PgDn, g/G, Enter) and
-// `focusSearch()` (for `/`).
+// emptied before. The panel may carry `list` (for j/k, PgUp/PgDn, g/G,
+// Enter), `focusSearch()` (for `/`) and `followSelection(index)` (called
+// when the selection changes from outside the view: back/forward, a link).
 //
 // A family of views is { id, views(info) → view[] }: views that depend on
 // the trace, such as those its format declares (views/format.js, which

@@ -22,8 +22,6 @@ function plural(n, word) {
 export const transcriptView = {
   id: 'transcript',
   label: 'Transcript',
-  /** Shown again when the selection changes from outside (back/forward, an edited hash). */
-  followsSelection: true,
   /** Traces with a conversation: any message. */
   available: (info) => (info.stats?.byKind?.message ?? 0) > 0,
   async render(panel, ctx) {
@@ -161,17 +159,19 @@ export const transcriptView = {
     next.addEventListener('click', () => (search.value.trim() === query && hits.length ? step(1) : runSearch()));
     prev.addEventListener('click', () => step(-1));
 
+    /** Brings event `index` (its item, or its call's for a result shown under it) to the top, selected. */
+    panel.followSelection = async (index) => {
+      const at = await ctx.call('transcriptLocate', { run, index });
+      if (!at || !root.isConnected) return;
+      list.scrollTo(at.position);
+      list.nodes.get(list.selected)?.classList.remove('selected');
+      list.selected = at.position;
+      list.nodes.get(at.position)?.classList.add('selected');
+    };
     list.reset(count);
     // Open on the selected event (a shared link, the event list's selection).
     const selected = ctx.selected();
-    if (selected !== null) {
-      const at = await ctx.call('transcriptLocate', { run, index: selected });
-      if (at) {
-        list.scrollTo(at.position);
-        list.selected = at.position;
-        list.nodes.get(at.position)?.classList.add('selected');
-      }
-    }
+    if (selected !== null) await panel.followSelection(selected);
   },
 };
 

@@ -197,6 +197,8 @@ export class VariableList {
   }
 
   render() {
+    // A list whose view was replaced (another tab, a new render) does nothing more.
+    if (!this.root.isConnected) return;
     if (!this.count) {
       this.layer.replaceChildren();
       this.sizer.style.height = '0px';
