@@ -197,8 +197,9 @@ export class VariableList {
   }
 
   render() {
-    // A list whose view was replaced (another tab, a new render) does nothing more.
-    if (!this.root.isConnected) return;
+    // A list whose view was replaced (a new render) does nothing more, nor one hidden
+    // behind another tab (it is measured again when shown: the ResizeObserver fires).
+    if (!this.root.isConnected || !this.root.getClientRects().length) return;
     if (!this.count) {
       this.layer.replaceChildren();
       this.sizer.style.height = '0px';
