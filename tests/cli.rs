@@ -588,3 +588,35 @@ fn diff_aligns_two_runs_turn_by_turn_with_their_deltas() {
     assert_eq!(cli(&["diff", "--runs", "0,5", "-"], Some(input.as_bytes())).0, 1);
     assert_eq!(cli(&["diff", "--runs", "5", "-"], Some(input.as_bytes())).0, 2);
 }
+
+#[test]
+fn bundle_writes_the_viewer_and_the_traces_as_its_samples() {
+    // A stand-in viewer: what bundle checks for and copies (the browser test serves a real one).
+    let tmp = std::env::temp_dir().join(format!("atv-bundle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let viewer = tmp.join("viewer-src");
+    std::fs::create_dir_all(viewer.join("pkg")).unwrap();
+    std::fs::create_dir_all(viewer.join("samples")).unwrap();
+    std::fs::write(viewer.join("index.html"), "<!doctype html>").unwrap();
+    std::fs::write(viewer.join("pkg/agent_trace_viewer_bg.wasm"), b"\0asm").unwrap();
+    std::fs::write(viewer.join("samples/index.json"), "[]").unwrap();
+    let out = tmp.join("out");
+    let (v, o) = (viewer.to_str().unwrap(), out.to_str().unwrap());
+    let (code, _, err) = cli(&["bundle", "-o", o, "--viewer", v, "--redact", "tests/fixtures/redact/secrets.json", "tests/fixtures/openai/tool_output_id_matching.json"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 traces and the viewer (13 secrets masked)"), "{err}");
+    assert!(out.join("viewer/index.html").is_file() && out.join("viewer/pkg/agent_trace_viewer_bg.wasm").is_file());
+    let index: Value = serde_json::from_slice(&std::fs::read(out.join("viewer/samples/index.json")).unwrap()).unwrap();
+    assert_eq!(index.as_array().unwrap().len(), 2, "the viewer's own samples are replaced");
+    assert_eq!(index[0]["file"], "secrets.json");
+    let shared = std::fs::read_to_string(out.join("viewer/samples/secrets.json")).unwrap();
+    assert!(shared.contains("[REDACTED:openai-key:1]") && !shared.contains("sk-proj-"));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("url=viewer/index.html?sample=secrets.json"), "{html}");
+    // An existing, non-empty folder is refused; so is a file that is no trace.
+    assert_eq!(cli(&["bundle", "-o", o, "--viewer", v, "tests/fixtures/redact/secrets.json"], None).0, 2);
+    let bad = tmp.join("bad.json");
+    std::fs::write(&bad, "not json").unwrap();
+    assert_eq!(cli(&["bundle", "-o", tmp.join("out2").to_str().unwrap(), "--viewer", v, bad.to_str().unwrap()], None).0, 1);
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -291,3 +291,21 @@ fn invalid_lines_are_kept_and_located() {
     let unparsed = t.events.iter().filter(|e| matches!(e.body, EventBody::Unparsed(_))).count();
     assert_eq!(unparsed, 4);
 }
+
+/// The AgentRun text reads as the conversation: each user and agent message
+/// once (not again as its `event_msg` mirror), the tool calls and outputs,
+/// and none of the telemetry (token counts, exec markers, turn contexts).
+#[test]
+fn agent_run_text_is_the_conversation_once() {
+    let bytes = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("www/samples/codex-rollout.jsonl")).unwrap();
+    let t = parse(&bytes);
+    let run = agent_trace_viewer::import::agent_run(&t, 0).unwrap();
+    let text = agent_trace_viewer::render::current::render(&run, &Default::default()).unwrap();
+    let question = "Why does the test in tests/parse.rs fail? Here is a screenshot.";
+    assert_eq!(text.matches(question).count(), 1, "{text}");
+    for noise in ["[token_count]", "[user_message]", "[agent_message]", "[marker]", "[turn_context]", "[session_meta]"] {
+        assert!(!text.contains(noise), "{noise} in the text");
+    }
+    assert!(text.contains("<tool call>\nshell(command=['bash', '-lc', 'cargo test --test parse']"), "{text}");
+    assert!(text.contains("test parse_dates ... FAILED"), "the tool output stays");
+}

@@ -152,6 +152,7 @@ const TABLE: &[Row] = &[
             (1..n.min(4)).filter_map(|b| analysis::compare::compare(&i.trace, 0, &i.trace, b)).map(|c| json(&c)).collect()
         },
     },
+    Row { ts: "SpanBars", rust: "analysis::span_bars::SpanBars", method: "spanBars", values: |i| vec![json(&analysis::span_bars::span_bars(&i.trace))] },
     Row { ts: "RunRow", rust: "analysis::runs::RunRow", method: "runRows", values: |i| each(analysis::runs::run_rows(&i.trace)) },
     Row {
         ts: "RedactReport",

@@ -240,6 +240,10 @@ const ops = {
   runRows({ traceId }) {
     return get(traceId).trace.runRows();
   },
+  /** Every span as a bar on a time axis (analysis::span_bars), in columns. */
+  spanBars({ traceId }) {
+    return get(traceId).trace.spanBars();
+  },
   /** Runs a and b aligned turn by turn (analysis::compare). */
   compareRuns({ traceId, a, b }) {
     return get(traceId).trace.compareRuns(a, b);

@@ -33,6 +33,12 @@ pub fn args_from_text(text: &str) -> DocArgs {
 
 /// Any format: the model's events as Docent messages.
 pub fn from_model(trace: &Trace, index: usize) -> DocRun {
+    from_model_keeping(trace, index, &|_| true)
+}
+
+/// [`from_model`] with only the events `keep` accepts: a format whose
+/// records repeat each other or carry telemetry leaves those out.
+pub fn from_model_keeping(trace: &Trace, index: usize, keep: &dyn Fn(&crate::model::Event) -> bool) -> DocRun {
     let Some(run) = trace.runs.get(index) else {
         return DocRun { id: String::new(), name: None, description: None, metadata: Vec::new(), transcripts: Vec::new(), groups: Vec::new() };
     };
@@ -43,7 +49,7 @@ pub fn from_model(trace: &Trace, index: usize) -> DocRun {
             let mut metadata = dict_of(&t.metadata);
             let events = trace.events.get(t.events.start as usize..t.events.end as usize).unwrap_or_default();
             let mut messages = Vec::new();
-            for e in events {
+            for e in events.iter().filter(|e| keep(e)) {
                 map_event(trace, e, &mut messages, &mut metadata);
             }
             DocTranscript {

@@ -9,7 +9,7 @@ mod json;
 pub mod py;
 mod py_printable;
 
-pub use from_model::{args_from_text, args_from_value, from_model};
+pub use from_model::{args_from_text, args_from_value, from_model, from_model_keeping};
 pub use json::to_docent_json;
 
 use py::Py;

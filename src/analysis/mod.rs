@@ -10,6 +10,7 @@
 //! - [`failures`]: when a tool call failed, from what the trace says;
 //! - [`usage`]: token usage totals, per model;
 //! - [`runs`]: one row per run, the runs table's columns;
+//! - [`span_bars`]: spans as bars on a time axis (the span chart);
 //! - [`stats`]: the counts the CLI's `stats`, `trace.stats()`,
 //!   `trace.toolStats()` and the page's Stats view all serialise;
 //! - [`compare`]: two runs aligned turn by turn, with their deltas;
@@ -20,6 +21,7 @@ pub mod compare;
 pub mod diagnostics;
 pub mod failures;
 pub mod runs;
+pub mod span_bars;
 pub mod spans;
 pub mod stats;
 pub mod summary;

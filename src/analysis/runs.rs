@@ -171,7 +171,7 @@ mod tests {
  "transcripts": {"main": {"messages": [{"role": "user", "content": "yo"}]}}}
 ]"#;
         let t = parse(text);
-        assert_eq!(t.format, "docent", "{:?}", t.diagnostics);
+        assert_eq!(t.runs.len(), 2, "read as a collection of two runs: {:?}", t.diagnostics);
         let rows = run_rows(&t);
         assert_eq!(rows.len(), 2);
         let a = &rows[0];

@@ -25,10 +25,17 @@ use agent_trace_viewer::analysis::diagnostics::group;
 use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::{Trace, Usage};
-use agent_trace_viewer::redact::{redact_json, RedactOptions};
+use agent_trace_viewer::redact::RedactOptions;
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::{json, Value};
+
+#[path = "cli/bundle.rs"]
+mod bundle;
+#[path = "cli/diff.rs"]
+mod diff;
+#[path = "cli/redact.rs"]
+mod redact;
 
 const USAGE: &str = "usage:
   agent-trace-viewer validate [--format text|json] [--all] [--as FORMAT] FILE...
@@ -40,6 +47,7 @@ const USAGE: &str = "usage:
                              [--no-builtin] [--preview [--format text|json]]
                              [--to …] [--run N] [--as FORMAT] FILE
   agent-trace-viewer diff [--runs N,M | --run N] [--format text|json] [--as FORMAT] FILE [FILE]
+  agent-trace-viewer bundle -o DIR [--viewer DIR] [--redact …] FILE...
   agent-trace-viewer formats [--format text|json]
 
 validate: one line per diagnostic, `file:line:col: severity[code]: message`;
@@ -63,6 +71,10 @@ diff: two runs side by side, aligned turn by turn on roles and tool names (an
   calls, failures and duration. Two files: run N of each (--run N, default 0);
   one file: runs N and M (--runs N,M, default 0,1). --runs N,M works on two
   files too.
+bundle: a folder any static host serves that opens on the traces: the viewer
+  (--viewer DIR, default ./dist or ./www of a build), the traces as its
+  samples (--redact and its options mask them first), an index.html that opens
+  the first. DIR must be new or empty.
 
 formats: the format ids this build reads, one per line with its name.
 
@@ -91,6 +103,7 @@ enum Command {
     Convert,
     Formats,
     Diff,
+    Bundle,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -115,6 +128,9 @@ struct Args {
     preview: bool,
     /// `diff --runs N,M`: the right side's run.
     run_b: Option<usize>,
+    /// `bundle -o DIR` and `--viewer DIR`.
+    output: Option<String>,
+    viewer: Option<String>,
     files: Vec<String>,
 }
 
@@ -147,6 +163,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         "convert" => Command::Convert,
         "formats" => Command::Formats,
         "diff" => Command::Diff,
+        "bundle" => Command::Bundle,
         other => return Err(format!("unknown command {other:?}")),
     };
     let mut out = Args {
@@ -162,6 +179,8 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
         redact: None,
         preview: false,
         run_b: None,
+        output: None,
+        viewer: None,
         files: Vec::new(),
     };
     let only = |flag: &str, commands: &[Command]| -> Result<(), String> {
@@ -214,7 +233,7 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 });
             }
             "--redact" | "--no-builtin" | "--redact-regex" | "--redact-literal" => {
-                only(a.as_str(), &[Command::Convert])?;
+                only(a.as_str(), &[Command::Convert, Command::Bundle])?;
                 let r = out.redact.get_or_insert_with(RedactOptions::default);
                 match a.as_str() {
                     "--no-builtin" => r.no_builtin = true,
@@ -229,6 +248,14 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
                 let (a, b) = v.split_once(',').ok_or_else(|| format!("--runs takes N,M (two run indices), not {v:?}"))?;
                 out.run = Some(usize::try_from(number("--runs", Some(a.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
                 out.run_b = Some(usize::try_from(number("--runs", Some(b.to_string()))?).map_err(|_| "--runs is too large".to_string())?);
+            }
+            "-o" | "--output" => {
+                only("-o", &[Command::Bundle])?;
+                out.output = Some(it.next().ok_or("-o needs a directory")?);
+            }
+            "--viewer" => {
+                only("--viewer", &[Command::Bundle])?;
+                out.viewer = Some(it.next().ok_or("--viewer needs the directory of a built viewer")?);
             }
             "--preview" => {
                 only("--preview", &[Command::Convert])?;
@@ -270,6 +297,11 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
             }
             if out.files.len() != 1 {
                 return Err("convert takes one FILE (its output is one JSON Lines document)".to_string());
+            }
+        }
+        Command::Bundle => {
+            if out.output.is_none() {
+                return Err("bundle needs -o DIR".to_string());
             }
         }
         Command::Diff => {
@@ -341,8 +373,20 @@ fn main() -> ExitCode {
     let mut json_out = Vec::new();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    if args.command == Command::Bundle {
+        return match bundle::bundle(&args, &options) {
+            Ok(done) => {
+                eprintln!("agent-trace-viewer: {done}");
+                ExitCode::SUCCESS
+            }
+            Err((code, e)) => {
+                eprintln!("agent-trace-viewer: {e}");
+                ExitCode::from(code)
+            }
+        };
+    }
     if args.command == Command::Diff {
-        return match diff(&mut out, &args, &options) {
+        return match diff::diff(&mut out, &args, &options) {
             Ok(()) => ExitCode::SUCCESS,
             Err((code, e)) => {
                 eprintln!("agent-trace-viewer: {e}");
@@ -372,7 +416,7 @@ fn main() -> ExitCode {
                     (Command::Text, true) => {
                         let _ = writeln!(out, "{}", json!({"file": file, "error": e.to_string()}));
                     }
-                    (Command::Text | Command::Convert | Command::Formats | Command::Diff, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
+                    (Command::Text | Command::Convert | Command::Formats | Command::Diff | Command::Bundle, _) => eprintln!("agent-trace-viewer: {file}: error: {e}"),
                 }
                 continue;
             }
@@ -398,7 +442,7 @@ fn main() -> ExitCode {
             Command::Convert => {
                 warn_errors(file, &trace);
                 let done = match &args.redact {
-                    Some(options) => convert_redacted(&mut out, &args, file, &trace, options),
+                    Some(options) => redact::convert_redacted(&mut out, &args, file, &trace, options),
                     None => convert(&mut out, &args, &trace),
                 };
                 if let Err(e) = done {
@@ -406,7 +450,7 @@ fn main() -> ExitCode {
                     eprintln!("agent-trace-viewer: {file}: error: {e}");
                 }
             }
-            Command::Formats | Command::Diff => {}
+            Command::Formats | Command::Diff | Command::Bundle => {}
         }
     }
     if args.json && matches!(args.command, Command::Validate | Command::Stats) {
@@ -498,73 +542,6 @@ fn convert(out: &mut impl Write, args: &Args, trace: &Trace) -> Result<(), Strin
     for l in lines {
         let _ = writeln!(out, "{l}");
     }
-    Ok(())
-}
-
-/// `diff`: two runs aligned (`analysis::compare`), as text or JSON. Errors:
-/// (1, why) for inputs that are no trace or runs that do not exist, (2, why) for I/O.
-fn diff(out: &mut impl Write, args: &Args, options: &ParseOptions) -> Result<(), (u8, String)> {
-    let load = |file: &str| -> Result<Trace, (u8, String)> {
-        let bytes = read(file).map_err(|e| (2, e))?;
-        parse_trace(bytes, options).map_err(|e| (1, format!("{file}: {e}")))
-    };
-    let (a_file, b_file) = match args.files.as_slice() {
-        [a] => (a.as_str(), a.as_str()),
-        [a, b, ..] => (a.as_str(), b.as_str()),
-        [] => return Err((2, "diff needs a FILE".to_string())),
-    };
-    let one_file = args.files.len() == 1;
-    let left = load(a_file)?;
-    // One file is read once (it may be standard input) and serves both sides.
-    let second = if one_file { None } else { Some(load(b_file)?) };
-    let right = second.as_ref().unwrap_or(&left);
-    let a = args.run.unwrap_or(0);
-    let b = args.run_b.unwrap_or(if one_file { 1 } else { a });
-    let missing = |file: &str, t: &Trace, r: usize| (1, format!("{file}: the trace has {}; there is no run {r}", plural(t.runs.len(), "run")));
-    let as_u32 = |r: usize| u32::try_from(r).unwrap_or(u32::MAX);
-    let c = agent_trace_viewer::analysis::compare::compare(&left, as_u32(a), right, as_u32(b)).ok_or_else(|| {
-        if a >= left.runs.len() {
-            missing(a_file, &left, a)
-        } else {
-            missing(b_file, right, b)
-        }
-    })?;
-    let text = if args.json {
-        format!("{}\n", json!({"left": {"file": a_file, "run": a}, "right": {"file": b_file, "run": b}, "comparison": c}))
-    } else {
-        agent_trace_viewer::render::diff::diff_text(&c, &left, right, (&format!("{a_file} #{a}"), &format!("{b_file} #{b}")))
-    };
-    out.write_all(text.as_bytes()).map_err(|e| (2, format!("cannot write: {e}")))
-}
-
-/// `convert --redact`: the input itself (no `--to`: the same format, read
-/// back by the same parser) or its conversion, with its secrets masked;
-/// `--preview`: only what would be masked.
-fn convert_redacted(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, options: &RedactOptions) -> Result<(), String> {
-    let text = match args.to {
-        None if trace.files.len() > 1 => return Err("--redact without --to writes the input back, which needs one JSON file (not an archive of several)".to_string()),
-        None => trace.source.to_vec(),
-        Some(_) => {
-            let mut buf = Vec::new();
-            convert(&mut buf, args, trace)?;
-            buf
-        }
-    };
-    let r = redact_json(&text, options).map_err(|e| e.to_string())?;
-    let total: u32 = r.report.kinds.iter().map(|k| k.occurrences).sum();
-    if args.preview {
-        if args.json {
-            let _ = writeln!(out, "{}", json!({"file": file, "report": r.report}));
-        } else {
-            let _ = writeln!(out, "{file}: {} masked in {}", plural(total as usize, "secret"), plural(r.report.strings_changed as usize, "string"));
-            for k in &r.report.kinds {
-                let _ = writeln!(out, "  {:<16} {:>6} × ({} distinct)", k.kind, k.occurrences, k.distinct);
-            }
-        }
-        return Ok(());
-    }
-    out.write_all(&r.bytes).map_err(|e| format!("cannot write: {e}"))?;
-    eprintln!("agent-trace-viewer: {file}: {} masked", plural(total as usize, "secret"));
     Ok(())
 }
 

@@ -9,6 +9,7 @@ pub mod agent_catalog;
 pub mod codex;
 pub mod claude_code;
 pub mod format_view;
+pub mod gemini_cli;
 pub mod agentlens;
 mod builder;
 pub mod docent;
@@ -39,6 +40,10 @@ pub static FORMATS: &[&dyn Format] = &[
     &agentlens::AgentLens,
     &codex::Codex,
     &swe_agent::SweAgent,
+    // Before claude-code, whose file groups would take a Gemini sub-agent's
+    // `chats/<parent id>/<id>.jsonl` for a Claude Code session of its own
+    // (`<uuid>.jsonl`); no sample matches both.
+    &gemini_cli::GeminiCli,
     &claude_code::ClaudeCode,
     &otel::Otel,
 ];

@@ -289,6 +289,29 @@ export interface SpanNode {
 }
 
 /** Token counts, as the format reports them (0 where it gives none). */
+/** Spans as bars on a time axis (`trace.spanBars()`), one entry per bar in each column, ordered by start. */
+export interface SpanBars {
+  /** Milliseconds since the Unix epoch of the earliest start (0 without bars). */
+  originMs: number;
+  /** Start of each bar in milliseconds after `originMs`. */
+  start: number[];
+  /** Length in milliseconds (0: an instant, or no time at the end). */
+  duration: number[];
+  depth: number[];
+  run: number[];
+  /** The span's node in `spanTree()`. */
+  node: number[];
+  /** The event that opened the span. */
+  event: number[];
+  /** The span's begin or end record says it failed. */
+  failed: boolean[];
+  name: string[];
+  /** Each node's path (`agent/task`, what the `span:` query takes), by node index. */
+  nodePaths: string[];
+  /** Span openings with no time on either record (not drawn). */
+  untimed: number;
+}
+
 /** One row of a run comparison: the event of each side (absent: a gap). */
 export interface AlignedStep {
   /** `same` content, `changed` content under the same role and tools, or only on one side. */

@@ -59,6 +59,13 @@ impl JsTrace {
 #[wasm_bindgen(js_class = Trace)]
 impl JsTrace {
     /// The span tree of every run, built from span paths and begin/end records.
+    /// Every span as a bar on a time axis (`analysis::span_bars`), in
+    /// columns: what the span chart draws.
+    #[wasm_bindgen(js_name = spanBars, unchecked_return_type = "SpanBars")]
+    pub fn span_bars(&self) -> JsValue {
+        to_js(&crate::analysis::span_bars::span_bars(&self.trace))
+    }
+
     #[wasm_bindgen(js_name = spanTree, unchecked_return_type = "SpanTree")]
     pub fn span_tree(&self) -> JsValue {
         to_js(&crate::analysis::spans::span_tree(&self.trace))

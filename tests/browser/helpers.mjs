@@ -14,9 +14,10 @@ export const corpus = process.env.ATV_CORPUS ?? join(root, '..', 'shared', 'corp
 export const artifacts = join(root, 'test-artifacts');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-export async function launch({ site = join(root, 'www'), prefix = '/', extraArgs = [] } = {}) {
+/** Chromium and a static server of `site`; `viewer` is where in it the viewer lives (a bundle keeps it in viewer/). */
+export async function launch({ site = join(root, 'www'), viewer = site, prefix = '/', extraArgs = [] } = {}) {
   assert.ok(existsSync(CHROMIUM), `Chromium not found at ${CHROMIUM}: run scripts/setup.sh`);
-  assert.ok(existsSync(join(site, 'pkg', 'agent_trace_viewer_bg.wasm')), `${site}/pkg missing: run scripts/build.sh`);
+  assert.ok(existsSync(join(viewer, 'pkg', 'agent_trace_viewer_bg.wasm')), `${viewer}/pkg missing: run scripts/build.sh`);
   mkdirSync(artifacts, { recursive: true });
   const server = await startServer(site, 0, { prefix });
   const browser = await chromium.launch({

@@ -12,6 +12,7 @@ import { agentRunView } from './agentrun.js';
 import { transcriptView } from './transcript/index.js';
 import { runsView } from './runs/index.js';
 import { compareView } from './compare.js';
+import { spanChartView } from './span-chart.js';
 
 // `events` is the page's own list + detail view; it is always first.
 registerView({ id: 'events', label: 'Events', available: () => true, render: () => {} });
@@ -22,6 +23,7 @@ registerView(compareView);
 registerView(statsView);
 registerView(diagnosticsView);
 registerView(spansView);
+registerView(spanChartView);
 registerView(timelineView);
 registerViewFamily(formatViews);
 registerView(agentRunView);

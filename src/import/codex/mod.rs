@@ -18,6 +18,7 @@ pub mod usage;
 use serde_json::Value;
 
 use super::{Builder, Format, Input, Sample, Score};
+use crate::model::{EventBody, Trace};
 
 pub struct Codex;
 
@@ -65,5 +66,20 @@ impl Format for Codex {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         reader::read(input, out);
+    }
+
+    /// No Docent loader reads Codex rollouts; the shared mapping would show
+    /// every `event_msg` as a system message — the mirrors of the response
+    /// items (each user and agent message twice), token counts, exec
+    /// begin/end markers, `session_meta` and `turn_context`. The run reads
+    /// as the conversation: messages, reasoning, tool calls and their
+    /// outputs (and any line that could not be read). The rest stays in the
+    /// events and the run's metadata.
+    fn agent_run(&self, trace: &Trace, run: usize) -> Option<crate::agentrun::DocRun> {
+        trace.runs.get(run)?;
+        let keep = |e: &crate::model::Event| {
+            matches!(e.body, EventBody::Message(_) | EventBody::ToolCall(_) | EventBody::ToolResult(_) | EventBody::ToolDefinitions(_) | EventBody::Unparsed(_))
+        };
+        Some(crate::agentrun::from_model_keeping(trace, run, &keep))
     }
 }

@@ -1,0 +1,353 @@
+//! The second pass: events in source order from the [`super::plan`].
+//!
+//! A message the loader returns is a message (user, gemini) or a marker
+//! (info, warning, error) with its tool calls and their results; a message
+//! a later record with its id replaced is a key-value event pointing at its
+//! replacement; a message a `$rewindTo` or a checkpoint cut is shown as it
+//! was, marked `abandoned_branch`, its tokens not counted (Gemini CLI's
+//! `/stats` of a resumed session does not count them either).
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::content::{self, BadCount};
+use super::plan::{Fate, Item, Msg, Nested, Plan};
+use crate::diagnostic::Severity::{self, Error, Info, Warning};
+use crate::import::{json_type, Builder, CallSite};
+use crate::json::{ContainerEnds, Seg};
+use crate::model::{Arguments, CallRef, EventBody, KeyValue, Marker, Message, ToolCall, ToolResult, ToolStatus};
+
+/// The message `type`s of `ConversationRecordExtra`.
+pub const MESSAGE_TYPES: &[&str] = &["user", "gemini", "info", "error", "warning"];
+
+/// Tool call statuses after which the call has its result
+/// (`CompletedToolCall` of the scheduler).
+const DONE: &[&str] = &["success", "error", "cancelled"];
+
+pub struct Emitter<'r, 'a> {
+    pub out: &'r mut Builder<'a>,
+    pub plan: Plan,
+    ends: &'r ContainerEnds,
+    /// Replaced messages' events and the message that replaced each.
+    replaced: Vec<(u32, usize)>,
+    /// Tool calls that ran a sub-agent: its session id (`agentId`), the
+    /// result event and the call.
+    agents: Vec<(String, u32, CallRef)>,
+    /// Calls whose result should follow, for the warning at the end.
+    sites: Vec<CallSite>,
+    /// Where each message's event went (for `superseded_by`).
+    events: Vec<Option<u32>>,
+}
+
+fn key(k: &str) -> Seg {
+    Seg::key(k)
+}
+
+impl<'r, 'a> Emitter<'r, 'a> {
+    pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds) -> Self {
+        let n = plan.msgs.len();
+        Emitter { out, plan, ends, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n] }
+    }
+
+    /// A diagnostic at `segs` inside the record at `at` (its range and path).
+    fn d(&mut self, at: (&Range<usize>, &str), severity: Severity, code: &'static str, message: String, segs: &[Seg], event: u32) {
+        self.out.diag_in(severity, code, message, at.0, at.1, segs, Some(event));
+    }
+
+    /// Writes the session's events; returns the calls that ran sub-agents.
+    pub fn run(mut self) -> Vec<(String, u32, CallRef)> {
+        let items = std::mem::take(&mut self.plan.items);
+        for item in items {
+            match item {
+                Item::Broken { range, path } => {
+                    // In the session's run, in its place (the core reported why).
+                    let range = crate::json::scan::skip_ws(self.out.bytes(), range.start)..range.end;
+                    self.out.unparsed(range, &path, "not read: invalid JSON");
+                }
+                Item::Message(m) => self.message(m),
+                Item::Rewind { range, path, target, value } => {
+                    let label = format!("rewind: the conversation from message `{target}` on was undone");
+                    let i = self.out.push_event(EventBody::Marker(Marker { label }), "$rewindTo", range, path, None);
+                    if let Some(e) = self.out.event_mut(i) {
+                        e.metadata = value;
+                    }
+                }
+                Item::Set { range, path, value, msgs, others } => {
+                    let set = value.get("$set").and_then(Value::as_object);
+                    let keys: Vec<&str> = set.map(|s| s.keys().map(String::as_str).collect()).unwrap_or_default();
+                    let label = match set.and_then(|s| s.get("messages")).and_then(Value::as_array) {
+                        Some(list) => format!("history checkpoint: the conversation is now these {} messages", list.len()),
+                        None => format!("metadata update: {}", keys.join(", ")),
+                    };
+                    let time = set.and_then(|s| s.get("lastUpdated")).and_then(Value::as_str).map(str::to_string);
+                    // A bare `lastUpdated` (written after every message) is data, not a moment.
+                    let body = if keys == ["lastUpdated"] {
+                        EventBody::KeyValue(KeyValue { key: "$set".to_string(), value: Value::Null })
+                    } else {
+                        EventBody::Marker(Marker { label })
+                    };
+                    let i = self.out.push_event(body, "$set", range, path, time);
+                    if let Some(e) = self.out.event_mut(i) {
+                        e.metadata = value;
+                        if let Some(Value::Object(set)) = e.metadata.get_mut("$set") {
+                            set.remove("messages");
+                        }
+                        if let EventBody::KeyValue(kv) = &mut e.body {
+                            kv.value = e.metadata.remove("$set").unwrap_or(Value::Null);
+                        }
+                    }
+                    self.nested(msgs, others);
+                }
+                Item::Meta { range, path, mut value, msgs, others } => {
+                    value.remove("messages");
+                    let time = value.get("startTime").and_then(Value::as_str).map(str::to_string);
+                    let body = EventBody::KeyValue(KeyValue { key: "session".to_string(), value: Value::Object(value) });
+                    if !self.plan.document {
+                        self.out.push_event(body, "session", range, path, time);
+                    }
+                    self.nested(msgs, others);
+                }
+                Item::Other { range, path, value } => {
+                    let i = self.out.next_event();
+                    let why = match &value {
+                        Value::Object(_) => "a record that is no message (no string `id`), `$set`, `$rewindTo` or metadata line (string `sessionId` and `projectHash`): Gemini CLI skips it; kept as a key-value event".to_string(),
+                        other => format!("a session record must be an object, found {}: Gemini CLI skips it; kept as a key-value event", json_type(other)),
+                    };
+                    self.d((&range, &path), Warning, "unknown-record", why, &[], i);
+                    self.out.push_event(EventBody::KeyValue(KeyValue { key: "record".to_string(), value }), "record", range, path, None);
+                }
+            }
+        }
+        // Each replaced message points at the event that replaced it.
+        for (e, by) in std::mem::take(&mut self.replaced) {
+            let Some(by) = self.events.get(by).copied().flatten() else { continue };
+            let line = self.out.events().get(by as usize).map(|x| x.line);
+            if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
+                ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
+                if let EventBody::KeyValue(KeyValue { value: Value::Object(note), .. }) = &mut ev.body {
+                    note.insert("replaced_by_line".to_string(), Value::from(line));
+                }
+            }
+        }
+        let sites = std::mem::take(&mut self.sites);
+        self.out.warn_unanswered(&sites, |name| format!("{name} has no result recorded (its `status` is not success, error or cancelled)"));
+        self.agents
+    }
+
+    fn nested(&mut self, msgs: Vec<usize>, others: Vec<Nested>) {
+        for m in msgs {
+            self.message(m);
+        }
+        for n in others {
+            let i = self.out.next_event();
+            let why = format!("a `messages` item must be a message record with a string `id`, found {}: Gemini CLI skips it", json_type(&n.value));
+            self.d((&n.range, &n.path), Warning, "message-id-missing", why, &[], i);
+            self.out.push_event(EventBody::KeyValue(KeyValue { key: "messages item".to_string(), value: n.value }), "record", n.range, n.path, None);
+        }
+    }
+
+    fn message(&mut self, m: usize) {
+        let Some(msg) = self.plan.msgs.get_mut(m) else { return };
+        let Msg { range, path, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), value: Map::new(), fate: Fate::Loaded });
+        // The source kind is the message `type` (`message` when it has none).
+        let kind = value.get("type").and_then(Value::as_str).filter(|t| !t.is_empty()).unwrap_or("message").to_string();
+        let time = value.get("timestamp").and_then(Value::as_str).map(str::to_string);
+        let i = self.out.next_event();
+        if let Fate::Replaced(by) = fate {
+            let id = value.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+            // The record stays in the raw view; the event says what replaced it.
+            let mut note = Map::new();
+            note.insert("id".to_string(), Value::String(id.clone()));
+            let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note) });
+            self.out.push_event(body, &kind, range, path, time);
+            if let Some(e) = self.out.event_mut(i) {
+                e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
+            }
+            self.replaced.push((i, by));
+            if let Some(slot) = self.events.get_mut(m) {
+                *slot = Some(i);
+            }
+            return;
+        }
+        self.check(&range, &path, &value, i);
+        let loaded = fate == Fate::Loaded;
+        let body = match kind.as_str() {
+            "user" => self.user(&value),
+            "gemini" => self.gemini(&value, &range, &path, i),
+            "info" | "warning" | "error" => {
+                let c = content::content(value.get("content"));
+                let label = format!("{kind}: {}", crate::view::truncate(&content::marker_text(&c), 300));
+                EventBody::Marker(Marker { label })
+            }
+            _ => {
+                let why = format!("unknown message type `{kind}` (known: {}); kept as a key-value event", MESSAGE_TYPES.join(", "));
+                self.d((&range, &path), Warning, "unknown-message-type", why, &[key("type")], i);
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value: value.get("content").cloned().unwrap_or(Value::Null) })
+            }
+        };
+        let usage = if kind == "gemini" && loaded {
+            let mut bad = Vec::new();
+            let u = content::usage(value.get("tokens"), &mut bad);
+            self.bad_counts(&range, &path, bad, i);
+            u
+        } else {
+            None
+        };
+        let model = value.get("model").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
+        self.out.push_event(body, &kind, range.clone(), path.clone(), time);
+        if let Some(slot) = self.events.get_mut(m) {
+            *slot = Some(i);
+        }
+        let mut meta = value;
+        let calls = meta.remove("toolCalls");
+        for k in ["content", "thoughts", "type", "timestamp"] {
+            meta.remove(k);
+        }
+        if let Some(e) = self.out.event_mut(i) {
+            e.failed = kind == "error";
+            e.metadata = meta;
+            if usage.is_some() || model.is_some() {
+                let f = e.facts_mut();
+                f.usage = usage;
+                f.model = model;
+            }
+            match fate {
+                Fate::Rewound(_) => {
+                    e.metadata.insert("abandoned_branch".to_string(), Value::Bool(true));
+                    e.metadata.insert("cut_by".to_string(), Value::String("$rewindTo".to_string()));
+                }
+                Fate::Checkpointed(_) => {
+                    e.metadata.insert("abandoned_branch".to_string(), Value::Bool(true));
+                    e.metadata.insert("cut_by".to_string(), Value::String("$set.messages checkpoint".to_string()));
+                }
+                _ => {}
+            }
+        }
+        if let (true, Some(Value::Array(calls))) = (kind == "gemini", calls) {
+            self.results(&calls, i, &range, &path, !loaded);
+        }
+        if !loaded {
+            let why = "a `$rewindTo` or a history checkpoint later removed this message: Gemini CLI resumes without it (marked `abandoned_branch`; its tokens are not counted)".to_string();
+            self.d((&range, &path), Info, "abandoned-branch", why, &[], i);
+        }
+    }
+
+    /// Field types `MessageRecord` requires.
+    fn check(&mut self, range: &Range<usize>, path: &str, v: &Map<String, Value>, i: u32) {
+        match v.get("timestamp") {
+            Some(Value::String(_)) => {}
+            None => self.d((range, path), Warning, "field-missing", "message has no `timestamp`".to_string(), &[], i),
+            Some(other) => self.d((range, path), Error, "field-type", format!("`timestamp` must be a string, found {}", json_type(other)), &[key("timestamp")], i),
+        }
+        match v.get("type") {
+            Some(Value::String(_)) => {}
+            None => self.d((range, path), Error, "field-missing", format!("message has no `type` (one of {})", MESSAGE_TYPES.join(", ")), &[], i),
+            Some(other) => self.d((range, path), Error, "field-type", format!("`type` must be a string, found {}", json_type(other)), &[key("type")], i),
+        }
+        if let Some(other) = v.get("content").filter(|c| !matches!(c, Value::String(_) | Value::Array(_) | Value::Object(_))) {
+            let why = format!("`content` must be a string, a part or a list of parts, found {}", json_type(other));
+            self.d((range, path), Error, "field-type", why, &[key("content")], i);
+        }
+        for (k, what) in [("toolCalls", "a list of tool call records"), ("thoughts", "a list of thoughts")] {
+            if let Some(other) = v.get(k).filter(|x| !x.is_array() && !x.is_null()) {
+                let why = format!("`{k}` must be {what}, found {}", json_type(other));
+                self.d((range, path), Error, "field-type", why, &[key(k)], i);
+            }
+        }
+        if let Some(other) = v.get("tokens").filter(|x| !x.is_object() && !x.is_null()) {
+            let why = format!("`tokens` must be an object {{input, output, cached, thoughts, tool, total}}, found {}", json_type(other));
+            self.d((range, path), Error, "field-type", why, &[key("tokens")], i);
+        }
+    }
+
+    fn bad_counts(&mut self, range: &Range<usize>, path: &str, bad: Vec<BadCount>, i: u32) {
+        for b in bad {
+            let name = match b.at.last() {
+                Some(Seg::Key(k)) => k.clone(),
+                _ => String::new(),
+            };
+            let why = format!("`tokens.{name}` must be a whole number of tokens, found {} (counted as 0)", json_type(&b.found));
+            self.d((range, path), Warning, "token-count-invalid", why, &b.at, i);
+        }
+    }
+
+    /// A user message; one made only of `functionResponse` parts that
+    /// answer recorded tool calls repeats their results (Gemini CLI records
+    /// the turn that sends them back): it stays reachable as a key-value
+    /// event so that each result shows once.
+    fn user(&mut self, v: &Map<String, Value>) -> EventBody {
+        let parts = v.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let mirrors = !parts.is_empty()
+            && parts.iter().all(|p| {
+                p.get("functionResponse").and_then(|r| r.get("id")).and_then(Value::as_str).is_some_and(|id| self.plan.call_ids.contains(id))
+            });
+        if mirrors {
+            return EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: Value::from(parts.to_vec()) });
+        }
+        EventBody::Message(Message { role: "user".to_string(), content: content::content(v.get("content")), tool_calls: Vec::new() })
+    }
+
+    fn gemini(&mut self, v: &Map<String, Value>, range: &Range<usize>, path: &str, i: u32) -> EventBody {
+        let c = content::with_thoughts(content::thoughts(v.get("thoughts")), content::content(v.get("content")));
+        let calls = v.get("toolCalls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let mut tool_calls = Vec::with_capacity(calls.len());
+        for (j, call) in calls.iter().enumerate() {
+            let at = [key("toolCalls"), Seg::Index(j)];
+            let id = call.get("id").and_then(Value::as_str).map(str::to_string);
+            let name = call.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+            if !call.is_object() {
+                self.d((range, path), Error, "field-type", format!("a tool call record must be an object, found {}", json_type(call)), &at, i);
+            } else if id.is_none() || name.is_empty() {
+                self.d((range, path), Error, "field-missing", "a tool call record needs a string `id` and `name`".to_string(), &at, i);
+            }
+            let arguments = Arguments { value: call.get("args").cloned().map(Into::into), text: None };
+            tool_calls.push(ToolCall { id, function: name, arguments, result: None });
+        }
+        EventBody::Message(Message { role: "assistant".to_string(), content: c, tool_calls })
+    }
+
+    /// One tool-result event per call of the message at event `i` that has
+    /// its result (the call record itself, inside the message).
+    fn results(&mut self, calls: &[Value], i: u32, range: &Range<usize>, path: &str, abandoned: bool) {
+        if calls.is_empty() {
+            return;
+        }
+        let ranges = super::plan::item_ranges(self.out.bytes(), self.ends, range.start, &[key("toolCalls")]);
+        for (j, (call, r)) in calls.iter().zip(ranges).enumerate() {
+            let Some(o) = call.as_object() else { continue };
+            let at = CallRef { event: i, call: j as u32 };
+            let status = o.get("status").and_then(Value::as_str).unwrap_or_default();
+            let has_result = o.get("result").is_some_and(|r| !r.is_null());
+            if !DONE.contains(&status) && !has_result {
+                self.sites.push(CallSite { call: at, segs: vec![key("toolCalls"), Seg::Index(j)] });
+                continue;
+            }
+            let tool_status = match status {
+                "success" => ToolStatus::Success,
+                "error" => ToolStatus::Error,
+                _ => ToolStatus::Unknown,
+            };
+            let call_id = o.get("id").and_then(Value::as_str).map(str::to_string);
+            let result = ToolResult { call_id, content: content::tool_result(o), status: tool_status, call: Some(at), implicit_link: false };
+            let item_path = crate::json::render_path(path, &[key("toolCalls"), Seg::Index(j)]);
+            let time = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
+            let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", r, item_path, time);
+            self.out.link_result(at, e);
+            if let (false, Some(agent)) = (abandoned, o.get("agentId").and_then(Value::as_str)) {
+                self.agents.push((agent.to_string(), e, at));
+            }
+            if let Some(ev) = self.out.event_mut(e) {
+                ev.failed = status == "error";
+                for k in ["status", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown", "agentId", "name"] {
+                    if let Some(x) = o.get(k) {
+                        ev.metadata.insert(k.to_string(), x.clone());
+                    }
+                }
+                if abandoned {
+                    ev.metadata.insert("abandoned_branch".to_string(), Value::Bool(true));
+                }
+            }
+        }
+    }
+}

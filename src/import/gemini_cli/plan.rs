@@ -1,0 +1,276 @@
+//! The first pass: every record of the session file classified the way
+//! `loadConversationRecord` (gemini-cli-core 0.61.0,
+//! `services/chatRecordingService.js`) classifies it, and the loader's
+//! message map replayed, so that each message record knows its fate — in
+//! the loaded conversation, replaced by a later record with its id, or cut
+//! by a `$rewindTo` or a `$set.messages` checkpoint — before any event is
+//! written.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use crate::import::{top_records, Input};
+use crate::json::{render_path, scan, Seg};
+
+/// A message record, where it sits, and what the loader makes of it.
+pub struct Msg {
+    pub range: Range<usize>,
+    pub path: String,
+    pub value: Map<String, Value>,
+    pub fate: Fate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// In the conversation the loader returns.
+    Loaded,
+    /// A later record with the same `id` replaced it (message `index`).
+    Replaced(usize),
+    /// Removed by the `$rewindTo` record at item `index`.
+    Rewound(usize),
+    /// Dropped by the `$set.messages` checkpoint at item `index`.
+    Checkpointed(usize),
+}
+
+/// One top-level record, classified in the loader's order of tests.
+pub enum Item {
+    /// Bytes that are not JSON: kept as an unparsed event in the session.
+    Broken { range: Range<usize>, path: String },
+    /// `{"$rewindTo": id}`.
+    Rewind { range: Range<usize>, path: String, target: String, value: Map<String, Value> },
+    /// A message record (a string `id`): index into [`Plan::msgs`].
+    Message(usize),
+    /// `{"$set": {...}}`, with the messages of a checkpoint (`$set.messages`).
+    Set { range: Range<usize>, path: String, value: Map<String, Value>, msgs: Vec<usize>, others: Vec<Nested> },
+    /// The metadata line (string `sessionId` and `projectHash`), or a whole
+    /// older session on one line, with its messages.
+    Meta { range: Range<usize>, path: String, value: Map<String, Value>, msgs: Vec<usize>, others: Vec<Nested> },
+    /// Any other JSON value: the loader skips it; it is kept.
+    Other { range: Range<usize>, path: String, value: Value },
+}
+
+impl Plan {
+    /// Where the session's first record starts.
+    pub fn start(&self) -> Option<usize> {
+        Some(match self.items.first()? {
+            Item::Broken { range, .. } | Item::Rewind { range, .. } | Item::Set { range, .. } | Item::Meta { range, .. } | Item::Other { range, .. } => range.start,
+            Item::Message(m) => self.msgs.get(*m)?.range.start,
+        })
+    }
+}
+
+/// An item of a `messages` list that is not a message record (no string
+/// `id`): the loader skips it.
+pub struct Nested {
+    pub range: Range<usize>,
+    pub path: String,
+    pub value: Value,
+}
+
+pub struct Plan {
+    pub items: Vec<Item>,
+    pub msgs: Vec<Msg>,
+    /// The session's metadata after every metadata line and `$set`, as the
+    /// loader merges them (without `messages`).
+    pub metadata: Map<String, Value>,
+    /// The `id`s of every tool call recorded in the file.
+    pub call_ids: std::collections::HashSet<String>,
+    /// The file is one JSON document (the older `.json` form).
+    pub document: bool,
+}
+
+fn str_field<'v>(o: &'v Map<String, Value>, k: &str) -> Option<&'v str> {
+    o.get(k).and_then(Value::as_str)
+}
+
+/// The loader's message map: ids in insertion order, each with its current
+/// message; removals are always a suffix (a rewind) or everything.
+#[derive(Default)]
+struct Live {
+    order: Vec<(String, usize)>,
+    at: HashMap<String, usize>,
+}
+
+impl Live {
+    /// `messagesMap.set(id, msg)`: a known id keeps its place.
+    fn set(&mut self, id: &str, msg: usize, msgs: &mut [Msg]) {
+        match self.at.get(id).and_then(|&p| self.order.get_mut(p)) {
+            Some(slot) => {
+                if let Some(old) = msgs.get_mut(slot.1) {
+                    old.fate = Fate::Replaced(msg);
+                }
+                slot.1 = msg;
+            }
+            None => {
+                self.at.insert(id.to_string(), self.order.len());
+                self.order.push((id.to_string(), msg));
+            }
+        }
+    }
+
+    /// Removes the messages from position `from` on, each with `fate`.
+    fn cut(&mut self, from: usize, fate: Fate, msgs: &mut [Msg]) {
+        for (id, m) in self.order.drain(from.min(self.order.len())..) {
+            self.at.remove(&id);
+            if let Some(m) = msgs.get_mut(m) {
+                m.fate = fate;
+            }
+        }
+    }
+}
+
+/// Reads and classifies every record: one plan per session (several
+/// session files read together start a session at each metadata line).
+pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
+    let b = input.bytes;
+    let ends = &input.split.ends;
+    let document = matches!(input.split.layout, crate::json::Layout::Json);
+    let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document };
+    let mut sessions: Vec<(Plan, Live, bool)> = vec![(fresh(), Live::default(), false)];
+    for r in top_records(input) {
+        let v = if r.broken { None } else { out.parse_record(&r.range, &r.path).ok() };
+        let meta = v.as_ref().and_then(Value::as_object).is_some_and(|o| {
+            o.get("$rewindTo").is_none_or(|t| !t.is_string()) && o.get("id").is_none_or(|i| !i.is_string()) && !o.get("$set").is_some_and(Value::is_object) && is_metadata(o, document)
+        });
+        if meta && sessions.last().is_some_and(|s| s.2) {
+            sessions.push((fresh(), Live::default(), false));
+        }
+        let Some((p, live, has_meta)) = sessions.last_mut() else { break };
+        *has_meta |= meta;
+        record(p, live, b, ends, r.range, r.path, v);
+    }
+    sessions.into_iter().map(|(p, _, _)| p).filter(|p| !p.items.is_empty()).collect()
+}
+
+/// A metadata record: string `sessionId` and `projectHash` (the older
+/// document: a `sessionId`).
+fn is_metadata(o: &Map<String, Value>, document: bool) -> bool {
+    (str_field(o, "sessionId").is_some() && str_field(o, "projectHash").is_some()) || (document && o.contains_key("sessionId"))
+}
+
+/// Classifies one record (`None`: not JSON) and replays it on the map.
+fn record(p: &mut Plan, live: &mut Live, b: &[u8], ends: &scan::ContainerEnds, range: Range<usize>, path: String, v: Option<Value>) {
+    let Some(v) = v else {
+        p.items.push(Item::Broken { range, path });
+        return;
+    };
+    let Value::Object(o) = v else {
+        p.items.push(Item::Other { range, path, value: v });
+        return;
+    };
+    let index = p.items.len();
+    if let Some(target) = str_field(&o, "$rewindTo").map(str::to_string) {
+        match live.at.get(&target).copied() {
+            Some(from) => live.cut(from, Fate::Rewound(index), &mut p.msgs),
+            None => live.cut(0, Fate::Rewound(index), &mut p.msgs),
+        }
+        p.items.push(Item::Rewind { range, path, target, value: o });
+    } else if str_field(&o, "id").is_some() {
+        let m = add_msg(p, range, path, o);
+        set_live(live, m, &mut p.msgs);
+        p.items.push(Item::Message(m));
+    } else if o.get("$set").is_some_and(Value::is_object) {
+        let checkpoint = o.get("$set").and_then(|s| s.get("messages")).is_some_and(Value::is_array);
+        // The checkpoint clears the map; a message it lists again
+        // replaces the earlier record of its id.
+        let before: HashMap<String, usize> = if checkpoint { live.order.iter().cloned().collect() } else { HashMap::new() };
+        if checkpoint {
+            live.cut(0, Fate::Checkpointed(index), &mut p.msgs);
+        }
+        let at = [Seg::key("$set"), Seg::key("messages")];
+        let (msgs, others) = if checkpoint { nested(p, live, b, ends, &range, &path, &o, &at) } else { Default::default() };
+        for &m in &msgs {
+            let old = p.msgs.get(m).and_then(|x| str_field(&x.value, "id")).and_then(|id| before.get(id)).copied();
+            if let Some(old) = old.and_then(|o| p.msgs.get_mut(o)) {
+                old.fate = Fate::Replaced(m);
+            }
+        }
+        if let Some(Value::Object(set)) = o.get("$set") {
+            for (k, v) in set.iter().filter(|(k, _)| k.as_str() != "messages") {
+                p.metadata.insert(k.clone(), v.clone());
+            }
+        }
+        p.items.push(Item::Set { range, path, value: o, msgs, others });
+    } else if is_metadata(&o, p.document) {
+        for (k, v) in o.iter().filter(|(k, _)| k.as_str() != "messages") {
+            p.metadata.insert(k.clone(), v.clone());
+        }
+        let (msgs, others) =
+            if o.get("messages").is_some_and(Value::is_array) { nested(p, live, b, ends, &range, &path, &o, &[Seg::key("messages")]) } else { Default::default() };
+        p.items.push(Item::Meta { range, path, value: o, msgs, others });
+    } else {
+        p.items.push(Item::Other { range, path, value: Value::Object(o) });
+    }
+}
+
+fn add_msg(p: &mut Plan, range: Range<usize>, path: String, value: Map<String, Value>) -> usize {
+    if let Some(calls) = value.get("toolCalls").and_then(Value::as_array) {
+        p.call_ids.extend(calls.iter().filter_map(|c| c.get("id")?.as_str()).map(str::to_string));
+    }
+    p.msgs.push(Msg { range, path, value, fate: Fate::Loaded });
+    p.msgs.len() - 1
+}
+
+fn set_live(live: &mut Live, m: usize, msgs: &mut [Msg]) {
+    let id = msgs.get(m).and_then(|x| str_field(&x.value, "id")).unwrap_or_default().to_string();
+    live.set(&id, m, msgs);
+}
+
+/// The items of the `messages` list at `at` inside the record: message
+/// records join the live map (a checkpoint's replace what its ids had),
+/// the rest are kept as they are.
+#[allow(clippy::too_many_arguments)]
+fn nested(
+    p: &mut Plan,
+    live: &mut Live,
+    b: &[u8],
+    ends: &scan::ContainerEnds,
+    range: &Range<usize>,
+    path: &str,
+    o: &Map<String, Value>,
+    at: &[Seg],
+) -> (Vec<usize>, Vec<Nested>) {
+    let list: &[Value] = match at {
+        [Seg::Key(a), Seg::Key(c)] => o.get(a).and_then(|s| s.get(c)).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]),
+        [Seg::Key(c)] => o.get(c).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]),
+        _ => &[],
+    };
+    let ranges = item_ranges(b, ends, range.start, at);
+    let mut msgs = Vec::new();
+    let mut others = Vec::new();
+    for (i, (v, r)) in list.iter().zip(ranges).enumerate() {
+        let mut segs = at.to_vec();
+        segs.push(Seg::Index(i));
+        let item_path = render_path(path, &segs);
+        match v {
+            Value::Object(m) if str_field(m, "id").is_some() => {
+                let n = add_msg(p, r, item_path, m.clone());
+                // The older whole-file form is read as written: no ids merged.
+                if !p.document {
+                    set_live(live, n, &mut p.msgs);
+                }
+                msgs.push(n);
+            }
+            other => others.push(Nested { range: r, path: item_path, value: other.clone() }),
+        }
+    }
+    (msgs, others)
+}
+
+/// The byte ranges of the items of the list at `at` in the object at `start`.
+pub fn item_ranges(b: &[u8], ends: &scan::ContainerEnds, start: usize, at: &[Seg]) -> Vec<Range<usize>> {
+    let mut pos = scan::skip_ws(b, start);
+    for seg in at {
+        let Seg::Key(k) = seg else { return Vec::new() };
+        let Ok(members) = scan::object_members_in(b, pos, ends) else { return Vec::new() };
+        // The last member of a name is the one JSON.parse keeps.
+        let Some((_, r)) = members.into_iter().rev().find(|(name, _)| name == k) else { return Vec::new() };
+        pos = scan::skip_ws(b, r.start);
+    }
+    if b.get(pos) != Some(&b'[') {
+        return Vec::new();
+    }
+    scan::array_items_in(b, pos, ends).0
+}
