@@ -63,7 +63,7 @@ function runHeader(run) {
 
 /**
  * The node of `item`; `subagent(run)` renders the sub-agent run a call
- * started (the format's `subagent_runs` metadata: call id → run index).
+ * started, where the format links one (see `runOf`).
  */
 export function renderItem(item, { subagent } = {}) {
   const { event } = item;
@@ -74,9 +74,10 @@ export function renderItem(item, { subagent } = {}) {
     return out;
   }
   const subagents = event.metadata?.subagent_runs && typeof event.metadata.subagent_runs === 'object' ? event.metadata.subagent_runs : {};
-  const calls = (event.toolCalls ?? []).map((c) =>
-    renderCall(event, c, item.results[c.index] ?? null, { subagent: Number.isInteger(subagents[c.id]) ? subagents[c.id] : null, renderSubagent: subagent }),
-  );
+  // The run a call started: Claude Code names it on the calling event (`subagent_runs`: call id → run),
+  // Gemini CLI on the call's result (`sub_agent_run`).
+  const runOf = (c) => [subagents[c.id], item.results[c.index]?.metadata?.sub_agent_run].find(Number.isInteger) ?? null;
+  const calls = (event.toolCalls ?? []).map((c) => renderCall(event, c, item.results[c.index] ?? null, { subagent: runOf(c), renderSubagent: subagent }));
   switch (event.kind) {
     case 'message': {
       const body = renderBlocks(event.blocks);
