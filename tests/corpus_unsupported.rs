@@ -5,6 +5,7 @@ mod common;
 
 use common::corpus_files;
 
+#[allow(dead_code)] // for the next folder of a format not read yet
 fn expect_unsupported(folder: &str, looks_like: &str) {
     for path in corpus_files(folder) {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -28,16 +29,6 @@ fn inspect() {
         let e = agent_trace_viewer::parse_trace(bytes, &Default::default()).expect_err("not supported");
         assert!(e.to_string().contains("Inspect AI"), "{}: {}", path.display(), e.to_string());
     }
-}
-
-#[test]
-fn langfuse() {
-    expect_unsupported("langfuse", "Langfuse");
-}
-
-#[test]
-fn langsmith() {
-    expect_unsupported("langsmith", "LangSmith");
 }
 
 #[test]

@@ -1,8 +1,6 @@
 //! Recognises trace formats we do not read yet, so that an unsupported file
 //! gets "not supported yet: this looks like X" instead of a shrug.
 
-use serde_json::Value;
-
 use super::Sample;
 
 /// What the sample looks like, when it is a known format we do not read.
@@ -12,12 +10,6 @@ pub fn recognise(sample: &Sample) -> Option<&'static str> {
         let has = |k: &str| o.contains_key(k);
         if has("eval") && has("version") && (has("samples") || has("results")) {
             return Some("an Inspect AI evaluation log (JSON)");
-        }
-        if has("trace") && has("observations") {
-            return Some("a Langfuse trace export ({trace, observations})");
-        }
-        if (has("post") || has("patch")) && o.values().any(Value::is_array) {
-            return Some("LangSmith run ingest payloads ({post, patch})");
         }
     }
     None

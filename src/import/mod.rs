@@ -14,6 +14,8 @@ pub mod agentlens;
 mod builder;
 pub mod docent;
 pub mod facts;
+pub mod langfuse;
+pub mod langsmith;
 pub mod lookalike;
 pub mod openai;
 pub mod openhands;
@@ -46,6 +48,8 @@ pub static FORMATS: &[&dyn Format] = &[
     &gemini_cli::GeminiCli,
     &claude_code::ClaudeCode,
     &otel::Otel,
+    &langfuse::Langfuse,
+    &langsmith::LangSmith,
 ];
 
 /// How well a sample matched a format, and why.

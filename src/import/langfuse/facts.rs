@@ -1,0 +1,76 @@
+//! An observation's typed facts: token usage (`usageDetails`, else the
+//! deprecated `usage` object, else the legacy `promptTokens` /
+//! `completionTokens` / `totalTokens`), the model, and the duration
+//! (`endTime` − `startTime`). Costs stay in the metadata as written: the
+//! shared model has no cost field.
+
+use serde_json::{Map, Value};
+
+use crate::analysis::time::{parse_instant, Instant};
+use crate::model::{EventFacts, Usage};
+
+/// A time as Langfuse writes it (ISO 8601).
+pub fn instant(v: Option<&Value>) -> Option<Instant> {
+    v.and_then(Value::as_str).and_then(parse_instant)
+}
+
+fn count(v: Option<&Value>) -> Option<u64> {
+    match v? {
+        Value::Number(n) => n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1.8e19).map(|f| f as u64)),
+        Value::String(s) => s.trim().parse::<u64>().ok(),
+        _ => None,
+    }
+}
+
+/// Token usage from Langfuse's usage keys: `input`, `output`, `total`, and
+/// the detail keys its integrations write (`input_cache_read`,
+/// `input_cached_tokens`, `cache_read_input_tokens`,
+/// `prompt_details.cache_read`, `input_cache_creation`,
+/// `cache_creation_input_tokens`, `output_reasoning`,
+/// `output_reasoning_tokens`, `completion_details.reasoning`).
+pub fn usage_details(d: &Map<String, Value>) -> Option<Usage> {
+    let first = |keys: &[&str]| keys.iter().find_map(|k| count(d.get(*k)));
+    let input = first(&["input", "promptTokens"]);
+    let output = first(&["output", "completionTokens"]);
+    let cache_read = first(&["input_cache_read", "input_cached_tokens", "cache_read_input_tokens", "prompt_details.cache_read"]);
+    let cache_creation = first(&["input_cache_creation", "cache_creation_input_tokens"]);
+    let reasoning = first(&["output_reasoning", "output_reasoning_tokens", "completion_details.reasoning"]);
+    let total = first(&["total", "totalTokens"]);
+    if [input, output, cache_read, cache_creation, reasoning, total].iter().all(Option::is_none) {
+        return None;
+    }
+    let (i, o) = (input.unwrap_or(0), output.unwrap_or(0));
+    Some(Usage {
+        input_tokens: i,
+        output_tokens: o,
+        cache_read_input_tokens: cache_read.unwrap_or(0),
+        cache_creation_input_tokens: cache_creation.unwrap_or(0),
+        reasoning_output_tokens: reasoning.unwrap_or(0),
+        total_tokens: total.unwrap_or_else(|| i.saturating_add(o)),
+    })
+}
+
+pub fn observation(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
+    // The first source that has a count key at all (an unreadable count
+    // there is 0, not a reason to read the deprecated fields).
+    let has_counts = |m: &Map<String, Value>| ["input", "output", "total"].iter().any(|k| m.contains_key(*k));
+    let details = o.get("usageDetails").and_then(Value::as_object);
+    let legacy = o.get("usage").and_then(Value::as_object);
+    let usage = match (details, legacy) {
+        (Some(d), _) if has_counts(d) => usage_details(d),
+        (_, Some(u)) if has_counts(u) => usage_details(u),
+        _ => {
+            let flat: Map<String, Value> = ["promptTokens", "completionTokens", "totalTokens"].iter().filter_map(|k| o.get(*k).map(|v| (k.to_string(), v.clone()))).collect();
+            usage_details(&flat).or_else(|| details.and_then(usage_details))
+        }
+    };
+    let start = instant(o.get("startTime"));
+    let end = instant(o.get("endTime"));
+    let duration_ms = match (start, end) {
+        (Some(s), Some(e)) if e >= s => Some(e.millis() - s.millis()),
+        _ => None,
+    };
+    let model = o.get("model").and_then(Value::as_str).filter(|m| !m.is_empty()).map(str::to_string);
+    let facts = EventFacts { usage, duration_ms, model, handoff: None };
+    (facts != EventFacts::default()).then(|| Box::new(facts))
+}

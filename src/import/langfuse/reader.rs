@@ -1,0 +1,171 @@
+//! Reads the records of the input into traces and their observations:
+//! the UI's "download trace" JSON (`{trace, observations}`), the public
+//! API's trace with full details (`{id, …, observations, scores}`), a page
+//! of the observations API (`{data: [observation], meta}`), and lone
+//! observations (a list or JSON Lines of them, grouped by `traceId`).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Severity::Error;
+use crate::import::{top_records, Builder, Input};
+use crate::json::{render_path, scan, Seg};
+
+/// One observation, with where it is.
+pub struct Obs {
+    pub range: Range<usize>,
+    pub path: String,
+    pub o: Map<String, Value>,
+}
+
+impl Obs {
+    pub fn str_field(&self, k: &str) -> &str {
+        self.o.get(k).and_then(Value::as_str).unwrap_or("")
+    }
+}
+
+/// One trace: its own fields (without the observations) and its parts.
+pub struct TraceRec {
+    pub id: String,
+    /// The trace object's fields; empty for observations without a trace.
+    pub trace: Map<String, Value>,
+    /// Where the trace object is (the record when it has none of its own).
+    pub range: Range<usize>,
+    pub path: String,
+    /// The document's shape, for the run metadata.
+    pub shape: &'static str,
+    pub observations: Vec<Obs>,
+    /// Scores as (range, path, score).
+    pub scores: Vec<Obs>,
+}
+
+pub const OBSERVATION_TYPES: [&str; 10] = ["SPAN", "GENERATION", "EVENT", "AGENT", "TOOL", "CHAIN", "RETRIEVER", "EVALUATOR", "EMBEDDING", "GUARDRAIL"];
+
+/// A UI export: `trace` object and `observations` list.
+pub fn is_export(o: &Map<String, Value>) -> bool {
+    o.get("trace").is_some_and(Value::is_object) && o.get("observations").is_some_and(Value::is_array)
+}
+
+/// The API's trace with full details: a trace's own fields and its observations.
+pub fn is_full_trace(o: &Map<String, Value>) -> bool {
+    o.contains_key("id") && o.get("observations").is_some_and(Value::is_array) && (o.contains_key("timestamp") || o.contains_key("htmlPath"))
+}
+
+/// An observation: a Langfuse observation type, a trace id and a start time.
+pub fn is_observation(o: &Map<String, Value>) -> bool {
+    let typed = o.get("type").and_then(Value::as_str).is_some_and(|t| OBSERVATION_TYPES.contains(&t));
+    typed && o.contains_key("traceId") && o.contains_key("startTime") && !o.contains_key("spanId")
+}
+
+/// A page of the observations API.
+pub fn is_observation_page(o: &Map<String, Value>) -> bool {
+    o.get("meta").is_some_and(Value::is_object)
+        && o.get("data").and_then(Value::as_array).is_some_and(|d| d.first().and_then(Value::as_object).is_some_and(is_observation))
+}
+
+/// The byte range of member `key` of the object at `at`.
+fn member(b: &[u8], at: usize, ends: &scan::ContainerEnds, key: &str) -> Option<Range<usize>> {
+    let members = scan::object_members_in(b, scan::skip_ws(b, at), ends).ok()?;
+    members.into_iter().rev().find(|(k, _)| k == key).map(|(_, r)| r)
+}
+
+fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Range<usize>> {
+    let at = scan::skip_ws(b, range.start);
+    if b.get(at) != Some(&b'[') {
+        return Vec::new();
+    }
+    scan::array_items_in(b, at, ends).0
+}
+
+/// The items of list `key` of the object at `range`, each with its range
+/// and path; items that are not objects are set aside.
+#[allow(clippy::too_many_arguments)] // each is one fact of where the list is
+fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, prefix: &[Seg], key: &str, v: Option<Value>, what: &'static str) -> Vec<Obs> {
+    let (b, ends) = (input.bytes, &input.split.ends);
+    let mut at = range.clone();
+    for s in prefix {
+        if let Seg::Key(k) = s {
+            if let Some(r) = member(b, at.start, ends, k) {
+                at = r;
+            }
+        }
+    }
+    let ranges = member(b, at.start, ends, key).map(|r| items(b, &r, ends)).unwrap_or_default();
+    let Some(Value::Array(list)) = v else { return Vec::new() };
+    let mut found = Vec::with_capacity(list.len());
+    for (i, item) in list.into_iter().enumerate() {
+        let mut segs = prefix.to_vec();
+        segs.extend([Seg::key(key), Seg::Index(i)]);
+        let item_path = render_path(path, &segs);
+        let item_range = ranges.get(i).cloned().unwrap_or_else(|| range.clone());
+        match item {
+            Value::Object(o) => found.push(Obs { range: item_range, path: item_path, o }),
+            other => {
+                out.diag_in(Error, "langfuse-invalid", format!("expected {what} object, found {}", crate::import::json_type(&other)), range, path, &segs, None);
+                out.set_aside(item_range, item_path, "not an object");
+            }
+        }
+    }
+    found
+}
+
+pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
+    let mut traces: Vec<TraceRec> = Vec::new();
+    // Lone observations, by trace id, in order of first appearance.
+    let mut loose: HashMap<String, usize> = HashMap::new();
+    for r in top_records(input) {
+        if r.broken {
+            continue; // kept as an unparsed event by the core
+        }
+        let Ok(v) = out.parse_record(&r.range, &r.path) else { continue };
+        let Value::Object(mut o) = v else {
+            out.diag_in(Error, "not-langfuse", format!("expected a Langfuse trace or observation object, found {}", crate::import::json_type(&v)), &r.range, &r.path, &[], None);
+            out.set_aside(r.range.clone(), r.path.clone(), "not a Langfuse trace or observation");
+            continue;
+        };
+        if is_export(&o) {
+            let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation");
+            let Some(Value::Object(mut trace)) = o.remove("trace") else { continue };
+            let trace_range = member(input.bytes, r.range.start, &input.split.ends, "trace").unwrap_or_else(|| r.range.clone());
+            let scores = list_of(out, input, &r.range, &r.path, &[Seg::key("trace")], "scores", trace.remove("scores"), "a score");
+            // Members beside `trace` and `observations` stay with the trace.
+            for (k, v) in o {
+                trace.insert(format!("export.{k}"), v);
+            }
+            let id = trace.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+            traces.push(TraceRec { id, trace, range: trace_range, path: render_path(&r.path, &[Seg::key("trace")]), shape: "ui-export", observations, scores });
+        } else if is_full_trace(&o) {
+            let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation");
+            let scores = list_of(out, input, &r.range, &r.path, &[], "scores", o.remove("scores"), "a score");
+            let id = o.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+            traces.push(TraceRec { id, trace: o, range: r.range.clone(), path: r.path.clone(), shape: "api-trace", observations, scores });
+        } else if is_observation_page(&o) || is_observation(&o) {
+            let list = if is_observation(&o) {
+                vec![Obs { range: r.range.clone(), path: r.path.clone(), o }]
+            } else {
+                let meta = o.remove("meta");
+                let list = list_of(out, input, &r.range, &r.path, &[], "data", o.remove("data"), "an observation");
+                if let Some(m) = meta {
+                    out.metadata_mut().insert("meta".to_string(), m);
+                }
+                list
+            };
+            for obs in list {
+                let trace_id = obs.str_field("traceId").to_string();
+                let at = *loose.entry(trace_id.clone()).or_insert_with(|| {
+                    traces.push(TraceRec { id: trace_id, trace: Map::new(), range: obs.range.clone(), path: obs.path.clone(), shape: "observations", observations: Vec::new(), scores: Vec::new() });
+                    traces.len() - 1
+                });
+                if let Some(t) = traces.get_mut(at) {
+                    t.observations.push(obs);
+                }
+            }
+        } else {
+            out.diag_in(Error, "not-langfuse", "expected a Langfuse trace export (`trace`, `observations`), a trace with `observations`, or an observation (`id`, `traceId`, `type`, `startTime`)".to_string(), &r.range, &r.path, &[], None);
+            out.set_aside(r.range.clone(), r.path.clone(), "not a Langfuse trace or observation");
+        }
+    }
+    traces
+}

@@ -1,0 +1,137 @@
+//! A run's times and typed facts. Times are ISO strings (the Python SDK)
+//! or epoch milliseconds (the JS SDK); numbers are shown as RFC 3339, which
+//! the rest of the crate reads with `analysis::time`. Usage from the
+//! outputs (LangChain `usage_metadata`, OpenAI `usage`, LangChain
+//! `llm_output.token_usage`), else the run's own `prompt_tokens` /
+//! `completion_tokens` / `total_tokens`; the model from `ls_model_name`,
+//! the invocation parameters, the outputs or the inputs.
+
+use serde_json::{Map, Value};
+
+use crate::analysis::time::{parse_instant, Instant};
+use crate::model::{EventFacts, Usage};
+
+/// A run time as an instant: an ISO string, or epoch milliseconds.
+pub fn instant(v: Option<&Value>) -> Option<Instant> {
+    match v? {
+        Value::String(s) => parse_instant(s),
+        Value::Number(n) => parse_instant(&rfc3339_millis(n.as_f64()?)?),
+        _ => None,
+    }
+}
+
+/// The timestamp an event shows: the string as written, a number as RFC 3339.
+pub fn timestamp(v: Option<&Value>) -> Option<String> {
+    match v? {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => rfc3339_millis(n.as_f64()?),
+        _ => None,
+    }
+}
+
+/// Epoch milliseconds as `2024-10-13T07:05:37.170Z` (years 1970–9999).
+fn rfc3339_millis(ms: f64) -> Option<String> {
+    if !ms.is_finite() || !(0.0..253_402_300_800_000.0).contains(&ms) {
+        return None;
+    }
+    let total = ms.round() as i64;
+    let (secs, milli) = (total.div_euclid(1000), total.rem_euclid(1000));
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    Some(format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z", rem / 3600, (rem % 3600) / 60, rem % 60))
+}
+
+/// Howard Hinnant's civil_from_days (the inverse of
+/// `analysis::time::days_from_civil`) for days on or after 1970-01-01.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, u32::try_from(m).unwrap_or(1), u32::try_from(d).unwrap_or(1))
+}
+
+fn count(v: Option<&Value>) -> Option<u64> {
+    v?.as_u64()
+}
+
+/// LangChain's `UsageMetadata`: `input_tokens`, `output_tokens`,
+/// `total_tokens`, `input_token_details.{cache_read, cache_creation}`,
+/// `output_token_details.reasoning`.
+fn usage_metadata(u: &Map<String, Value>) -> Option<Usage> {
+    let detail = |outer: &str, inner: &str| count(u.get(outer).and_then(|d| d.get(inner)));
+    let input = count(u.get("input_tokens"));
+    let output = count(u.get("output_tokens"));
+    let total = count(u.get("total_tokens"));
+    if input.is_none() && output.is_none() && total.is_none() {
+        return None;
+    }
+    let (i, o) = (input.unwrap_or(0), output.unwrap_or(0));
+    Some(Usage {
+        input_tokens: i,
+        output_tokens: o,
+        cache_read_input_tokens: detail("input_token_details", "cache_read").unwrap_or(0),
+        cache_creation_input_tokens: detail("input_token_details", "cache_creation").unwrap_or(0),
+        reasoning_output_tokens: detail("output_token_details", "reasoning").unwrap_or(0),
+        total_tokens: total.unwrap_or_else(|| i.saturating_add(o)),
+    })
+}
+
+/// The run's token usage, from the first source that has one.
+pub fn usage(o: &Map<String, Value>) -> Option<Usage> {
+    let outputs = o.get("outputs").and_then(Value::as_object);
+    let meta = o.get("extra").and_then(|e| e.get("metadata")).and_then(Value::as_object);
+    outputs
+        .and_then(|x| x.get("usage_metadata"))
+        .and_then(Value::as_object)
+        .and_then(usage_metadata)
+        .or_else(|| outputs.and_then(|x| x.get("usage")).and_then(crate::import::facts::usage))
+        .or_else(|| outputs.and_then(|x| x.get("llm_output")).and_then(|l| l.get("token_usage")).and_then(crate::import::facts::usage))
+        .or_else(|| meta.and_then(|m| m.get("usage_metadata")).and_then(Value::as_object).and_then(usage_metadata))
+        .or_else(|| {
+            let (i, c, t) = (count(o.get("prompt_tokens")), count(o.get("completion_tokens")), count(o.get("total_tokens")));
+            (i.is_some() || c.is_some() || t.is_some()).then(|| {
+                let (i, c) = (i.unwrap_or(0), c.unwrap_or(0));
+                Usage { input_tokens: i, output_tokens: c, total_tokens: t.unwrap_or_else(|| i.saturating_add(c)), ..Usage::default() }
+            })
+        })
+}
+
+pub fn model(o: &Map<String, Value>) -> Option<String> {
+    let extra = o.get("extra");
+    let candidates = [
+        extra.and_then(|e| e.get("metadata")).and_then(|m| m.get("ls_model_name")),
+        extra.and_then(|e| e.get("invocation_params")).and_then(|p| p.get("model").or_else(|| p.get("model_name"))),
+        o.get("outputs").and_then(|x| x.get("model")),
+        o.get("inputs").and_then(|x| x.get("model")),
+    ];
+    candidates.into_iter().flatten().find_map(Value::as_str).filter(|m| !m.is_empty()).map(str::to_string)
+}
+
+pub fn facts(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
+    let (start, end) = (instant(o.get("start_time")), instant(o.get("end_time")));
+    let duration_ms = match (start, end) {
+        (Some(s), Some(e)) if e >= s => Some(e.millis() - s.millis()),
+        _ => None,
+    };
+    let is_llm = o.get("run_type").and_then(Value::as_str) == Some("llm");
+    let facts = EventFacts { usage: usage(o), duration_ms, model: if is_llm { model(o) } else { None }, handoff: None };
+    (facts != EventFacts::default()).then(|| Box::new(facts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epoch_millis_round_trip_through_the_crate_parser() {
+        let v = serde_json::json!(1728803137170u64);
+        assert_eq!(timestamp(Some(&v)).as_deref(), Some("2024-10-13T07:05:37.170Z"));
+        assert_eq!(instant(Some(&v)).map(|i| i.millis()), Some(1728803137170.0));
+    }
+}
