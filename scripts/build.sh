@@ -57,6 +57,10 @@ cp pkg/tokenizer-web/atv_tokenizer.js pkg/tokenizer-web/atv_tokenizer_bg.wasm ww
 # pkg/viewer: the embeddable viewer (mountViewer, <agent-trace-viewer>) for the
 # npm package: www's modules with the worker's ./pkg/ imports pointed at
 # pkg/web and pkg/tokenizer-web (fails on any import it cannot place).
+# The transcript view's markdown parser (npm packages pinned in package.json),
+# bundled into one module the worker imports: www/ is served unbundled.
+log "www/vendor/markdown.js (the markdown parser bundle)"
+node scripts/bundle-markdown.mjs
 log "pkg/viewer (the embeddable viewer)"
 node scripts/package-viewer.mjs
 # dist/: the static site, ready for any host (all URLs in it are relative,

@@ -64,6 +64,29 @@ pub struct EventView<'a> {
     pub failed: bool,
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub metadata: &'a serde_json::Map<String, Value>,
+    /// The typed facts of the record (model, token usage, duration), for
+    /// the transcript's chips; absent when the record gives none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub facts: Option<FactsView<'a>>,
+}
+
+/// [`crate::model::EventFacts`] as the page reads them (the hand-off is
+/// left out: Agent Catalog's span views show it).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactsView<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<&'a crate::model::Usage>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
+}
+
+fn facts_view(e: &Event) -> Option<FactsView<'_>> {
+    let f = e.facts.as_deref()?;
+    let view = FactsView { model: f.model.as_deref(), usage: f.usage.as_ref(), duration_ms: f.duration_ms.filter(|d| d.is_finite()) };
+    (view.model.is_some() || view.usage.is_some() || view.duration_ms.is_some()).then_some(view)
 }
 
 #[derive(Debug, Serialize)]
@@ -162,6 +185,7 @@ pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Opt
         span: e.span.as_deref(),
         failed: e.failed,
         metadata: &e.metadata,
+        facts: facts_view(e),
     };
     match &e.body {
         EventBody::Message(m) => {

@@ -81,6 +81,12 @@ export interface ViewerOptions {
   idPrefix?: string;
   /** The stylesheet's URL (the package's style.css by default), or false to add none (you link it yourself). */
   stylesheet?: string | false;
+  /**
+   * The view a trace opens on when no link names one: `"transcript"` (the
+   * default: the Transcript when the trace has a conversation, else the
+   * events) or `"events"` (always the event list).
+   */
+  defaultView?: "transcript" | "events";
 }
 
 export interface ViewerHandle {

@@ -7,6 +7,7 @@
 
 import init, { parseTrace, parseFiles, formats, groupFiles } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
+import { transcriptPage, transcriptLocate } from './views/transcript/page-data.js';
 
 // The module uses WebAssembly SIMD (fixed-width, 128-bit): a browser without
 // it fails to compile it, and should say so rather than a bare opcode error.
@@ -26,6 +27,13 @@ function loadTokenizer() {
     throw new Error(`the tokenizer failed to load: ${e.message}`);
   });
   return tokenizer;
+}
+let markdown = null;
+
+/** The markdown parser bundle (www/vendor/markdown.js): loaded on first use; null when it is missing (text stays plain). */
+function loadMarkdown() {
+  markdown ??= import('./vendor/markdown.js').catch(() => null);
+  return markdown;
 }
 /** @type {Map<number, { trace: any, runs: any[] | null }>} */
 const traces = new Map();
@@ -339,11 +347,64 @@ const ops = {
     const rows = new Map(entry.trace.rowsAt(indices).map((r) => [r.index, r]));
     return page.map((item) => ({ ...item, row: item.event === null || item.event === undefined ? null : rows.get(item.event) ?? null }));
   },
+  /**
+   * Items `start`..`start+count` of the transcript of run `run` (null: the
+   * whole trace), as views/transcript/page-data.js builds them: each
+   * event's content as blocks with markdown parsed here, its calls' results
+   * attached.
+   */
+  async transcriptPage({ traceId, run, start, count }) {
+    const entry = get(traceId);
+    const [from, to] = transcriptRange(entry, run);
+    return transcriptPage(entry.trace, { start: from + start, count, from, to }, runList(entry), await loadMarkdown());
+  },
+  /** The transcript position showing event `index` (its call's, for a result shown under it), or null outside the range. */
+  transcriptLocate({ traceId, run, index }) {
+    const entry = get(traceId);
+    const [from, to] = transcriptRange(entry, run);
+    if (index < from || index >= to) return null;
+    const at = transcriptLocate(entry.trace, { index, from, to });
+    return at && { position: at.item - from, nested: at.nested };
+  },
+  /**
+   * The transcript positions holding `text` (case-insensitive, the core's
+   * phrase search over content, reasoning, arguments and results), in
+   * order, a result shown under its call counted at the call; at most
+   * `limit`, and how many events matched in all.
+   */
+  transcriptSearch({ traceId, run, text, limit = 10_000 }) {
+    const entry = get(traceId);
+    const [from, to] = transcriptRange(entry, run);
+    const all = entry.trace.filter(JSON.stringify(text));
+    const hits = all.slice(lowerBound(all, from), lowerBound(all, to));
+    const rows = entry.trace.rowsAt(hits.slice(0, limit));
+    const callers = Uint32Array.from(new Set(rows.filter((r) => r.kind === 'tool-result' && r.callEvent >= from && r.callEvent < to).map((r) => r.callEvent)));
+    const results = new Map(entry.trace.rowsAt(callers).map((r) => [r.index, r.results ?? []]));
+    const positions = new Set();
+    for (const r of rows) {
+      const shownUnder = r.kind === 'tool-result' && results.get(r.callEvent)?.includes(r.index) && r.callEvent !== r.index;
+      positions.add((shownUnder ? r.callEvent : r.index) - from);
+    }
+    return { positions: [...positions].sort((a, b) => a - b), matched: hits.length };
+  },
+  /** Token usage and event count of run `run` (a sub-agent's, shown where it was started): the core's `trace.usage(run)`. */
+  runUsage({ traceId, run }) {
+    const entry = get(traceId);
+    const r = runList(entry)[run];
+    if (!r) return null;
+    return { eventCount: r.eventCount, tokens: entry.trace.usage(run).total.totalTokens, name: r.name, id: r.id };
+  },
   timestamps({ traceId }) {
     const ts = get(traceId).trace.timestamps();
     return { value: ts, transfer: [ts.buffer] };
   },
 };
+
+/** The events a transcript of run `run` shows: [first, end). */
+function transcriptRange(entry, run) {
+  const r = run === null || run === undefined ? null : runList(entry)[run];
+  return r ? [r.firstEvent, r.firstEvent + r.eventCount] : [0, entry.trace.eventCount];
+}
 
 /**
  * After a load, once the page has stopped asking for a moment (its first

@@ -83,8 +83,22 @@ export interface EventViewBase {
   metadata?: Record<string, unknown>;
 }
 
+/** The typed facts a record gives (model, token usage, duration), on the
+ * kinds that can carry them (not tool definitions or unreadable records);
+ * absent when none. */
+export interface WithFacts {
+  facts?: EventFactsView;
+}
+
+/** An event's typed facts, each absent when the record does not give it. */
+export interface EventFactsView {
+  model?: string;
+  usage?: Usage;
+  durationMs?: number;
+}
+
 /** A chat message (user, assistant, system, …), with the calls it makes. */
-export interface MessageEventView extends EventViewBase {
+export interface MessageEventView extends EventViewBase, WithFacts {
   kind: "message";
   role: string;
   /** The content parts, when the content was a list. */
@@ -96,7 +110,7 @@ export interface MessageEventView extends EventViewBase {
 }
 
 /** A tool call recorded on its own (not inside a message). */
-export interface ToolCallEventView extends EventViewBase {
+export interface ToolCallEventView extends EventViewBase, WithFacts {
   kind: "tool-call";
   /** The one call of the record. */
   toolCalls: [ToolCallView];
@@ -105,7 +119,7 @@ export interface ToolCallEventView extends EventViewBase {
 }
 
 /** A tool's output. */
-export interface ToolResultEventView extends EventViewBase {
+export interface ToolResultEventView extends EventViewBase, WithFacts {
   kind: "tool-result";
   role: "tool";
   parts?: ContentPartView[];
@@ -130,19 +144,19 @@ export interface ToolDefinitionsEventView extends EventViewBase {
 }
 
 /** A span's begin or end record. */
-export interface SpanEventView extends EventViewBase {
+export interface SpanEventView extends EventViewBase, WithFacts {
   kind: "span";
   /** The source marks the span as failed (an OpenTelemetry error status). */
   failed?: true;
 }
 /** A marker (an agent call or error, a hand-off, …): its label is the summary. */
-export interface MarkerEventView extends EventViewBase {
+export interface MarkerEventView extends EventViewBase, WithFacts {
   kind: "marker";
   /** The source marks the record as a failure (an AgentLens agent_error). */
   failed?: true;
 }
 /** A key-value record: `key = value` is the summary. */
-export interface KeyValueEventView extends EventViewBase { kind: "key-value" }
+export interface KeyValueEventView extends EventViewBase, WithFacts { kind: "key-value" }
 /** A record that could not be read: `text` says why. */
 export interface UnparsedEventView extends EventViewBase { kind: "unparsed" }
 

@@ -38,7 +38,11 @@ test('a bundle served by a static server opens on its (redacted) trace', async (
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(env.server.url);
   await page.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('Loaded secrets.json'), null, { timeout: 60_000 });
-  await page.waitForSelector('#event-list .vrow:not(.loading), #transcript .vrow:not(.loading), [data-view] .vrow:not(.loading)');
+  // The trace shown: its events, its Transcript (a conversation's default view) or another view.
+  // (Any of them shown: a selector list would wait on its first match, the hidden event list.)
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('#event-list .vrow:not(.loading), #transcript-list .tr-item[data-loading=false], [data-view] .vrow:not(.loading)')].some((e) => e.getClientRects().length > 0),
+  );
   const body = await page.evaluate(() => document.body.innerText);
   for (const s of secrets) assert.ok(!body.includes(s), `a secret reached the page: ${s.slice(0, 12)}…`);
   assert.deepEqual(await page.$$eval('#sample-select option', (os) => os.map((o) => o.value).filter(Boolean)), ['secrets.json', 'otel-genai-agent.json']);

@@ -101,6 +101,10 @@ async function openHost() {
 
 /** Event indices of the rows a viewer shows (a CSS selector for its mount; Playwright pierces shadow roots). */
 async function rows(page, mount) {
+  // A conversation opens on its Transcript: show the events first.
+  const tab = page.locator(`${mount} [role=tab][data-view=events]`);
+  await tab.waitFor();
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   await page.waitForSelector(`${mount} .event-list .vrow:not(.loading)`);
   return page.$$eval(`${mount} .event-list .vrow .r-index`, (els) => els.map((e) => Number(e.textContent.slice(1))));
 }
@@ -435,7 +439,7 @@ test('the embedding page keeps its CSP: no inline scripts or styles, no violatio
     }
     await light.select(2);
   }, WEATHER);
-  await page.waitForSelector('#c agent-trace-viewer .event-list .vrow:not(.loading)');
+  await rows(page, '#c agent-trace-viewer');
   const found = await page.evaluate(() => {
     const roots = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)];
     return {
@@ -447,6 +451,23 @@ test('the embedding page keeps its CSP: no inline scripts or styles, no violatio
   assert.deepEqual(found, { inlineScripts: 0, styleElements: 0, violations: [] });
   const origin = new URL(env.server.url).origin;
   assert.deepEqual(requests.filter((u) => new URL(u).origin !== origin), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a conversation opens on its Transcript, or on the events with defaultView: "events"', async () => {
+  const { page, context, errors } = await openHost();
+  await page.evaluate(async (tiny) => {
+    const bytes = new TextEncoder().encode(tiny);
+    await window.mountViewer(document.getElementById('a')).load(bytes);
+    await window.mountViewer(document.getElementById('b'), { defaultView: 'events' }).load(bytes);
+  }, TINY);
+  const selectedTab = (mount) => page.$eval(`${mount} [role=tab][aria-selected=true]`, (t) => t.dataset.view);
+  assert.equal(await selectedTab('#a'), 'transcript');
+  await page.waitForSelector('#a .tr-item[data-loading=false] .tr-turn');
+  assert.match(await page.textContent('#a .tr-list'), /What is 2\+2\?/);
+  assert.equal(await selectedTab('#b'), 'events');
+  await page.waitForSelector('#b .event-list .vrow:not(.loading)');
   assert.deepEqual(errors, []);
   await context.close();
 });

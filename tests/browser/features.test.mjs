@@ -33,9 +33,12 @@ const STARTUP = new Set([
   '/', '/style.css', '/app.js', '/viewer.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
   '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js', '/views/format.js', '/views/agentrun.js', '/views/runs/index.js', '/views/runs/columns.js', '/views/runs/score-summary.js', '/views/compare.js', '/views/span-chart.js',
   '/pkg/agent_trace_viewer.js', '/pkg/agent_trace_viewer_bg.wasm', '/samples/index.json',
-  // viewer.js's parts.
+  // viewer.js's parts, and the Transcript view's (the worker imports its page-data.js).
   ...readdirSync(join(root, 'www', 'viewer')).map((f) => `/viewer/${f}`),
+  ...readdirSync(join(root, 'www', 'views', 'transcript')).map((f) => `/views/transcript/${f}`),
 ]);
+/** The markdown parser bundle: the worker fetches it once, when a transcript is first shown. */
+const MARKDOWN = '/vendor/markdown.js';
 
 test('every bundled sample loads; the request log holds only what the page needs', async () => {
   const samples = JSON.parse(readFileSync(join(root, 'www', 'samples', 'index.json'), 'utf8'));
@@ -58,8 +61,10 @@ test('every bundled sample loads; the request log holds only what the page needs
     assert.ok(Number(await page.textContent('[data-fact="events"]')) > 0);
     assert.equal(new URL(page.url()).searchParams.get('sample'), s.file);
   }
-  // After start, only the samples the user picked.
-  assert.deepEqual(requests.slice(atReady).map((u) => new URL(u).pathname), samples.map((s) => `/samples/${s.file}`));
+  // After start, only the samples the user picked, and once the markdown parser (the first sample opened on its transcript).
+  const later = requests.slice(atReady).map((u) => new URL(u).pathname);
+  assert.deepEqual(later.filter((p) => p !== MARKDOWN), samples.map((s) => `/samples/${s.file}`));
+  assert.equal(later.filter((p) => p === MARKDOWN).length, 1);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -207,10 +212,12 @@ test('keyboard: j/k and arrows move, Enter opens, Esc closes, / focuses the quer
   await page.screenshot({ path: join(artifacts, 'keys-help.png') });
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#help'), false);
-  // Number keys switch views; j/k and Enter work in the diagnostics list too.
+  // Number keys switch views (2 is the Transcript); j/k and Enter work in the diagnostics list too.
   await page.keyboard.press('2');
-  await page.waitForSelector('#tool-table');
+  await page.waitForFunction(() => window.__viewer.state.view === 'transcript');
   await page.keyboard.press('3');
+  await page.waitForSelector('#tool-table');
+  await page.keyboard.press('4');
   await page.waitForSelector('#diagnostics-list .vrow:not(.loading)');
   await page.keyboard.press('j');
   await page.keyboard.press('j');
@@ -220,9 +227,9 @@ test('keyboard: j/k and arrows move, Enter opens, Esc closes, / focuses the quer
   await page.keyboard.press('Escape');
   await page.keyboard.press('1');
   await page.waitForFunction(() => window.__viewer.state.view === 'events');
-  // A hash edited by hand applies too.
+  // A hash edited by hand applies too (without `v`, the trace's default view: its transcript).
   await page.evaluate(() => (location.hash = '#e=4&q=role:tool'));
-  await page.waitForFunction(() => window.__viewer.state.selected === 4 && window.__viewer.state.query === 'role:tool');
+  await page.waitForFunction(() => window.__viewer.state.selected === 4 && window.__viewer.state.query === 'role:tool' && window.__viewer.state.view === 'transcript');
   await context.close();
 });
 
@@ -388,8 +395,8 @@ test('loading: paste, several files with a switcher, a folder, and the request l
   await waitForCount(page, '12 events');
   assert.match(await page.textContent('#status'), /skipped 1 file that is not a trace/);
 
-  // Nothing but the user's own loads after start: no request at all here.
-  assert.deepEqual(requests.slice(atReady), []);
+  // Nothing but the user's own loads after start: no request here but the markdown parser, once.
+  assert.deepEqual(requests.slice(atReady).map((u) => new URL(u).pathname), [MARKDOWN]);
   await context.close();
 });
 

@@ -70,9 +70,27 @@ export async function query(page, q, total) {
   );
 }
 
-export async function loadSample(page, file = 'openai-weather.json') {
+/**
+ * Loads a bundled sample and shows its events (the Transcript is the
+ * default view of a conversation; `events: false` leaves it there).
+ */
+export async function loadSample(page, file = 'openai-weather.json', { events = true } = {}) {
   await page.selectOption('#sample-select', file);
   // The trace shown before keeps its rows until this one is shown: wait for this one.
   await page.waitForFunction((f) => document.querySelector('#status').textContent.startsWith(`Loaded ${f}`), file);
-  await page.waitForSelector('#event-list .vrow:not(.loading)');
+  if (events) await showEvents(page);
+}
+
+/**
+ * Once the trace is shown (the status says Loaded), switches to the events
+ * view if another is shown (a conversation opens on its Transcript) and
+ * waits for its rows.
+ */
+export async function showEvents(page, prefix = '') {
+  await page.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('Loaded'));
+  if ((await page.getAttribute(`#${prefix}tab-events`, 'aria-selected')) !== 'true') await page.click(`#${prefix}tab-events`);
+  await page.waitForFunction(
+    (p) => !document.getElementById(`${p}view-events`).hidden && (window.__viewer.state.count === 0 || document.querySelector(`#${p}event-list .vrow:not(.loading)`)),
+    prefix,
+  );
 }

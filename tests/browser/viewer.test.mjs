@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CSP } from '../../scripts/serve.mjs';
-import { launch, openViewer, root, corpus, artifacts, rowIndices, waitForCount, query } from './helpers.mjs';
+import { launch, openViewer, root, corpus, artifacts, rowIndices, waitForCount, query, showEvents } from './helpers.mjs';
 
 /** The core's grouping of dropped files, to compare the page with. */
 const { groupFiles } = createRequire(import.meta.url)(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
@@ -31,6 +31,9 @@ test('loads a corpus file through the file input and shows its events', async ()
   assert.ok(existsSync(file), `CORPUS MISSING: ${file}`);
   await page.setInputFiles('#file-input', file);
   await waitForCount(page, '44 events');
+  // A conversation opens on its transcript; the events are a tab away.
+  assert.equal(await page.getAttribute('#tab-transcript', 'aria-selected'), 'true');
+  await showEvents(page);
   // A virtualised list: only the rows on screen (and a few more) exist.
   const shown = await page.locator('#event-list .vrow').count();
   assert.ok(shown > 10 && shown <= 44, `${shown} rows in the DOM`);
@@ -159,6 +162,7 @@ test('hostile trace content is shown as text and runs nothing', async () => {
   writeFileSync(file, JSON.stringify(trace));
   await page.setInputFiles('#file-input', file);
   await waitForCount(page, '5 events');
+  await showEvents(page);
   let text = await page.textContent('#event-list');
   for (const p of payloads.slice(0, 2)) assert.ok(text.includes(p), `row shows literally: ${p}`);
   for (const i of [0, 1, 2, 3, 4]) {

@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { launch, openViewer, root, artifacts } from './helpers.mjs';
+import { launch, openViewer, root, artifacts, showEvents } from './helpers.mjs';
 import { CSP } from '../../scripts/serve.mjs';
 
 const fixtures = join(root, 'tests', 'fixtures', 'xss');
@@ -124,7 +124,7 @@ for (const [format, name] of Object.entries(FIXTURES)) {
     const { page, context, errors } = viewer;
     const shape = await pageShape(page);
     await page.setInputFiles('#file-input', join(fixtures, name));
-    await page.waitForSelector('#event-list .vrow:not(.loading)');
+    await showEvents(page);
     assert.equal(await page.textContent('[data-fact="format"]'), format);
     const eventCount = await page.evaluate(() => window.__viewer.state.info.eventCount);
     let seen = await unfoldedText(page);

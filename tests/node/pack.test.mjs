@@ -116,6 +116,11 @@ test('a Vite app embeds the whole viewer (custom element and mountViewer) and lo
     // Both load() promises resolved with the trace's event count.
     await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Loaded'), null, { timeout: 60_000 });
     assert.equal(await page.textContent('#status'), 'Loaded 4 and 4 events');
+    // Both open on their Transcript, markdown parser and all (the worker's dynamic import, bundled by Vite).
+    await page.waitForSelector('agent-trace-viewer .tr-item[data-loading=false] .tr-turn');
+    await page.waitForSelector('#mounted .tr-item[data-loading=false] .tr-turn');
+    assert.match(await page.textContent('#mounted .tr-list'), /calc/);
+    for (const mount of ['agent-trace-viewer', '#mounted']) await page.click(`${mount} [role=tab][data-view=events]`);
     // Rows in both viewers (the element's are in its shadow root; Playwright's selectors pierce it).
     await page.waitForSelector('agent-trace-viewer .event-list .vrow:not(.loading)');
     await page.waitForSelector('#mounted .event-list .vrow:not(.loading)');

@@ -17,7 +17,10 @@ function describe(e: EventView): string {
       void e.status;
       // @ts-expect-error: nor a call it answers
       void e.callFunction;
-      return `${role}: ${e.text} (${calls?.length ?? 0} calls, ${parts?.length ?? 0} parts)`;
+      // The facts the transcript's chips show: each part optional.
+      const model: string | undefined = e.facts?.model;
+      const tokens: number | undefined = e.facts?.usage?.totalTokens;
+      return `${role}: ${e.text} (${calls?.length ?? 0} calls, ${parts?.length ?? 0} parts, ${model ?? '?'} ${tokens ?? 0})`;
     }
     case 'tool-call': {
       // Exactly one call: no optional chaining needed.
@@ -41,6 +44,8 @@ function describe(e: EventView): string {
     }
     case 'tool-definitions': {
       const tools: string[] | undefined = e.tools;
+      // @ts-expect-error: tool definitions carry no facts
+      void e.facts;
       return (tools ?? []).join(', ');
     }
     case 'span':

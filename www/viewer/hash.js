@@ -18,7 +18,7 @@ export function installHash(v) {
     if (state.selected !== null) p.set('e', String(state.selected));
     if (state.query) p.set('q', state.query);
     if (state.role) p.set('role', state.role);
-    if (state.view !== 'events') p.set('v', state.view);
+    if (state.view !== v.defaultView()) p.set('v', state.view);
     for (const [key, value] of state.viewParams) p.set(`v.${key}`, value);
     if (state.run !== null) p.set('r', String(state.run));
     if (state.fileIndex > 0) p.set('f', String(state.fileIndex));
@@ -42,6 +42,7 @@ export function installHash(v) {
     const r = p.has('r') ? Number(p.get('r')) : null;
     const run = r !== null && r >= 0 && r < state.info.runCount ? r : null;
     const e = p.has('e') ? Number(p.get('e')) : null;
+    const selectedBefore = state.selected;
     state.selected = e !== null && e >= 0 && e < state.info.eventCount ? e : null;
     if (fresh) v.renderTabs();
     const filterChanged = fresh || q !== state.query || role !== state.role || run !== state.run;
@@ -54,11 +55,13 @@ export function installHash(v) {
     }
     if (filterChanged) await v.applyFilter({ write: false });
     else if (state.selected !== null && v.positionOf(state.selected) >= 0) v.restoreSelection(v.positionOf(state.selected));
-    const view = p.get('v') ?? 'events';
+    const view = p.get('v') ?? v.defaultView();
     const viewParams = new URLSearchParams([...p].filter(([key]) => key.startsWith('v.')).map(([key, value]) => [key.slice(2), value]));
     const paramsChanged = viewParams.toString() !== state.viewParams.toString();
     state.viewParams = viewParams;
     if (fresh || view !== state.view || paramsChanged) await v.setView(view, { write: false, keepParams: true });
+    // A view that shows the selection (the Transcript) follows a new one (back/forward, a link).
+    else if (state.selected !== selectedBefore && state.selected !== null && view !== 'events') await $('view-other').followSelection?.(state.selected);
     if (p.get('open') === '1' && state.selected !== null) v.openDetail({ focus: false, write: false });
     else v.closeDetail({ write: false });
     writeHash({ push: false });

@@ -77,6 +77,8 @@ export function installKeyboard(v) {
         return;
       case '/':
         e.preventDefault();
+        // A view with a search of its own (the transcript's) takes the key.
+        if (state.view !== 'events' && $('view-other').focusSearch) return $('view-other').focusSearch();
         if (state.view !== 'events') v.setView('events', { push: true });
         $('query').focus();
         $('query').select();

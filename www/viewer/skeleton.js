@@ -175,7 +175,7 @@ export function buildSkeleton(o, P, dropTarget) {
       key([kbd('g'), ' / ', kbd('Home'), ', ', kbd('G'), ' / ', kbd('End')], 'first / last event'),
       key([kbd('Enter')], 'open the selected event (or diagnostic)'),
       key([kbd('Esc')], 'close the detail pane, this help, or leave the filter box'),
-      key([kbd('/')], 'focus the filter'),
+      key([kbd('/')], 'focus the filter (in the Transcript: its search; Enter / Shift+Enter: next / previous match)'),
       key([kbd('1'), '…', kbd('9')], 'switch view (tab)'),
       key([kbd('?')], 'this list'),
     ),

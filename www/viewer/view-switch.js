@@ -18,6 +18,15 @@ export function installViewSwitch(v) {
       /** An element id unique to this viewer. */
       id: (name) => P + name,
       goto: (index) => v.gotoEvent(index, { push: true }),
+      /** The selected event (the hash's `e=`), or null. */
+      selected: () => state.selected,
+      /** Selects event `index` for the whole viewer without leaving the view (the event list follows). */
+      select: (index) => {
+        if (state.selected === index) return;
+        state.selected = index;
+        v.writeHash({ push: false });
+        v.announceSelection();
+      },
       /** The view's own state from the hash (a URLSearchParams copy). */
       params: () => new URLSearchParams(state.viewParams),
       /** Replaces the view's own state (null or '' drops a key) and records it in the hash. */
@@ -43,11 +52,22 @@ export function installViewSwitch(v) {
     };
   }
 
+  /** The view a trace opens on: its transcript when it has a conversation, else the events. */
+  function defaultView() {
+    if (v.o.defaultView === 'events') return 'events';
+    return state.info && viewsFor(state.info).some((view) => view.id === 'transcript') ? 'transcript' : 'events';
+  }
+
   async function setView(id, { push = false, write = true, keepParams = false } = {}) {
     const available = viewsFor(state.info);
     const view = available.find((candidate) => candidate.id === id) ?? available[0];
     // A view's own state belongs to it: another view starts without it.
     if (!keepParams && view.id !== state.view) state.viewParams = new URLSearchParams();
+    // The event list follows a selection made in another view.
+    if (view.id === 'events' && state.view !== 'events' && state.selected !== null && v.eventList) {
+      const pos = v.positionOf(state.selected);
+      if (pos >= 0 && v.eventList.selected !== pos) v.restoreSelection(pos);
+    }
     state.view = view.id;
     for (const tab of $('tabs').querySelectorAll('[role=tab]')) {
       const on = tab.dataset.view === view.id;
@@ -55,12 +75,16 @@ export function installViewSwitch(v) {
       tab.tabIndex = on ? 0 : -1;
     }
     $('view-events').hidden = view.id !== 'events';
+    // A list filled while hidden holds a few rows only: fill it now it has a height.
+    if (view.id === 'events') v.eventList?.render();
     const other = $('view-other');
     other.hidden = view.id === 'events';
     if (view.id !== 'events') {
       other.setAttribute('aria-labelledby', `${P}tab-${view.id}`);
       clear(other);
       other.list = null;
+      other.focusSearch = null;
+      other.followSelection = null;
       other.dataset.view = view.id;
       const traceId = state.info.traceId;
       try {
@@ -72,5 +96,5 @@ export function installViewSwitch(v) {
     if (write) v.writeHash({ push });
   }
 
-  Object.assign(v, { setView });
+  Object.assign(v, { setView, defaultView });
 }

@@ -9,12 +9,15 @@ import { spansView } from './spans.js';
 import { timelineView } from './timeline.js';
 import { formatViews } from './format.js';
 import { agentRunView } from './agentrun.js';
+import { transcriptView } from './transcript/index.js';
 import { runsView } from './runs/index.js';
 import { compareView } from './compare.js';
 import { spanChartView } from './span-chart.js';
 
 // `events` is the page's own list + detail view; it is always first.
 registerView({ id: 'events', label: 'Events', available: () => true, render: () => {} });
+// The conversation read as a chat: the default view of a trace that has one.
+registerView(transcriptView);
 registerView(runsView);
 registerView(compareView);
 registerView(statsView);

@@ -9,8 +9,12 @@
 //   ctx.run              the run picked in the run switcher (null: all)
 //   ctx.id(name)         an element id unique to this viewer (several can share a page)
 //   ctx.info             the trace's info
+//   ctx.selected()       the selected event (the hash's `e=`), or null
+//   ctx.select(index)    select event `index` for the whole viewer, staying in the view
 // `render` is called each time the tab is shown for a trace; the panel is
-// emptied before.
+// emptied before. The panel may carry `list` (for j/k, PgUp/PgDn, g/G,
+// Enter), `focusSearch()` (for `/`) and `followSelection(index)` (called
+// when the selection changes from outside the view: back/forward, a link).
 //
 // A family of views is { id, views(info) → view[] }: views that depend on
 // the trace, such as those its format declares (views/format.js, which
