@@ -375,3 +375,33 @@ mod tests {
         assert!(messages(&json!([{"text": "no role"}]), "user").is_none());
     }
 }
+
+/// How many leading `input` messages a conversation has already shown: a
+/// model call re-sends the whole history, shown once. `shown` holds a hash
+/// of every prefix shown so far (input then output, chained), and learns
+/// this call's.
+pub fn already_shown(shown: &mut std::collections::HashSet<u64>, input: &[Msg], output: &[Msg]) -> usize {
+    use std::hash::{Hash, Hasher};
+    let chain = |previous: u64, m: &Msg| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        previous.hash(&mut h);
+        m.fingerprint().hash(&mut h);
+        h.finish()
+    };
+    let mut h = 0u64;
+    let mut known = 0;
+    let mut hashes = Vec::with_capacity(input.len() + output.len());
+    for (n, m) in input.iter().enumerate() {
+        h = chain(h, m);
+        hashes.push(h);
+        if shown.contains(&h) {
+            known = n + 1;
+        }
+    }
+    for m in output {
+        h = chain(h, m);
+        hashes.push(h);
+    }
+    shown.extend(hashes);
+    known
+}

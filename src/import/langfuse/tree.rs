@@ -104,13 +104,6 @@ impl ByName {
     }
 }
 
-fn chain(previous: u64, m: &Msg) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    previous.hash(&mut h);
-    m.fingerprint().hash(&mut h);
-    h.finish()
-}
-
 impl Walk<'_, '_, '_> {
     fn all(&mut self) {
         let mut by_id: HashMap<&str, usize> = HashMap::new();
@@ -256,21 +249,7 @@ impl Walk<'_, '_, '_> {
                 }
             }
         }
-        let mut h = 0u64;
-        let mut known = 0;
-        let mut hashes = Vec::with_capacity(input.len() + output.len());
-        for (n, m) in input.iter().enumerate() {
-            h = chain(h, m);
-            hashes.push(h);
-            if self.shown.contains(&h) {
-                known = n + 1;
-            }
-        }
-        for m in &output {
-            h = chain(h, m);
-            hashes.push(h);
-        }
-        self.shown.extend(hashes);
+        let known = chat::already_shown(&mut self.shown, &input, &output);
         let in_path = render_path(&o.path, &[Seg::key("input")]);
         for m in input.into_iter().skip(known) {
             self.message(o, path, m, &in_path, "input message", start.clone());

@@ -6,7 +6,6 @@
 //! shown once (the chain hashes of every message sequence already shown).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -76,13 +75,6 @@ struct Walk<'s, 'r, 'a> {
     by_name: HashMap<String, (Vec<CallRef>, usize)>,
     sites: Vec<CallSite>,
     too_deep: bool,
-}
-
-fn chain(previous: u64, m: &Msg) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    previous.hash(&mut h);
-    m.fingerprint().hash(&mut h);
-    h.finish()
 }
 
 impl Walk<'_, '_, '_> {
@@ -233,21 +225,7 @@ impl Walk<'_, '_, '_> {
     }
 
     fn conversation(&mut self, r: &RunRec, path: &[String], input: Vec<Msg>, output: Vec<Msg>, start: Option<String>) {
-        let mut h = 0u64;
-        let mut known = 0;
-        let mut hashes = Vec::with_capacity(input.len() + output.len());
-        for (n, m) in input.iter().enumerate() {
-            h = chain(h, m);
-            hashes.push(h);
-            if self.shown.contains(&h) {
-                known = n + 1;
-            }
-        }
-        for m in &output {
-            h = chain(h, m);
-            hashes.push(h);
-        }
-        self.shown.extend(hashes);
+        let known = chat::already_shown(&mut self.shown, &input, &output);
         let in_path = render_path(&r.path, &[Seg::key("inputs")]);
         for m in input.into_iter().skip(known) {
             self.message(r, path, m, &r.range, &in_path, "input message", start.clone());
