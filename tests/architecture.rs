@@ -11,7 +11,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every file under `dir` (recursively) whose name ends with one of `exts`.
+/// Source files below `dir` with one of `exts`; built or third-party folders
+/// (node_modules, target, pkg, dist, vendor: the markdown bundle build.sh writes)
+/// and data (corpus, artifacts) are not ours to hold to these rules.
 fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -21,7 +23,7 @@ fn files(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
             let p = e.path();
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if p.is_dir() {
-                if !matches!(name, "node_modules" | "target" | "pkg" | "dist" | "corpus" | "artifacts") {
+                if !matches!(name, "node_modules" | "target" | "pkg" | "dist" | "corpus" | "artifacts" | "vendor") {
                     stack.push(p);
                 }
             } else if exts.iter().any(|x| name.ends_with(x)) {
