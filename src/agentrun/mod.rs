@@ -25,6 +25,15 @@ pub struct DocRun {
     pub groups: Vec<DocGroup>,
 }
 
+impl DocRun {
+    /// A run with one transcript, `default`, as Docent's loaders build it
+    /// (`load_claude_code_session`, `load_inspect`).
+    pub fn with_one_transcript(id: String, metadata: Vec<(String, Py)>, messages: Vec<DocMessage>) -> DocRun {
+        let transcript = DocTranscript { key: "default".to_string(), id: "default".to_string(), name: None, group_id: None, created_at: None, metadata: Vec::new(), messages };
+        DocRun { id, name: None, description: None, metadata, transcripts: vec![transcript], groups: Vec::new() }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct DocTranscript {
     /// The older generation's dict key (`<transcript KEY>`); the id otherwise.

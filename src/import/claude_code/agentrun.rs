@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::agentrun::py::Py;
-use crate::agentrun::{args_from_value, DocContent, DocMessage, DocPart, DocRun, DocToolCall, DocTranscript};
+use crate::agentrun::{args_from_value, DocContent, DocMessage, DocPart, DocRun, DocToolCall};
 use crate::model::{EventBody, Trace};
 
 /// The run's records as parsed JSON, in source order.
@@ -45,22 +45,7 @@ pub fn agent_run(trace: &Trace, run: usize) -> Option<DocRun> {
         }
     }
     let (messages, metadata) = load(&records);
-    Some(DocRun {
-        id: r.id.clone(),
-        name: None,
-        description: None,
-        metadata,
-        transcripts: vec![DocTranscript {
-            key: "default".to_string(),
-            id: "default".to_string(),
-            name: None,
-            group_id: None,
-            created_at: None,
-            metadata: Vec::new(),
-            messages,
-        }],
-        groups: Vec::new(),
-    })
+    Some(DocRun::with_one_transcript(r.id.clone(), metadata, messages))
 }
 
 const RUN_METADATA_KEYS: &[&str] = &["sessionId", "cwd", "gitBranch", "version", "slug", "entrypoint"];

@@ -11,7 +11,7 @@
 use serde_json::Value;
 
 use crate::agentrun::py::Py;
-use crate::agentrun::{args_from_value, DocContent, DocMessage, DocPart, DocRun, DocToolCall, DocTranscript};
+use crate::agentrun::{args_from_value, DocContent, DocMessage, DocPart, DocRun, DocToolCall};
 use crate::model::Trace;
 
 pub fn agent_run(trace: &Trace, run: usize) -> Option<DocRun> {
@@ -44,22 +44,7 @@ pub fn agent_run(trace: &Trace, run: usize) -> Option<DocRun> {
         ("scores".to_string(), scores),
         ("scoring_metadata".to_string(), py(m.get("scores"))),
     ];
-    Some(DocRun {
-        id: r.id.clone(),
-        name: None,
-        description: None,
-        metadata,
-        transcripts: vec![DocTranscript {
-            key: "default".to_string(),
-            id: "default".to_string(),
-            name: None,
-            group_id: None,
-            created_at: None,
-            metadata: Vec::new(),
-            messages,
-        }],
-        groups: Vec::new(),
-    })
+    Some(DocRun::with_one_transcript(r.id.clone(), metadata, messages))
 }
 
 fn text_of(v: Option<&Value>) -> String {
