@@ -46,7 +46,9 @@ test('compare: an inserted step is a gap, deltas marked, runs in the hash, sides
   await page.waitForFunction(() => document.querySelector('#compare-summary').textContent.startsWith('5 same, 1 changed, 2 only left'));
   const params = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
   assert.deepEqual([params.get('v'), params.get('v.a'), params.get('v.b')], ['compare', '1', '0']);
-  // A side opens its event in the list.
+  // A side opens its event in the list (the rows follow the summary: they
+  // are fetched after it is written).
+  await page.waitForSelector('#compare-list .compare-row[data-change="removed"] .compare-side[data-side="left"]');
   const target = await page.$eval('#compare-list .compare-row[data-change="removed"] .compare-side[data-side="left"]', (b) => Number(b.dataset.event));
   await page.click('#compare-list .compare-row[data-change="removed"] .compare-side[data-side="left"]');
   await page.waitForFunction((i) => window.__viewer.state.view === 'events' && window.__viewer.state.selected === i, target);

@@ -85,8 +85,13 @@ export const compareView = {
     });
     panel.list = list;
 
+    // A later pick supersedes an earlier one still in flight: only the
+    // newest comparison is shown, whatever order the answers arrive in.
+    let generation = 0;
     const refresh = async () => {
+      const mine = ++generation;
       const c = await ctx.call('compareRuns', { a, b });
+      if (mine !== generation) return;
       steps = c.steps;
       summary.textContent = `${c.same.toLocaleString('en-US')} same, ${c.changed.toLocaleString('en-US')} changed, ${c.removed.toLocaleString('en-US')} only left, ${c.added.toLocaleString('en-US')} only right${c.approximate ? ' (too long to align: the middle is paired by position)' : ''}.`;
       clear(deltas).append(deltaTable(c.left, c.right));
