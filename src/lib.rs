@@ -116,45 +116,48 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError::Empty { whitespace: bytes.len() != start });
     }
-    import_split(bytes, split, &|b, grammar| json::split_in(b, start, grammar), source_map, start, utf16, options, observe)
+    let input = SplitInput { bytes, split, source_map, bom: start, utf16 };
+    import_split(input, &|b, grammar| json::split_in(b, start, grammar), options, observe)
+}
+
+/// One input read as far as the JSON layer: what detection and a format's
+/// import start from, passed whole from one step to the next.
+struct SplitInput {
+    bytes: Vec<u8>,
+    split: json::Split,
+    source_map: SourceMap,
+    /// Bytes of a UTF-8 byte order mark skipped at the start.
+    bom: usize,
+    /// The UTF-16 encoding the input was converted from, if it was.
+    utf16: Option<&'static str>,
 }
 
 /// Detects the format of an already split input and reads it. `resplit`
 /// splits the same input in another grammar, for a format that reads one.
-#[allow(clippy::too_many_arguments)] // each is one fact of the input
 fn import_split(
-    bytes: Vec<u8>,
-    mut split: json::Split,
+    mut input: SplitInput,
     resplit: &dyn Fn(&[u8], json::Grammar) -> json::Split,
-    source_map: SourceMap,
-    bom: usize,
-    utf16: Option<&'static str>,
     options: &ParseOptions,
     observe: &mut dyn FnMut(Phase),
 ) -> Result<Trace, ParseError> {
     // One event per line at least: refuse before reading any record.
-    if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
+    if input.split.values.len().saturating_add(input.split.leftovers.len()) > limits::MAX_EVENTS {
         return Err(ParseError::TooManyEvents);
     }
-    let (format, detection) = choose_format_and_grammar(&bytes, &mut split, resplit, options)?;
+    let (format, detection) = choose_format_and_grammar(&input.bytes, &mut input.split, resplit, options)?;
     observe(Phase::Detect);
-    import_with(format, detection, bytes, split, source_map, bom, utf16, options, observe)
+    import_with(format, detection, input, options, observe)
 }
 
 /// Reads an already split input as `format`.
-#[allow(clippy::too_many_arguments)] // each is one fact of the input, passed through
 fn import_with(
     format: &'static dyn Format,
     detection: Detection,
-    bytes: Vec<u8>,
-    split: json::Split,
-    source_map: SourceMap,
-    bom: usize,
-    utf16: Option<&'static str>,
+    input: SplitInput,
     options: &ParseOptions,
     observe: &mut dyn FnMut(Phase),
 ) -> Result<Trace, ParseError> {
-    let start = bom;
+    let SplitInput { bytes, split, source_map, bom: start, utf16 } = input;
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
         return Err(ParseError::TooManyEvents);
     }
@@ -285,7 +288,8 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     }
     let JoinedFiles { bytes, split, sources, .. } = joined;
     let source_map = SourceMap::new(&bytes);
-    let mut trace = import_with(format, detection, bytes, split, source_map, 0, None, options, &mut |_| {})?;
+    let input = SplitInput { bytes, split, source_map, bom: 0, utf16: None };
+    let mut trace = import_with(format, detection, input, options, &mut |_| {})?;
     trace.files = sources;
     rebase_lines(&mut trace);
     Ok(trace)
