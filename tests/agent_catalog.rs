@@ -20,8 +20,7 @@ use serde_json::Value;
 const CORPUS_FOLDER: &str = "couchbase-agentc";
 
 fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/agent-catalog/verdicts.json");
-    serde_json::from_slice(&std::fs::read(&p).expect("golden verdicts")).expect("golden is JSON")
+    common::golden_json("agent-catalog/verdicts.json")
 }
 
 fn bytes_of(key: &str) -> Vec<u8> {

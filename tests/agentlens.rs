@@ -16,8 +16,7 @@ use common::{codes, errors, fixture, parse, parse_as};
 use serde_json::{json, Value};
 
 fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/agentlens/verdicts.json");
-    serde_json::from_slice(&std::fs::read(&p).expect("golden verdicts")).expect("golden is JSON")
+    common::golden_json("agentlens/verdicts.json")
 }
 
 /// The record path prefix of a diagnostic path: `$[3]` of `$[3].tool_call`.

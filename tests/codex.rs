@@ -21,8 +21,7 @@ const CHILD: &str = "codex/rollout-2025-10-01T10-20-00-0199a214-0a11-7c30-9d3e-5
 const LEGACY: &str = "codex/rollout-2025-09-02T08-00-00-0198f001-0000-7000-8000-000000000001.jsonl";
 
 fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/codex/ccusage.json");
-    serde_json::from_slice(&std::fs::read(&p).expect("golden")).expect("golden is JSON")
+    common::golden_json("codex/ccusage.json")
 }
 
 fn fixture_dir() -> PathBuf {

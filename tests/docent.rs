@@ -15,8 +15,7 @@ use common::{codes, corpus_files, errors, fixture, parse, parse_as};
 use serde_json::Value;
 
 fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/docent/verdicts.json");
-    serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap()
+    common::golden_json("docent/verdicts.json")
 }
 
 fn fixture_files() -> Vec<PathBuf> {

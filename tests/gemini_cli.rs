@@ -26,8 +26,7 @@ fn dir() -> PathBuf {
 }
 
 fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/gemini-cli/goldens.json");
-    serde_json::from_slice(&std::fs::read(p).expect("golden")).expect("golden is JSON")
+    common::golden_json("gemini-cli/goldens.json")
 }
 
 fn read(name: &str) -> Trace {

@@ -8,32 +8,12 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use agent_trace_viewer::analysis::usage::totals;
 use agent_trace_viewer::diagnostic::{Diagnostic, Severity};
 use agent_trace_viewer::integrity::LEFTOVER_RUN_ID;
 use agent_trace_viewer::model::{EventBody, SpanPhase, ToolStatus, Trace};
-use common::{corpus_dir, fixture, parse};
+use common::{fixture, golden_input, parse, path_inside};
 use serde_json::Value;
-
-fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/langfuse/oracle.json");
-    serde_json::from_slice(&std::fs::read(&p).expect("golden")).expect("golden is JSON")
-}
-
-fn golden_file(key: &str) -> Vec<u8> {
-    match key.split_once('/') {
-        Some(("fixtures", name)) => fixture(&format!("langfuse/{name}")),
-        Some(("corpus", name)) => std::fs::read(corpus_dir().join("langfuse").join(name)).expect("corpus file"),
-        _ => panic!("unknown golden key {key}"),
-    }
-}
-
-/// True when `path` is `object` or inside it.
-fn inside(path: &str, object: &str) -> bool {
-    path == object || path.strip_prefix(object).is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
-}
 
 /// The Error diagnostics of one object: inside its path (on its line, for
 /// JSON Lines), not inside another object of the golden nested in it (a
@@ -41,21 +21,21 @@ fn inside(path: &str, object: &str) -> bool {
 fn object_errors<'t>(t: &'t Trace, o: &Value, all: &[Value]) -> Vec<&'t Diagnostic> {
     let path = o["path"].as_str().unwrap();
     let line = o.get("line").and_then(Value::as_u64);
-    let nested: Vec<&str> = all.iter().map(|x| x["path"].as_str().unwrap()).filter(|p| *p != path && inside(p, path)).collect();
+    let nested: Vec<&str> = all.iter().map(|x| x["path"].as_str().unwrap()).filter(|p| *p != path && path_inside(p, path)).collect();
     t.diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .filter(|d| line.is_none_or(|l| u64::from(d.line) == l))
-        .filter(|d| inside(&d.path, path) && !nested.iter().any(|n| inside(&d.path, n)))
+        .filter(|d| path_inside(&d.path, path) && !nested.iter().any(|n| path_inside(&d.path, n)))
         .collect()
 }
 
 #[test]
 fn verdicts_agree_with_the_langfuse_models_object_by_object() {
-    let g = golden();
+    let g = common::golden_json("langfuse/oracle.json");
     let (mut compared, mut rejected) = (0, 0);
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("langfuse", "langfuse", key));
         assert_eq!(t.format, "langfuse", "{key}");
         let objects = file["objects"].as_array().unwrap();
         for o in objects {
@@ -109,10 +89,10 @@ fn counts(t: &Trace) -> Counts {
 
 #[test]
 fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
-    let g = golden();
+    let g = common::golden_json("langfuse/oracle.json");
     let mut corpus = 0;
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("langfuse", "langfuse", key));
         let c = &file["counts"];
         let n = |k: &str| c[k].as_u64().unwrap() as usize;
         let want = Counts {
@@ -131,13 +111,7 @@ fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
 }
 
 fn messages(t: &Trace) -> Vec<(String, String)> {
-    t.events
-        .iter()
-        .filter_map(|e| match &e.body {
-            EventBody::Message(m) => Some((m.role.clone(), m.content.text())),
-            _ => None,
-        })
-        .collect()
+    common::messages_of(&t.events)
 }
 
 #[test]

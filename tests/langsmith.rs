@@ -7,52 +7,33 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use agent_trace_viewer::analysis::usage::totals;
 use agent_trace_viewer::diagnostic::{Diagnostic, Severity};
 use agent_trace_viewer::integrity::LEFTOVER_RUN_ID;
 use agent_trace_viewer::model::{Event, EventBody, SpanPhase, ToolStatus, Trace};
-use common::{corpus_dir, fixture, parse};
+use common::{fixture, golden_input, parse, path_inside};
 use serde_json::Value;
-
-fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/langsmith/oracle.json");
-    serde_json::from_slice(&std::fs::read(&p).expect("golden")).expect("golden is JSON")
-}
-
-fn golden_file(key: &str) -> Vec<u8> {
-    match key.split_once('/') {
-        Some(("fixtures", name)) => fixture(&format!("langsmith/{name}")),
-        Some(("corpus", name)) => std::fs::read(corpus_dir().join("langsmith").join(name)).expect("corpus file"),
-        _ => panic!("unknown golden key {key}"),
-    }
-}
-
-fn inside(path: &str, object: &str) -> bool {
-    path == object || path.strip_prefix(object).is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
-}
 
 /// The Error diagnostics of one run: inside its post (or its patch), on its
 /// line for JSON Lines, not inside one of its child runs.
 fn run_errors<'t>(t: &'t Trace, o: &Value, all: &[Value]) -> Vec<&'t Diagnostic> {
     let paths: Vec<&str> = [o.get("path"), o.get("patch_path")].into_iter().flatten().filter_map(Value::as_str).collect();
     let line = o.get("line").and_then(Value::as_u64);
-    let nested: Vec<&str> = all.iter().filter_map(|x| x["path"].as_str()).filter(|p| !paths.contains(p) && paths.iter().any(|mine| inside(p, mine))).collect();
+    let nested: Vec<&str> = all.iter().filter_map(|x| x["path"].as_str()).filter(|p| !paths.contains(p) && paths.iter().any(|mine| path_inside(p, mine))).collect();
     t.diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .filter(|d| line.is_none_or(|l| u64::from(d.line) == l))
-        .filter(|d| paths.iter().any(|p| inside(&d.path, p)) && !nested.iter().any(|n| inside(&d.path, n)))
+        .filter(|d| paths.iter().any(|p| path_inside(&d.path, p)) && !nested.iter().any(|n| path_inside(&d.path, n)))
         .collect()
 }
 
 #[test]
 fn verdicts_agree_with_the_langsmith_run_schema_run_by_run() {
-    let g = golden();
+    let g = common::golden_json("langsmith/oracle.json");
     let (mut compared, mut rejected) = (0, 0);
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("langsmith", "langsmith", key));
         assert_eq!(t.format, "langsmith", "{key}");
         let objects = file["objects"].as_array().unwrap();
         for o in objects {
@@ -99,10 +80,10 @@ fn counts(t: &Trace) -> Counts {
 
 #[test]
 fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
-    let g = golden();
+    let g = common::golden_json("langsmith/oracle.json");
     let mut corpus = 0;
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("langsmith", "langsmith", key));
         let c = &file["counts"];
         let n = |k: &str| c[k].as_u64().unwrap() as usize;
         let want = Counts {
@@ -120,13 +101,7 @@ fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
 }
 
 fn messages(t: &Trace) -> Vec<(String, String)> {
-    t.events
-        .iter()
-        .filter_map(|e| match &e.body {
-            EventBody::Message(m) => Some((m.role.clone(), m.content.text())),
-            _ => None,
-        })
-        .collect()
+    common::messages_of(&t.events)
 }
 
 fn results(t: &Trace) -> Vec<(ToolStatus, bool)> {

@@ -9,26 +9,11 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::integrity::LEFTOVER_RUN_ID;
 use agent_trace_viewer::model::{Content, ContentPart, EventBody, SpanPhase, ToolStatus, Trace};
-use common::{corpus_dir, fixture, parse};
+use common::{fixture, golden_input, parse, path_inside};
 use serde_json::Value;
-
-fn golden() -> Value {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/otel/oracle.json");
-    serde_json::from_slice(&std::fs::read(&p).expect("golden")).expect("golden is JSON")
-}
-
-fn golden_file(key: &str) -> Vec<u8> {
-    match key.split_once('/') {
-        Some(("fixtures", name)) => fixture(&format!("otel/{name}")),
-        Some(("corpus", name)) => std::fs::read(corpus_dir().join("otel-genai").join(name)).expect("corpus file"),
-        _ => panic!("unknown golden key {key}"),
-    }
-}
 
 /// The Error diagnostics of one record: its line (JSON Lines), its list
 /// index, or the whole document.
@@ -38,7 +23,7 @@ fn record_errors<'t>(t: &'t Trace, r: &Value) -> Vec<&'t agent_trace_viewer::dia
         (Some(line), _) => errors.filter(|d| u64::from(d.line) == line).collect(),
         (None, Some(i)) => {
             let prefix = format!("$[{i}]");
-            errors.filter(|d| d.path == prefix || d.path.starts_with(&format!("{prefix}.")) || d.path.starts_with(&format!("{prefix}["))).collect()
+            errors.filter(|d| path_inside(&d.path, &prefix)).collect()
         }
         (None, None) => errors.collect(),
     }
@@ -46,10 +31,10 @@ fn record_errors<'t>(t: &'t Trace, r: &Value) -> Vec<&'t agent_trace_viewer::dia
 
 #[test]
 fn verdicts_agree_with_protobuf_record_by_record() {
-    let g = golden();
+    let g = common::golden_json("otel/oracle.json");
     let (mut compared, mut rejected) = (0, 0);
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("otel", "otel-genai", key));
         assert_eq!(t.format, "otel", "{key}");
         for r in file["records"].as_array().unwrap() {
             let errs = record_errors(&t, r);
@@ -93,10 +78,10 @@ fn counts(t: &Trace) -> Counts {
 
 #[test]
 fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
-    let g = golden();
+    let g = common::golden_json("otel/oracle.json");
     let mut corpus = 0;
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("otel", "otel-genai", key));
         let c = &file["counts"];
         let want = Counts {
             runs: c["runs"].as_u64().unwrap() as usize,
@@ -114,13 +99,7 @@ fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
 
 fn messages(t: &Trace, run: usize) -> Vec<(String, String)> {
     let r = &t.runs[run].transcripts[0].events;
-    t.events[r.start as usize..r.end as usize]
-        .iter()
-        .filter_map(|e| match &e.body {
-            EventBody::Message(m) => Some((m.role.clone(), m.content.text())),
-            _ => None,
-        })
-        .collect()
+    common::messages_of(&t.events[r.start as usize..r.end as usize])
 }
 
 #[test]
@@ -280,10 +259,10 @@ fn deep_nesting_is_capped_and_linear() {
 
 #[test]
 fn genai_schema_warnings_agree_with_the_schemas() {
-    let g = golden();
+    let g = common::golden_json("otel/oracle.json");
     let mut invalid = 0;
     for (key, file) in g["files"].as_object().unwrap() {
-        let t = parse(&golden_file(key));
+        let t = parse(&golden_input("otel", "otel-genai", key));
         let want: Vec<String> = file["schemas"].as_array().unwrap().iter().filter(|s| s["valid"] == false).map(|s| s["attribute"].as_str().unwrap().to_string()).collect();
         let mut ours: Vec<&agent_trace_viewer::diagnostic::Diagnostic> = t.diagnostics.iter().filter(|d| d.code == "genai-schema").collect();
         ours.sort_by_key(|d| d.offset);

@@ -59,3 +59,36 @@ pub fn codes(t: &Trace) -> Vec<&'static str> {
 pub fn errors(t: &Trace) -> Vec<&'static str> {
     t.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.code).collect()
 }
+
+/// `tests/golden/<path>`: what a format's oracle script wrote.
+pub fn golden_json(path: &str) -> serde_json::Value {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(path);
+    let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("cannot read golden {}: {e}", p.display()));
+    serde_json::from_slice(&bytes).unwrap_or_else(|e| panic!("golden {} is not JSON: {e}", p.display()))
+}
+
+/// The input an oracle golden names by key: `fixtures/<name>` in
+/// `tests/fixtures/<fixtures>/`, `corpus/<name>` in the corpus folder `corpus`.
+pub fn golden_input(fixtures: &str, corpus: &str, key: &str) -> Vec<u8> {
+    match key.split_once('/') {
+        Some(("fixtures", name)) => fixture(&format!("{fixtures}/{name}")),
+        Some(("corpus", name)) => std::fs::read(corpus_dir().join(corpus).join(name)).expect("corpus file"),
+        _ => panic!("unknown golden key {key}"),
+    }
+}
+
+/// Whether the JSON path `path` is `object` or inside it.
+pub fn path_inside(path: &str, object: &str) -> bool {
+    path == object || path.strip_prefix(object).is_some_and(|rest| rest.starts_with('.') || rest.starts_with('['))
+}
+
+/// The messages among `events`, as (role, text).
+pub fn messages_of(events: &[agent_trace_viewer::model::Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.body {
+            agent_trace_viewer::model::EventBody::Message(m) => Some((m.role.clone(), m.content.text())),
+            _ => None,
+        })
+        .collect()
+}
