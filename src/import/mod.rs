@@ -12,6 +12,7 @@ pub mod format_view;
 pub mod gemini_cli;
 pub mod agentlens;
 mod builder;
+pub mod chat;
 pub mod docent;
 pub mod facts;
 pub mod inspect;

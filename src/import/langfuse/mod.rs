@@ -9,7 +9,6 @@
 //! what it adds ([`tree`]). [`chat`] reads the message shapes instrumented
 //! libraries record (also used by the `langsmith` format).
 
-pub mod chat;
 mod facts;
 mod reader;
 mod tree;

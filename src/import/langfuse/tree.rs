@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::chat::{self, Msg};
+use crate::import::chat::{self, Msg};
 use super::facts;
 use super::reader::{Obs, TraceRec};
 use super::validate::{self, At};

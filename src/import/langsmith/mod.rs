@@ -6,7 +6,7 @@
 //!
 //! One agent run per trace; each run a begin and an end span event around
 //! what it adds ([`tree`]). Messages are read by the `langfuse` format's
-//! [`crate::import::langfuse::chat`], which knows the same shapes.
+//! [`crate::import::chat`], which knows the same shapes.
 
 mod facts;
 mod reader;

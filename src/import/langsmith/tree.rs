@@ -14,7 +14,7 @@ use super::facts;
 use super::reader::RunRec;
 use super::validate;
 use crate::diagnostic::Severity::Warning;
-use crate::import::langfuse::chat::{self, Msg};
+use crate::import::chat::{self, Msg};
 use crate::import::{Builder, CallSite};
 use crate::json::{render_path, Seg};
 use crate::model::{CallRef, Content, ContentPart, EventBody, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall, ToolResult, ToolStatus};

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::attrs::{count, json_in, str_of};
 use super::messages::Msg;
+use crate::import::chat;
 use crate::model::{Arguments, Content, ContentPart, EventFacts, Message, ToolCall, ToolResult, ToolStatus, Usage};
 
 /// A message split into what the model shows as one message (text,
@@ -35,12 +36,12 @@ pub fn message(m: &Msg) -> Converted {
             "tool_call" => calls.push(ToolCall {
                 id: id_of(p),
                 function: str_of_value(p, "name").unwrap_or_default().to_string(),
-                arguments: arguments(p.get("arguments")),
+                arguments: chat::arguments(p.get("arguments")),
                 result: None,
             }),
             "tool_call_response" => results.push(ToolResult {
                 call_id: id_of(p),
-                content: content_of(p.get("response")),
+                content: chat::content_value(p.get("response")),
                 status: ToolStatus::Unknown,
                 call: None,
                 implicit_link: false,
@@ -67,28 +68,6 @@ fn id_of(p: &Value) -> Option<String> {
         Value::String(s) => Some(s.clone()),
         Value::Null => None,
         other => Some(other.to_string()),
-    }
-}
-
-/// Tool-call arguments: an object as it is; a JSON string parsed, with its
-/// text kept.
-pub fn arguments(v: Option<&Value>) -> Arguments {
-    match v {
-        None | Some(Value::Null) => Arguments::default(),
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
-            Ok(parsed) => Arguments { value: Some(parsed.into()), text: Some(s.as_str().into()) },
-            Err(_) => Arguments { value: None, text: Some(s.as_str().into()) },
-        },
-        Some(other) => Arguments { value: Some(other.clone().into()), text: None },
-    }
-}
-
-/// A tool's output or a response part: text as text, anything else as JSON.
-pub fn content_of(v: Option<&Value>) -> Content {
-    match v {
-        None | Some(Value::Null) => Content::None,
-        Some(Value::String(s)) => Content::Text(s.as_str().into()),
-        Some(other) => Content::Json(other.clone()),
     }
 }
 
@@ -144,7 +123,7 @@ pub fn tool_span(a: &Map<String, Value>, span_name: &str) -> Option<ToolSpan> {
     });
     let args = ["gen_ai.tool.call.arguments", "input.value", "input"].iter().find_map(|k| a.get(*k));
     let result = ["gen_ai.tool.call.result", "output.value", "output"].iter().find_map(|k| a.get(*k)).map(json_in_text);
-    Some(ToolSpan { name, call_id, arguments: arguments(args), result })
+    Some(ToolSpan { name, call_id, arguments: chat::arguments(args), result })
 }
 
 /// A result kept as the text it was, unless it is structured already.

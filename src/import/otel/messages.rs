@@ -33,8 +33,11 @@ impl Msg {
         Msg { role: role.to_string(), parts, extra: Map::new() }
     }
 
+}
+
+impl crate::import::chat::Fingerprint for Msg {
     /// What makes two messages the same one re-sent: role and parts.
-    pub fn fingerprint(&self) -> u64 {
+    fn fingerprint(&self) -> u64 {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.role.hash(&mut h);

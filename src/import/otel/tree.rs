@@ -12,7 +12,6 @@
 //! again.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
 
 use serde_json::{Map, Value};
 
@@ -23,7 +22,7 @@ use super::reader::SpanRec;
 use super::schema::{self, get};
 use super::time::{duration_ms, nanos, rfc3339};
 use crate::diagnostic::Severity::Warning;
-use crate::import::{Builder, CallSite};
+use crate::import::{chat, Builder, CallSite};
 use crate::json::Seg;
 use crate::model::{CallRef, Content, EventBody, Marker, Metadata, SpanEvent as ModelSpan, SpanPhase, ToolCall, ToolResult, ToolStatus};
 
@@ -64,13 +63,6 @@ struct Run<'s, 'r, 'a> {
 const MAX_DEPTH: usize = 256;
 
 /// The hash of a sequence extended by one message.
-fn chain(previous: u64, m: &Msg) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    previous.hash(&mut h);
-    m.fingerprint().hash(&mut h);
-    h.finish()
-}
-
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
         Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false }
@@ -259,21 +251,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     /// Shows the input messages not shown before; returns the output ones
     /// (always new), to show once the span's own events are.
     fn conversation<'m>(&mut self, s: &SpanRec, path: &[String], input: &[Msg], output: &'m [Msg], start: Option<String>) -> &'m [Msg] {
-        let mut h = 0u64;
-        let mut known = 0;
-        let mut hashes = Vec::with_capacity(input.len() + output.len());
-        for (n, m) in input.iter().enumerate() {
-            h = chain(h, m);
-            hashes.push(h);
-            if self.shown.contains(&h) {
-                known = n + 1;
-            }
-        }
-        for m in output {
-            h = chain(h, m);
-            hashes.push(h);
-        }
-        self.shown.extend(hashes);
+        let known = chat::already_shown(&mut self.shown, input, output);
         let new_input = input.get(known..).unwrap_or(&[]);
         for m in new_input {
             self.message(s, path, m, "input", start.clone());
@@ -351,8 +329,8 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let status = if failed { ToolStatus::Error } else if t.result.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
         let content = match (&t.result, failed) {
-            (Some(v), _) => convert::content_of(Some(v)),
-            (None, true) => convert::content_of(get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("message"))),
+            (Some(v), _) => chat::content_value(Some(v)),
+            (None, true) => chat::content_value(get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("message"))),
             (None, false) => Content::None,
         };
         let r = ToolResult { call_id: t.call_id, content, status, call: None, implicit_link: false };

@@ -8,7 +8,9 @@
 //! Gemini contents (`{role: model, parts: [{text}|{function_call}]}`) and
 //! Anthropic blocks (`tool_use`, `tool_result`). Langfuse and LangSmith
 //! both store whatever the instrumented library sent, so both read them
-//! here.
+//! here; OpenTelemetry reads its own message attributes (`otel::messages`)
+//! and shares the rest: tool-call arguments, tool outputs, and showing a
+//! re-sent history once ([`already_shown`]).
 //!
 //! A value that is none of these is not a conversation: [`messages`]
 //! returns None and the caller keeps the value as it is.
@@ -343,7 +345,7 @@ pub fn arguments(v: Option<&Value>) -> Arguments {
     }
 }
 
-/// A tool output: text as text, anything else as JSON.
+/// A tool output or a response part: text as text, anything else as JSON.
 pub fn content_value(v: Option<&Value>) -> Content {
     match v {
         None | Some(Value::Null) => Content::None,
@@ -376,13 +378,24 @@ mod tests {
     }
 }
 
+/// A message's identity for [`already_shown`]: two messages with the same
+/// fingerprint are the same message re-sent.
+pub trait Fingerprint {
+    fn fingerprint(&self) -> u64;
+}
+
+impl Fingerprint for Msg {
+    fn fingerprint(&self) -> u64 {
+        Msg::fingerprint(self)
+    }
+}
+
 /// How many leading `input` messages a conversation has already shown: a
 /// model call re-sends the whole history, shown once. `shown` holds a hash
 /// of every prefix shown so far (input then output, chained), and learns
 /// this call's.
-pub fn already_shown(shown: &mut std::collections::HashSet<u64>, input: &[Msg], output: &[Msg]) -> usize {
-    use std::hash::{Hash, Hasher};
-    let chain = |previous: u64, m: &Msg| {
+pub fn already_shown<M: Fingerprint>(shown: &mut std::collections::HashSet<u64>, input: &[M], output: &[M]) -> usize {
+    let chain = |previous: u64, m: &M| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         previous.hash(&mut h);
         m.fingerprint().hash(&mut h);
