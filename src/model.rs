@@ -75,6 +75,10 @@ pub struct AgentRun {
     pub metadata: Metadata,
     /// Where the run's own record starts in the source, if it has one.
     pub offset: Option<usize>,
+    /// The tool call that started this run, when it is a sub-agent's (a
+    /// Claude Code task, a Gemini CLI sub-agent): views show the run under
+    /// that call.
+    pub started_by: Option<CallRef>,
 }
 
 #[derive(Debug, Clone)]

@@ -299,6 +299,8 @@ pub struct RunView<'a> {
     pub event_count: u32,
     pub transcripts: Vec<TranscriptView<'a>>,
     pub metadata: &'a crate::model::Metadata,
+    /// The tool call that started the run, when it is a sub-agent's.
+    pub started_by: Option<crate::model::CallRef>,
 }
 
 /// Every run of the trace (`trace.runs()`).
@@ -327,6 +329,7 @@ pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
                     })
                     .collect(),
                 metadata: &r.metadata,
+                started_by: r.started_by,
             }
         })
         .collect()

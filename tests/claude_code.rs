@@ -177,9 +177,13 @@ fn a_subagent_is_its_own_run_linked_both_ways_with_its_task_call() {
     let (i, run) = t.runs.iter().enumerate().find(|(_, r)| r.id == "agent-b1f2c3d").unwrap();
     assert_eq!(run.metadata["parent_tool_call_id"], "toolu_03");
     let call_event = run.metadata["parent_event"].as_u64().unwrap() as usize;
-    assert_eq!(t.events[call_event].metadata["subagent_runs"]["toolu_03"], i);
+    let started_by = run.started_by.expect("the sub-agent's run names the call that started it");
+    assert_eq!(started_by.event as usize, call_event);
     let EventBody::Message(m) = &t.events[call_event].body else { panic!() };
-    assert!(m.tool_calls.iter().any(|c| c.function == "Task" && c.id.as_deref() == Some("toolu_03")));
+    let call = &m.tool_calls[started_by.call as usize];
+    assert_eq!((call.function.as_str(), call.id.as_deref()), ("Task", Some("toolu_03")));
+    assert_eq!(t.runs.iter().filter(|r| r.started_by == Some(started_by)).count(), 1, "run {i} alone");
+    assert_eq!(t.runs[0].started_by, None);
     // The sidechain written inside the session file (older versions) is a run too.
     assert!(t.runs.iter().any(|r| r.id.starts_with("sidechain-")));
     // Files given in any order: the session is still run 0.

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use agent_trace_viewer::analysis::usage::totals;
-use agent_trace_viewer::model::{ContentPart, EventBody, ToolStatus, Trace};
+use agent_trace_viewer::model::{CallRef, ContentPart, EventBody, ToolStatus, Trace};
 use agent_trace_viewer::ParseOptions;
 use common::{codes, parse};
 use serde_json::{json, Value};
@@ -310,8 +310,9 @@ fn a_session_and_its_sub_agent_read_together_are_two_linked_runs() {
     assert_eq!(t.runs[1].metadata["parent_tool_call_id"], "investigator-1");
     let call_event = t.runs[1].metadata["parent_event"].as_u64().unwrap() as usize;
     let EventBody::Message(m) = &t.events[call_event].body else { panic!() };
-    let result = m.tool_calls[0].result.unwrap() as usize;
-    assert_eq!(t.events[result].metadata["sub_agent_run"], 1);
+    assert_eq!(m.tool_calls[0].id.as_deref(), Some("investigator-1"));
+    assert_eq!(t.runs[1].started_by, Some(CallRef { event: call_event as u32, call: 0 }));
+    assert_eq!(t.runs[0].started_by, None);
     // Each run's tokens are its file's, as Gemini CLI counts them.
     let g = golden();
     for (run, name) in [(0, CHECKPOINT), (1, SUB)] {

@@ -54,6 +54,7 @@ function runList(entry) {
       name: r.name,
       firstEvent: r.firstEvent,
       eventCount: r.eventCount,
+      startedBy: r.startedBy,
     }));
   }
   return entry.runs;

@@ -373,6 +373,7 @@ impl<'a> Builder<'a> {
             transcripts: vec![Transcript { key: "default".to_string(), events: n..n, metadata: Metadata::new(), retells: false }],
             metadata,
             offset,
+            started_by: None,
         });
         crate::source::clamp_u32(self.runs.len() - 1)
     }

@@ -177,6 +177,8 @@ export interface RunView {
   eventCount: number;
   transcripts: { key: string; firstEvent: number; eventCount: number }[];
   metadata: Record<string, unknown>;
+  /** The tool call that started the run, when it is a sub-agent's (a Claude Code task, a Gemini CLI sub-agent). */
+  startedBy: CallRef | null;
 }
 
 /** What every list row has: what one line of the event list shows. */

@@ -108,7 +108,7 @@ const RUN_KEYS: &[&str] = &["sessionId", "cwd", "gitBranch", "version", "slug", 
 impl Reader<'_, '_> {
     fn run(&mut self, run: RunRecords) {
         let offset = run.records.first().map(|(r, _)| r.start);
-        let index = self.out.begin_run(run.id.clone(), Metadata::new(), offset);
+        self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
         for (range, path) in &run.records {
             let Ok(v) = self.out.parse_record(range, path) else { continue };
@@ -131,17 +131,12 @@ impl Reader<'_, '_> {
         }
         branches::mark(self.out, &state.nodes);
         let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id)?)));
-        if let Some((call_id, call)) = parent {
+        if let Some((call_id, call)) = &parent {
             state.metadata.insert("parent_tool_call_id".to_string(), Value::from(call_id.clone()));
             state.metadata.insert("parent_event".to_string(), Value::from(call.event));
-            if let Some(e) = self.out.event_mut(call.event) {
-                let runs = e.metadata.entry("subagent_runs").or_insert_with(|| Value::Object(Map::new()));
-                if let Some(m) = runs.as_object_mut() {
-                    m.insert(call_id, Value::from(index));
-                }
-            }
         }
         if let Some(r) = self.out.last_run_mut() {
+            r.started_by = parent.map(|(_, call)| call);
             if r.id == "main" {
                 if let Some(session) = state.metadata.get("sessionId").and_then(Value::as_str) {
                     r.id = session.to_string();

@@ -62,14 +62,12 @@ impl Format for GeminiCli {
                 }
             }
             let first = plan.start();
-            let run = out.begin_run(id.clone(), run_meta, first);
+            out.begin_run(id.clone(), run_meta, first);
             if let Some(r) = out.last_run_mut() {
                 let sub = meta.get("kind").and_then(Value::as_str) == Some("subagent");
                 r.name = Some(if sub { "Gemini CLI sub-agent" } else { "Gemini CLI session" }.to_string());
                 r.description = meta.get("summary").and_then(Value::as_str).map(str::to_string);
-            }
-            if let Some(e) = parent.and_then(|(result, _, _)| out.event_mut(result)) {
-                e.metadata.insert("sub_agent_run".to_string(), Value::from(run));
+                r.started_by = parent.as_ref().map(|(_, call, _)| *call);
             }
             if !loadable {
                 let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";

@@ -73,10 +73,8 @@ export function renderItem(item, { subagent } = {}) {
     out.classList.add('tr-nested');
     return out;
   }
-  const subagents = event.metadata?.subagent_runs && typeof event.metadata.subagent_runs === 'object' ? event.metadata.subagent_runs : {};
-  // The run a call started: Claude Code names it on the calling event (`subagent_runs`: call id → run),
-  // Gemini CLI on the call's result (`sub_agent_run`).
-  const runOf = (c) => [subagents[c.id], item.results[c.index]?.metadata?.sub_agent_run].find(Number.isInteger) ?? null;
+  // The run a call started (a sub-agent's: the run's `startedBy` names the call).
+  const runOf = (c) => item.subagents?.[c.index] ?? null;
   const calls = (event.toolCalls ?? []).map((c) => renderCall(event, c, item.results[c.index] ?? null, { subagent: runOf(c), renderSubagent: subagent }));
   switch (event.kind) {
     case 'message': {

@@ -81,7 +81,9 @@ function prepare(view, md) {
 
 /**
  * Items `start`..`start+count` of the range [`from`, `to`) of `trace`: each
- * { event, results: { [callIndex]: result event }, nested, runStart }.
+ * { event, results: { [callIndex]: result event }, subagents: { [callIndex]:
+ * run index }, nested, runStart }. `subagents`: the runs a call started
+ * (the runs' `startedBy`).
  * `nested`: a tool result shown under its call (the call is in the range
  * and points at it), so the item itself shows nothing. `runStart`: the run
  * this event begins, when it begins one ({ index, id, name, eventCount }).
@@ -96,13 +98,17 @@ export function transcriptPage(trace, { start, count, from, to }, runs, md) {
   }
   if (missing.size) for (const e of trace.eventsAt(Uint32Array.from(missing))) byIndex.set(e.index, e);
   const firstOfRun = new Map(runs.map((r) => [r.firstEvent, r]));
+  const started = new Map(runs.filter((r) => r.startedBy).map((r) => [`${r.startedBy.event}:${r.startedBy.call}`, r.index]));
   return views.map((v) => {
     const results = {};
+    const subagents = {};
     for (const c of v.toolCalls ?? []) {
       const r = c.result !== null && c.result !== undefined ? byIndex.get(c.result) : null;
       if (r) results[c.index] = prepare(r, md);
+      const run = started.get(`${v.index}:${c.index}`);
+      if (run !== undefined) subagents[c.index] = run;
     }
-    return { event: prepare(v, md), results, nested: isNested(v, byIndex, from, to), runStart: firstOfRun.get(v.index) ?? null };
+    return { event: prepare(v, md), results, subagents, nested: isNested(v, byIndex, from, to), runStart: firstOfRun.get(v.index) ?? null };
   });
 }
 
