@@ -2,16 +2,50 @@
 //!
 //! One bar per opening of a span ([`super::spans`]' occurrences): it starts
 //! at its begin record's time and ends at its end record's, or lasts the
-//! duration the begin record gives when no end has a time. Columns, not
-//! objects, so that 100,000 spans cross to JavaScript as a few arrays.
-//! Spans with no time at all are counted, not drawn.
+//! duration the begin record gives when no end has a time. A run with no
+//! spans (a Claude Code, Codex or Gemini CLI session, a chat log) is drawn
+//! from its tool calls instead: a bar from the call's time to its result's,
+//! or the duration either record gives, packed into as few lanes as overlap
+//! needs. Columns, not objects, so that 100,000 spans cross to JavaScript as
+//! a few arrays. Spans and calls with no time at all are counted, not drawn.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
 
 use serde::Serialize;
 
-use super::failures::event_failed;
+use super::failures::{call_failed, event_failed};
 use super::spans::span_tree;
 use super::time::parse_instant;
-use crate::model::{Event, Trace};
+use crate::model::{Event, EventBody, ToolCall, Trace};
+
+/// Milliseconds, ordered (bar times are finite: they come from parsed instants).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ms(f64);
+
+impl Eq for Ms {}
+
+impl PartialOrd for Ms {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ms {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// What a bar stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BarKind {
+    /// An opening of a span.
+    Span,
+    /// A tool call, in a run without spans: from the call to its result.
+    Call,
+}
 
 /// The bars of a trace, in order of their start.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -26,17 +60,18 @@ pub struct SpanBars {
     /// Nesting depth (0: a root span).
     pub depth: Vec<u32>,
     pub run: Vec<u32>,
-    /// The span's node in `trace.spanTree()` (its name, path and events).
-    pub node: Vec<u32>,
-    /// The event that opened the span.
+    pub kind: Vec<BarKind>,
+    /// A span's node in `trace.spanTree()` (its name, path and events); null for a call.
+    pub node: Vec<Option<u32>>,
+    /// The event that opened the span, or that made the call.
     pub event: Vec<u32>,
-    /// The begin or end record says the span failed (an error status).
+    /// The begin or end record says the span failed (an error status); the call failed.
     pub failed: Vec<bool>,
-    /// The span's name (the last step of its path).
+    /// The span's name (the last step of its path), or the tool's.
     pub name: Vec<String>,
     /// Each node's path (`agent/task`, as the `span:` query takes it), by node index.
     pub node_paths: Vec<String>,
-    /// Occurrences with no time on either record: left out.
+    /// Span occurrences and calls with no time on either record: left out.
     pub untimed: u32,
 }
 
@@ -46,7 +81,8 @@ struct Bar<'t> {
     duration: f64,
     depth: u32,
     run: u32,
-    node: u32,
+    kind: BarKind,
+    node: Option<u32>,
     event: u32,
     failed: bool,
     name: &'t str,
@@ -77,9 +113,10 @@ pub fn span_bars(trace: &Trace) -> SpanBars {
             let duration = stop.map_or(0.0, |s| (s - start).max(0.0));
             let failed = begin.is_some_and(event_failed) || end.is_some_and(event_failed);
             let opened = occ.begin.or(occ.end).unwrap_or(0);
-            bars.push(Bar { start, duration, depth: node.depth, run: node.run, node: crate::source::clamp_u32(n), event: opened, failed, name: &node.name });
+            bars.push(Bar { start, duration, depth: node.depth, run: node.run, kind: BarKind::Span, node: Some(crate::source::clamp_u32(n)), event: opened, failed, name: &node.name });
         }
     }
+    untimed += call_bars(trace, &mut bars);
     bars.sort_by(|a, b| a.start.total_cmp(&b.start).then(a.depth.cmp(&b.depth)));
     let origin = bars.first().map_or(0.0, |b| b.start);
     let node_paths = (0..tree.nodes.len()).map(|n| tree.path(n).join("/")).collect();
@@ -89,12 +126,77 @@ pub fn span_bars(trace: &Trace) -> SpanBars {
         out.duration.push(b.duration);
         out.depth.push(b.depth);
         out.run.push(b.run);
+        out.kind.push(b.kind);
         out.node.push(b.node);
         out.event.push(b.event);
         out.failed.push(b.failed);
         out.name.push(b.name.to_string());
     }
     out
+}
+
+/// The tool calls of the runs that have no span, as bars (returns how many
+/// had no time). Lanes: each call takes the first lane free at its start.
+fn call_bars<'t>(trace: &'t Trace, bars: &mut Vec<Bar<'t>>) -> u32 {
+    let mut spans = vec![false; trace.runs.len()];
+    for e in &trace.events {
+        if matches!(e.body, EventBody::Span(_)) {
+            if let Some(s) = spans.get_mut(e.run as usize) {
+                *s = true;
+            }
+        }
+    }
+    let mut untimed = 0;
+    let mut calls: Vec<Bar<'t>> = Vec::new();
+    for (index, e) in trace.events.iter().enumerate() {
+        if spans.get(e.run as usize).copied().unwrap_or(true) || !trace.counts(e) {
+            continue;
+        }
+        let made: &[ToolCall] = match &e.body {
+            EventBody::Message(m) => &m.tool_calls,
+            EventBody::ToolCall(c) => std::slice::from_ref(c),
+            _ => continue,
+        };
+        for c in made {
+            let Some(start) = millis(e) else {
+                untimed += 1;
+                continue;
+            };
+            let result = c.result.and_then(|r| trace.events.get(r as usize));
+            let own = matches!(e.body, EventBody::ToolCall(_)).then(|| e.facts().duration_ms).flatten();
+            let given = own.or_else(|| result.and_then(|r| r.facts().duration_ms)).filter(|d| d.is_finite());
+            let duration = given.or_else(|| result.and_then(millis).map(|end| end - start)).map_or(0.0, |d| d.max(0.0));
+            let failed = call_failed(trace, e, c);
+            calls.push(Bar { start, duration, depth: 0, run: e.run, kind: BarKind::Call, node: None, event: crate::source::clamp_u32(index), failed, name: &c.function });
+        }
+    }
+    // Lanes per run: a call takes the lowest lane whose bars have ended
+    // (a heap of lane ends and a set of free lanes: n log n, however many overlap).
+    calls.sort_by(|a, b| a.run.cmp(&b.run).then(a.start.total_cmp(&b.start)));
+    let mut busy: BinaryHeap<Reverse<(Ms, u32)>> = BinaryHeap::new();
+    let mut free: BTreeSet<u32> = BTreeSet::new();
+    let mut lanes = 0u32;
+    let mut run = None;
+    for mut bar in calls {
+        if run != Some(bar.run) {
+            (busy, free, lanes, run) = (BinaryHeap::new(), BTreeSet::new(), 0, Some(bar.run));
+        }
+        while let Some(Reverse((end, lane))) = busy.peek().copied() {
+            if end.0 > bar.start {
+                break;
+            }
+            busy.pop();
+            free.insert(lane);
+        }
+        let lane = free.pop_first().unwrap_or_else(|| {
+            lanes += 1;
+            lanes - 1
+        });
+        busy.push(Reverse((Ms(bar.start + bar.duration), lane)));
+        bar.depth = lane;
+        bars.push(bar);
+    }
+    untimed
 }
 
 #[cfg(test)]

@@ -299,18 +299,22 @@ export interface SpanBars {
   start: number[];
   /** Length in milliseconds (0: an instant, or no time at the end). */
   duration: number[];
+  /** The lane within the run: a span's nesting depth; for calls, the first lane free at their start. */
   depth: number[];
   run: number[];
-  /** The span's node in `spanTree()`. */
-  node: number[];
-  /** The event that opened the span. */
+  /** A span's opening, or (in a run without spans) a tool call from its time to its result's. */
+  kind: ("span" | "call")[];
+  /** A span's node in `spanTree()`; null for a call. */
+  node: (number | null)[];
+  /** The event that opened the span, or that made the call. */
   event: number[];
-  /** The span's begin or end record says it failed. */
+  /** The span's begin or end record says it failed; the call failed. */
   failed: boolean[];
+  /** The span's name, or the tool's. */
   name: string[];
   /** Each node's path (`agent/task`, what the `span:` query takes), by node index. */
   nodePaths: string[];
-  /** Span openings with no time on either record (not drawn). */
+  /** Span openings and calls with no time on either record (not drawn). */
   untimed: number;
 }
 

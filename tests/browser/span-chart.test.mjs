@@ -86,6 +86,33 @@ test('span chart: the sample drawn as the core lays it out; select, zoom, reset,
   await context.close();
 });
 
+test('span chart: a Claude Code session, which has no spans, is drawn from its tool calls; a call opens its event', async () => {
+  const { page, context, errors } = await openViewer(env);
+  await loadSample(page, 'claude-code-session.jsonl');
+  const t = parseTrace(readFileSync(join(root, 'www', 'samples', 'claude-code-session.jsonl')));
+  const expected = t.spanBars();
+  t.free();
+  assert.ok(expected.kind.length > 3 && expected.kind.every((k) => k === 'call'));
+  await page.click('#tab-span-chart');
+  await page.waitForSelector('#span-canvas');
+  assert.match(await page.textContent('#span-chart-title'), new RegExp(`^${expected.kind.length} tool calls on a time axis`));
+  // The longest call: its facts name the tool; its event opens in the list.
+  const target = expected.duration.indexOf(Math.max(...expected.duration));
+  const at = await page.$eval('#span-canvas', (c, i) => {
+    const { view, lane, bars } = c.chart;
+    return { x: (bars.start[i] + bars.duration[i] / 2 - view.t0) / view.msPerPx, y: 24 + (lane[i] - view.top) * 18 + 8 };
+  }, target);
+  await page.click('#span-canvas', { position: at });
+  await page.waitForSelector('#span-details [data-fact="tool call"]');
+  assert.equal(await page.textContent('#span-details [data-fact="tool call"]'), expected.name[target]);
+  assert.equal(await page.$('#span-events'), null, 'a call has no span: query');
+  await page.screenshot({ path: join(artifacts, 'view-span-chart-calls.png') });
+  await page.click('#span-open');
+  await page.waitForFunction((i) => window.__viewer.state.view === 'events' && window.__viewer.state.selected === i, expected.event[target]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 function watchLongTasks() {
   window.__longTasks = [];
   new PerformanceObserver((list) => {

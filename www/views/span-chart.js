@@ -1,5 +1,7 @@
 // The span chart: every span as a bar at its start and duration
-// (`trace.spanBars()`, analysis::span_bars), nested by depth, runs stacked,
+// (`trace.spanBars()`, analysis::span_bars), nested by depth, runs stacked;
+// a run without spans (a coding-agent session, a chat log) drawn from its
+// tool calls, each from its time to its result's, in as few lanes as overlap needs;
 // coloured by kind (the first word of the span's name: `chat`,
 // `execute_tool`, `invoke_agent`, …), failed spans red. Drawn on a canvas
 // each frame from columns, so 100,000 spans cost one pass. Wheel zooms
@@ -35,11 +37,13 @@ function formatMs(ms) {
 export const spanChartView = {
   id: 'span-chart',
   label: 'Span chart',
-  available: (info) => (info.stats.byKind.span ?? 0) > 0,
+  available: (info) => (info.stats.byKind.span ?? 0) > 0 || (info.hasTimestamps && info.stats.toolCalls > 0),
   async render(panel, ctx) {
     const bars = await ctx.call('spanBars');
     const n = bars.start.length;
-    panel.append(el('h2', { className: 'view-title', id: ctx.id('span-chart-title') }, `${n.toLocaleString('en-US')} spans on a time axis${bars.untimed ? ` (${bars.untimed.toLocaleString('en-US')} without a time are not drawn)` : ''}`));
+    const calls = bars.kind.filter((k) => k === 'call').length;
+    const what = [n - calls && `${(n - calls).toLocaleString('en-US')} spans`, calls && `${calls.toLocaleString('en-US')} tool calls`].filter(Boolean).join(' and ') || 'Nothing';
+    panel.append(el('h2', { className: 'view-title', id: ctx.id('span-chart-title') }, `${what} on a time axis${bars.untimed ? ` (${bars.untimed.toLocaleString('en-US')} without a time are not drawn)` : ''}`));
     if (!n) return;
     // Lanes: each run below the previous one, a lane per depth.
     const runs = [...new Set(bars.run)].sort((a, b) => a - b);
@@ -160,14 +164,17 @@ export const spanChartView = {
     const showDetails = (i) => {
       clear(details);
       if (i < 0) return;
-      const path = bars.nodePaths[bars.node[i]] ?? bars.name[i];
-      const open = el('button', { type: 'button', className: 'link', id: ctx.id('span-open') }, `open its begin event #${bars.event[i]}`);
+      const span = bars.kind[i] === 'span';
+      const path = span ? bars.nodePaths[bars.node[i]] ?? bars.name[i] : bars.name[i];
+      const open = el('button', { type: 'button', className: 'link', id: ctx.id('span-open') }, span ? `open its begin event #${bars.event[i]}` : `open the call's event #${bars.event[i]}`);
       open.addEventListener('click', () => ctx.goto(bars.event[i]));
-      const events = el('button', { type: 'button', className: 'link', id: ctx.id('span-events') }, 'show its events in the list');
-      events.addEventListener('click', () => ctx.setQuery(`span:${/[\s()"]/.test(path) ? `"${path.replace(/["\\]/g, '\\$&')}"` : path}`));
-      details.append(el('dl', { className: 'span-facts' },
-        ...[['span', path], ['run', String(bars.run[i])], ['start', `+${formatMs(bars.start[i])}`], ['duration', formatMs(bars.duration[i])], ['depth', String(bars.depth[i])], ['status', bars.failed[i] ? 'failed' : 'ok']]
-          .flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-fact': k }, v)])), open, ' · ', events);
+      const facts = [[span ? 'span' : 'tool call', path], ['run', String(bars.run[i])], ['start', `+${formatMs(bars.start[i])}`], ['duration', formatMs(bars.duration[i])], [span ? 'depth' : 'lane', String(bars.depth[i])], ['status', bars.failed[i] ? 'failed' : 'ok']];
+      details.append(el('dl', { className: 'span-facts' }, ...facts.flatMap(([k, v]) => [el('dt', {}, k), el('dd', { 'data-fact': k }, v)])), open);
+      if (span) {
+        const events = el('button', { type: 'button', className: 'link', id: ctx.id('span-events') }, 'show its events in the list');
+        events.addEventListener('click', () => ctx.setQuery(`span:${/[\s()"]/.test(path) ? `"${path.replace(/["\\]/g, '\\$&')}"` : path}`));
+        details.append(' · ', events);
+      }
     };
 
     let drag = null;
