@@ -55,6 +55,23 @@ pub fn days_from_civil(year: i64, month: u32, day: u32) -> Option<i64> {
     Some(era * 146_097 + day_of_era - 719_468)
 }
 
+/// The date of a day count since 1970-01-01 (the inverse of
+/// [`days_from_civil`], Howard Hinnant's civil_from_days), for days on or
+/// after 1970-01-01: the formats that write times as epoch numbers (OTLP's
+/// nanoseconds, LangSmith's milliseconds) show them as RFC 3339 with it.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, u32::try_from(m).unwrap_or(1), u32::try_from(d).unwrap_or(1))
+}
+
 /// Two ASCII digits as a number.
 pub(crate) fn two_digits(a: u8, b: u8) -> Option<u32> {
     (a.is_ascii_digit() && b.is_ascii_digit()).then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
@@ -78,6 +95,15 @@ pub(crate) fn fraction(s: &[u8]) -> Option<(u32, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn civil_from_days_inverts_days_from_civil() {
+        for days in [0i64, 59, 60, 365, 11_016, 19_782, 2_932_896] {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), Some(days), "{days}");
+        }
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
 
     #[test]
     fn calendar() {
