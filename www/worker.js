@@ -5,7 +5,7 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace, parseFiles, formats, groupFiles } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles, formats, groupFiles, redact } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 import { transcriptPage, transcriptLocate } from './views/transcript/page-data.js';
 
@@ -247,6 +247,19 @@ const ops = {
   /** Runs a and b aligned turn by turn (analysis::compare). */
   compareRuns({ traceId, a, b }) {
     return get(traceId).trace.compareRuns(a, b);
+  },
+  /** Run a of this trace and run b of trace `otherId` (another file) aligned turn by turn. */
+  compareRunsWith({ traceId, otherId, a, b }) {
+    return get(traceId).trace.compareRunsWith(get(otherId).trace, a, b);
+  },
+  /**
+   * A trace file's bytes with its secrets masked (the core's `redact`):
+   * { bytes, report, examples }, the bytes transferred back. The page
+   * previews with the report and saves the bytes only when told to.
+   */
+  redact({ buffer, options }) {
+    const r = redact(new Uint8Array(buffer), options);
+    return { value: r, transfer: [r.bytes.buffer] };
   },
   /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
   runFieldValues({ traceId, name }) {

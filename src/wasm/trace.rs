@@ -166,6 +166,18 @@ impl JsTrace {
         }
     }
 
+    /// Run `a` of this trace and run `b` of `other` (another file) aligned
+    /// turn by turn, as `compareRuns` does for two runs of one trace: the
+    /// left side's event indices are this trace's, the right side's
+    /// `other`'s. Throws a `RangeError` when either run does not exist.
+    #[wasm_bindgen(js_name = compareRunsWith, unchecked_return_type = "Comparison")]
+    pub fn compare_runs_with(&self, other: &JsTrace, a: u32, b: u32) -> Result<JsValue, JsValue> {
+        match crate::analysis::compare::compare(&self.trace, a, &other.trace, b) {
+            Some(c) => Ok(to_js(&c)),
+            None => Err(js_sys::RangeError::new(&format!("run {a} of this trace ({} runs) and run {b} of the other ({} runs)", self.trace.runs.len(), other.trace.runs.len())).into()),
+        }
+    }
+
     /// Each run's value of metadata field `name` (`metadata.a.b`, as
     /// `filterableFields()` names them), `null` where the run has no scalar there.
     #[wasm_bindgen(js_name = runFieldValues, unchecked_return_type = "(string | number | boolean | null)[]")]
