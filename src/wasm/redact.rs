@@ -4,6 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::to_js;
+use crate::redact::preview::examples;
 use crate::redact::{redact_input, RedactOptions};
 
 #[derive(Default, serde::Deserialize)]
@@ -20,7 +21,7 @@ struct JsRedactOptions {
 /// Masks the secrets of a trace file (gzip and UTF-16 are read first; the
 /// output is UTF-8 JSON of the same format): `{ bytes, report, examples }`,
 /// `examples` the first few placeholders of each kind with their secret
-/// masked ([`masked`]), for a preview that must not show the secret. Throws an
+/// masked (`redact::preview`), for a preview that must not show the secret. Throws an
 /// `Error` for a pattern that is not a regex, options that are not
 /// `RedactOptions`, or a zip archive.
 #[wasm_bindgen(unchecked_return_type = "Redacted")]
@@ -46,59 +47,9 @@ pub fn redact(bytes: &[u8], #[wasm_bindgen(unchecked_optional_param_type = "Reda
     let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v).map(drop);
     set("bytes", &js_sys::Uint8Array::from(r.bytes.as_slice()).into()).map_err(|_| JsError::new("cannot build the result"))?;
     set("report", &to_js(&r.report)).map_err(|_| JsError::new("cannot build the result"))?;
-    set("examples", &to_js(&examples(&r.placeholders))).map_err(|_| JsError::new("cannot build the result"))?;
+    set("examples", &to_js(&examples(&r.placeholders, EXAMPLES_PER_KIND))).map_err(|_| JsError::new("cannot build the result"))?;
     Ok(out.into())
 }
 
 /// Placeholders shown per kind in a preview.
 const EXAMPLES_PER_KIND: usize = 3;
-
-/// One placeholder and its secret masked (`RedactExample`).
-#[derive(serde::Serialize)]
-struct Example<'a> {
-    placeholder: &'a str,
-    masked: String,
-}
-
-/// The first [`EXAMPLES_PER_KIND`] placeholders of each kind, in order of
-/// first appearance (placeholders are `[REDACTED:<kind>:<n>]`).
-fn examples(placeholders: &[(String, String)]) -> Vec<Example<'_>> {
-    let mut per_kind: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for (secret, placeholder) in placeholders {
-        let kind = placeholder.rsplit_once(':').map_or(placeholder.as_str(), |(k, _)| k);
-        let n = per_kind.entry(kind).or_default();
-        *n += 1;
-        if *n <= EXAMPLES_PER_KIND {
-            out.push(Example { placeholder, masked: masked(secret) });
-        }
-    }
-    out
-}
-
-/// A secret as a preview may show it: its first characters (at most 4, at
-/// most a quarter of it, none of a short one), then `…` and its length.
-fn masked(secret: &str) -> String {
-    let chars = secret.chars().count();
-    let shown: String = secret.chars().take((chars / 4).min(4)).collect();
-    format!("{shown}… ({chars} characters)")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_masked_secret_shows_at_most_a_quarter_of_it() {
-        assert_eq!(masked("sk-proj-abcdefghijklmnopqrstuvwxyz"), "sk-p… (34 characters)");
-        assert_eq!(masked("abc"), "… (3 characters)");
-        assert_eq!(masked("a@b.io"), "a… (6 characters)");
-    }
-
-    #[test]
-    fn examples_are_the_first_few_of_each_kind() {
-        let p: Vec<(String, String)> = (1..=5).map(|n| (format!("secret-{n}"), format!("[REDACTED:jwt:{n}]"))).chain([("x@y.org".to_string(), "[REDACTED:email:1]".to_string())]).collect();
-        let e = examples(&p);
-        assert_eq!(e.iter().map(|e| e.placeholder).collect::<Vec<_>>(), ["[REDACTED:jwt:1]", "[REDACTED:jwt:2]", "[REDACTED:jwt:3]", "[REDACTED:email:1]"]);
-    }
-}
