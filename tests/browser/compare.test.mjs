@@ -85,4 +85,12 @@ test('compare with another file: the right side\'s runs come from it, an inserte
   await page.waitForFunction(() => document.querySelector('#compare-summary').textContent.startsWith('5 same'));
   assert.deepEqual(errors, []);
   await context.close();
+
+  // The link opened later: the file is not in it, only its name, and the view says so.
+  const later = await openViewer(env, { path: `#${params}` });
+  await later.page.setInputFiles('#file-input', { name: 'left.jsonl', mimeType: 'application/json', buffer: Buffer.from(`${run(['read', 'edit'], 'done', 0)}\n`) });
+  await later.page.waitForSelector('#compare-notice:not([hidden])');
+  assert.match(await later.page.textContent('#compare-notice'), /compared with run #0 of another file, right\.jsonl, which a link cannot reopen/);
+  assert.deepEqual(later.errors, []);
+  await later.context.close();
 });

@@ -22,8 +22,8 @@ function runLabel(r) {
   return `#${r.index} ${r.id}${r.name ? ` · ${r.name}` : ''}`;
 }
 
-/** The runs' facts side by side, differing ones marked. */
-function deltaTable(left, right) {
+/** The runs' facts side by side, differing ones marked; `names` head the two columns. */
+function deltaTable(left, right, names = ['left', 'right']) {
   const scoreNames = [...new Set([...Object.keys(left.scores), ...Object.keys(right.scores)])].sort();
   const facts = [
     ...scoreNames.map((n) => [`score ${n}`, left.scores[n] ?? null, right.scores[n] ?? null, 'score']),
@@ -38,7 +38,7 @@ function deltaTable(left, right) {
   return el(
     'table',
     { className: 'tools compare-deltas' },
-    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, 'left'), el('th', { scope: 'col' }, 'right'), el('th', { scope: 'col' }, 'Δ'))),
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, ''), el('th', { scope: 'col' }, names[0]), el('th', { scope: 'col' }, names[1]), el('th', { scope: 'col' }, 'Δ'))),
     el('tbody', {}, ...facts.map(([name, a, b, kind]) => {
       const differs = a !== b;
       const delta = differs && typeof a === 'number' && typeof b === 'number' ? `${b > a ? '+' : ''}${cellText(b - a, kind)}` : '';
@@ -140,7 +140,7 @@ export const compareView = {
       if (mine !== generation) return;
       steps = c.steps;
       summary.textContent = `${c.same.toLocaleString('en-US')} same, ${c.changed.toLocaleString('en-US')} changed, ${c.removed.toLocaleString('en-US')} only left, ${c.added.toLocaleString('en-US')} only right${c.approximate ? ' (too long to align: the middle is paired by position)' : ''}.`;
-      clear(deltas).append(deltaTable(c.left, c.right));
+      clear(deltas).append(deltaTable(c.left, c.right, other ? [ctx.info.name, other.name] : undefined));
       list.reset(steps.length);
     };
     const pick = () => {
