@@ -261,6 +261,26 @@ const ops = {
     const r = redact(new Uint8Array(buffer), options);
     return { value: r, transfer: [r.bytes.buffer] };
   },
+  /**
+   * Run `run` alone as a file of the trace's format: its lines of a JSON
+   * Lines file (the core's `trace.runSource`, which throws saying why a
+   * file does not allow it), offered only once they read back as that run —
+   * one run, the same events, each with the same kind, role and summary.
+   */
+  runSource({ traceId, run }) {
+    const entry = get(traceId);
+    const bytes = entry.trace.runSource(run);
+    const r = runList(entry)[run];
+    const check = parseTrace(bytes, { format: entry.trace.format });
+    try {
+      const rows = (t, from, n) => t.rowsAt(Uint32Array.from({ length: n }, (_, i) => from + i)).map((x) => `${x.kind}\u0000${x.role}\u0000${x.summary}`);
+      const same = check.runCount === 1 && check.eventCount === r.eventCount && rows(check, 0, r.eventCount).join('\n') === rows(entry.trace, r.firstEvent, r.eventCount).join('\n');
+      if (!same) throw new Error(`its lines do not read back as this run alone (they read as ${check.runCount} runs of ${check.eventCount} events)`);
+    } finally {
+      check.free();
+    }
+    return { value: bytes, transfer: [bytes.buffer] };
+  },
   /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
   runFieldValues({ traceId, name }) {
     return get(traceId).trace.runFieldValues(name);

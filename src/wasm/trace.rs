@@ -166,6 +166,16 @@ impl JsTrace {
         }
     }
 
+    /// Run `run`'s own lines of a JSON Lines file (`analysis::run_source`):
+    /// the bytes to export that run alone as a file of the trace's format.
+    /// Throws an `Error` saying why when the file does not let one be cut
+    /// out (one JSON document, several files, a line another run shares).
+    #[wasm_bindgen(js_name = runSource)]
+    pub fn run_source(&self, run: u32) -> Result<Vec<u8>, JsError> {
+        let lines = crate::analysis::run_source::run_lines(&self.trace, run).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(self.trace.source.get(lines).unwrap_or_default().to_vec())
+    }
+
     /// Run `a` of this trace and run `b` of `other` (another file) aligned
     /// turn by turn, as `compareRuns` does for two runs of one trace: the
     /// left side's event indices are this trace's, the right side's

@@ -53,7 +53,10 @@ test('export redacted: a preview of every kind (secrets masked), the download lo
   const dialogText = await page.textContent('#export-dialog');
   assertNoSecret(dialogText, 'the preview');
   assert.match(dialogText, /\[REDACTED:openai-key:1\] ← sk-p… \(\d+ characters\)/);
-  assert.match(await page.textContent('#export-scope'), /whole file secrets\.json/);
+  assert.match(await page.textContent('#export-scope'), /^secrets\.json in its own format \(openai\)/);
+  // One run: the whole file is the run; nothing else to pick.
+  assert.equal(await page.$eval('#export-scope-select', (s) => s.selectedOptions[0].textContent), 'the whole file');
+  assert.ok(await page.isDisabled('#export-scope-select'));
   await page.screenshot({ path: join(artifacts, 'share-export-preview.png') });
 
   // A literal of the user's: the options changed, so the download waits for a new preview.
@@ -161,4 +164,36 @@ test('bundle: a redacted .zip of the viewer and the open traces, served from its
   } finally {
     await served.close();
   }
+});
+
+test('export redacted: one run of a JSON Lines file alone (its line, checked to read back as that run); a JSON document offers the whole file only, saying why', async () => {
+  const { page, context, errors } = await openViewer(env);
+  const line = (text) => JSON.stringify({ messages: [{ role: 'user', content: text }, { role: 'assistant', content: 'ok' }] });
+  const key = 'sk-proj-Q1w2E3r4T5y6U7i8O9p0AaSsDdFfGgHh';
+  const jsonl = `${line('first run, no secret')}\n${line(`my key is ${key}`)}\n${line('third run')}\n`;
+  await open(page, [{ name: 'runs.jsonl', buffer: Buffer.from(jsonl) }]);
+  await page.click('#export-button');
+  await page.waitForSelector('#export-kinds');
+  await page.selectOption('#export-scope-select', '1');
+  await page.waitForFunction(() => document.querySelector('#export-download').textContent === 'Download runs.run-1.redacted.jsonl');
+  assert.match(await page.textContent('#export-scope-note'), /^Run #1: its \d+ bytes of lines, which read back as that run alone\./);
+  assert.deepEqual(await page.$$eval('#export-kinds tbody tr', (trs) => trs.map((tr) => tr.dataset.kind)), ['openai-key']);
+  await page.screenshot({ path: join(artifacts, 'share-export-run.png') });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-download')]);
+  assert.equal(download.suggestedFilename(), 'runs.run-1.redacted.jsonl');
+  const saved = readFileSync(await download.path(), 'utf8');
+  assert.equal(saved, `${line('my key is [REDACTED:openai-key:1]')}\n`);
+  await page.click('#export-close');
+
+  // A JSON document of several runs: each run is part of one value, so only the whole file.
+  const doc = JSON.stringify([JSON.parse(line('a')), JSON.parse(line('b'))]);
+  await open(page, [{ name: 'runs.json', buffer: Buffer.from(doc) }]);
+  await page.click('#export-button');
+  await page.waitForSelector('#export-kinds, #export-preview .redact-summary');
+  await page.selectOption('#export-scope-select', '1');
+  await page.waitForFunction(() => document.querySelector('#export-scope-note').textContent.startsWith('Run #1 cannot be exported alone'));
+  assert.match(await page.textContent('#export-scope-note'), /one JSON document/);
+  assert.ok(await page.isDisabled('#export-download'));
+  assert.deepEqual(errors, []);
+  await context.close();
 });

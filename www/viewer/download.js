@@ -27,3 +27,10 @@ export function redactedName(name) {
   const dot = base.lastIndexOf('.');
   return dot > 0 ? `${base.slice(0, dot)}.redacted${base.slice(dot)}` : `${base}.redacted.json`;
 }
+
+/** The name of run `run` of `name` exported alone: `run.jsonl` → `run.run-3.jsonl` (a `.gz` dropped). */
+export function runFileName(name, run) {
+  const base = String(name || 'trace').split('/').pop().replace(/\.gz$/i, '');
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? `${base.slice(0, dot)}.run-${run}${base.slice(dot)}` : `${base}.run-${run}.jsonl`;
+}
