@@ -63,6 +63,8 @@ log "www/vendor/markdown.js (the markdown parser bundle)"
 node scripts/bundle-markdown.mjs
 log "pkg/viewer (the embeddable viewer)"
 node scripts/package-viewer.mjs
+# files.json: the viewer's file list, which the page's Bundle button packs.
+node scripts/site-manifest.mjs www
 # dist/: the static site, ready for any host (all URLs in it are relative,
 # so it also works from a sub-path).
 rm -rf dist

@@ -52,7 +52,7 @@ const INPUT_ONLY: &[&str] = &["RedactOptions", "ParseOptions", "FileInput", "Glo
 
 /// Objects the wasm layer builds by hand around a checked row (a
 /// Uint8Array is no JSON): tests/node/redact.test.mjs checks their shape.
-const BUILT_BY_HAND: &[&str] = &["Redacted"];
+const BUILT_BY_HAND: &[&str] = &["Redacted", "RedactExample"];
 
 /// Return types of wasm methods that are plain JSON, with no interface to
 /// check: format ids, metadata and Docent's own AgentRun object as read, the

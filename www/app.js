@@ -14,6 +14,8 @@ const viewer = mountViewer(document.getElementById('app'), {
   title: 'agent-trace-viewer',
   // The page's only viewer keeps plain ids (links and tests name them).
   idPrefix: '',
+  // The build's list of the viewer's files (scripts/build.sh): the Bundle button packs them.
+  bundleManifest: 'files.json',
 });
 
 viewer.ready.then(

@@ -65,8 +65,14 @@ export interface ViewerOptions {
   hash?: boolean;
   /** Keyboard shortcuts and paste-to-load for the whole document; else only while focus is in the viewer. Default false. */
   globalKeys?: boolean;
-  /** Show the open-files, open-folder and paste controls. Default false. */
+  /** Show the open-files, open-folder and paste controls, and "Export redacted…" once a trace is loaded. Default false. */
   controls?: boolean;
+  /**
+   * With `controls`: the URL (relative to the document) of the viewer's file list that
+   * scripts/build.sh writes (`files.json`); a "Bundle…" button then saves a .zip of the viewer
+   * with the open traces, fetching those files from that site when clicked. Default none (no button).
+   */
+  bundleManifest?: string;
   /** A sample menu: true for `samples/index.json` next to the page, or the URL of an index.json. Default false. */
   samples?: boolean | string;
   /** Honour `?url=` (offered, fetched only when the user agrees) and `?sample=` in the page's URL. Default false. */

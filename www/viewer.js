@@ -30,6 +30,8 @@ import { installDetail } from './viewer/detail.js';
 import { installHash } from './viewer/hash.js';
 import { installKeyboard } from './viewer/keyboard.js';
 import { installWiring } from './viewer/wiring.js';
+import { installExportRedacted } from './viewer/export-redacted.js';
+import { installExportBundle } from './viewer/export-bundle.js';
 
 /** The stylesheet that goes with this module (an asset URL once bundled). */
 const STYLESHEET = new URL('./style.css', import.meta.url).href;
@@ -130,7 +132,7 @@ export function mountViewer(element, options = {}) {
       element.dispatchEvent(new CustomEvent(`atv-${type}`, { detail, bubbles: true, composed: true }));
     },
   };
-  for (const install of [installLocationState, installStatus, installWorkerLink, installLoading, installTraceDisplay, installViewSwitch, installEventList, installDetail, installHash, installKeyboard, installWiring]) install(v);
+  for (const install of [installLocationState, installStatus, installWorkerLink, installLoading, installTraceDisplay, installViewSwitch, installEventList, installDetail, installHash, installKeyboard, installWiring, installExportRedacted, installExportBundle]) install(v);
 
   async function start() {
     v.initEventList();

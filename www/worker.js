@@ -5,7 +5,7 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace, parseFiles, formats, groupFiles } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles, formats, groupFiles, redact } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 import { transcriptPage, transcriptLocate } from './views/transcript/page-data.js';
 
@@ -248,6 +248,39 @@ const ops = {
   /** Runs a and b aligned turn by turn (analysis::compare). */
   compareRuns({ traceId, a, b }) {
     return get(traceId).trace.compareRuns(a, b);
+  },
+  /** Run a of this trace and run b of trace `otherId` (another file) aligned turn by turn. */
+  compareRunsWith({ traceId, otherId, a, b }) {
+    return get(traceId).trace.compareRunsWith(get(otherId).trace, a, b);
+  },
+  /**
+   * A trace file's bytes with its secrets masked (the core's `redact`):
+   * { bytes, report, examples }, the bytes transferred back. The page
+   * previews with the report and saves the bytes only when told to.
+   */
+  redact({ buffer, options }) {
+    const r = redact(new Uint8Array(buffer), options);
+    return { value: r, transfer: [r.bytes.buffer] };
+  },
+  /**
+   * Run `run` alone as a file of the trace's format: its lines of a JSON
+   * Lines file (the core's `trace.runSource`, which throws saying why a
+   * file does not allow it), offered only once they read back as that run —
+   * one run, the same events, each with the same kind, role and summary.
+   */
+  runSource({ traceId, run }) {
+    const entry = get(traceId);
+    const bytes = entry.trace.runSource(run);
+    const r = runList(entry)[run];
+    const check = parseTrace(bytes, { format: entry.trace.format });
+    try {
+      const rows = (t, from, n) => t.rowsAt(Uint32Array.from({ length: n }, (_, i) => from + i)).map((x) => `${x.kind}\u0000${x.role}\u0000${x.summary}`);
+      const same = check.runCount === 1 && check.eventCount === r.eventCount && rows(check, 0, r.eventCount).join('\n') === rows(entry.trace, r.firstEvent, r.eventCount).join('\n');
+      if (!same) throw new Error(`its lines do not read back as this run alone (they read as ${check.runCount} runs of ${check.eventCount} events)`);
+    } finally {
+      check.free();
+    }
+    return { value: bytes, transfer: [bytes.buffer] };
   },
   /** Each run's value of a metadata field (`metadata.a.b`), null where it has none. */
   runFieldValues({ traceId, name }) {

@@ -15,11 +15,13 @@
 //!   `trace.toolStats()` and the page's Stats view all serialise;
 //! - [`compare`]: two runs aligned turn by turn, with their deltas;
 //! - [`diagnostics`]: repeated diagnostics grouped into one finding;
-//! - [`summary`]: the one line that says what an event is.
+//! - [`summary`]: the one line that says what an event is;
+//! - [`run_source`]: a run's own lines of a JSON Lines file (a run exported alone).
 
 pub mod compare;
 pub mod diagnostics;
 pub mod failures;
+pub mod run_source;
 pub mod runs;
 pub mod span_bars;
 pub mod spans;

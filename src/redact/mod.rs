@@ -13,6 +13,7 @@
 //! so a redacted trace still shows which calls used the same key.
 
 pub mod detectors;
+pub mod preview;
 
 use std::collections::HashMap;
 use std::ops::Range;

@@ -4,6 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::to_js;
+use crate::redact::preview::examples;
 use crate::redact::{redact_input, RedactOptions};
 
 #[derive(Default, serde::Deserialize)]
@@ -18,7 +19,9 @@ struct JsRedactOptions {
 }
 
 /// Masks the secrets of a trace file (gzip and UTF-16 are read first; the
-/// output is UTF-8 JSON of the same format): `{ bytes, report }`. Throws an
+/// output is UTF-8 JSON of the same format): `{ bytes, report, examples }`,
+/// `examples` the first few placeholders of each kind with their secret
+/// masked (`redact::preview`), for a preview that must not show the secret. Throws an
 /// `Error` for a pattern that is not a regex, options that are not
 /// `RedactOptions`, or a zip archive.
 #[wasm_bindgen(unchecked_return_type = "Redacted")]
@@ -44,5 +47,9 @@ pub fn redact(bytes: &[u8], #[wasm_bindgen(unchecked_optional_param_type = "Reda
     let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v).map(drop);
     set("bytes", &js_sys::Uint8Array::from(r.bytes.as_slice()).into()).map_err(|_| JsError::new("cannot build the result"))?;
     set("report", &to_js(&r.report)).map_err(|_| JsError::new("cannot build the result"))?;
+    set("examples", &to_js(&examples(&r.placeholders, EXAMPLES_PER_KIND))).map_err(|_| JsError::new("cannot build the result"))?;
     Ok(out.into())
 }
+
+/// Placeholders shown per kind in a preview.
+const EXAMPLES_PER_KIND: usize = 3;

@@ -166,6 +166,28 @@ impl JsTrace {
         }
     }
 
+    /// Run `run`'s own lines of a JSON Lines file (`analysis::run_source`):
+    /// the bytes to export that run alone as a file of the trace's format.
+    /// Throws an `Error` saying why when the file does not let one be cut
+    /// out (one JSON document, several files, a line another run shares).
+    #[wasm_bindgen(js_name = runSource)]
+    pub fn run_source(&self, run: u32) -> Result<Vec<u8>, JsError> {
+        let lines = crate::analysis::run_source::run_lines(&self.trace, run).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(self.trace.source.get(lines).unwrap_or_default().to_vec())
+    }
+
+    /// Run `a` of this trace and run `b` of `other` (another file) aligned
+    /// turn by turn, as `compareRuns` does for two runs of one trace: the
+    /// left side's event indices are this trace's, the right side's
+    /// `other`'s. Throws a `RangeError` when either run does not exist.
+    #[wasm_bindgen(js_name = compareRunsWith, unchecked_return_type = "Comparison")]
+    pub fn compare_runs_with(&self, other: &JsTrace, a: u32, b: u32) -> Result<JsValue, JsValue> {
+        match crate::analysis::compare::compare(&self.trace, a, &other.trace, b) {
+            Some(c) => Ok(to_js(&c)),
+            None => Err(js_sys::RangeError::new(&format!("run {a} of this trace ({} runs) and run {b} of the other ({} runs)", self.trace.runs.len(), other.trace.runs.len())).into()),
+        }
+    }
+
     /// Each run's value of metadata field `name` (`metadata.a.b`, as
     /// `filterableFields()` names them), `null` where the run has no scalar there.
     #[wasm_bindgen(js_name = runFieldValues, unchecked_return_type = "(string | number | boolean | null)[]")]

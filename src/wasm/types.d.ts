@@ -328,7 +328,7 @@ export interface AlignedStep {
   key: string;
 }
 
-/** Two runs aligned turn by turn (`trace.compareRuns(a, b)`). */
+/** Two runs aligned turn by turn (`trace.compareRuns(a, b)`, or a run of another trace: `trace.compareRunsWith(other, a, b)`). */
 export interface Comparison {
   left: RunRow;
   right: RunRow;
@@ -364,8 +364,11 @@ export interface RedactReport {
   stringsUnread: number;
 }
 
-/** The redacted file (UTF-8 JSON of the input's format) and what was masked. */
-export interface Redacted { bytes: Uint8Array; report: RedactReport }
+/** A placeholder and the secret it stands for, masked (its first characters at most, and its length). */
+export interface RedactExample { placeholder: string; masked: string }
+
+/** The redacted file (UTF-8 JSON of the input's format), what was masked, and the first few placeholders of each kind. */
+export interface Redacted { bytes: Uint8Array; report: RedactReport; examples: RedactExample[] }
 
 /** One run's row of the runs table (`trace.runRows()`). */
 export interface RunRow {

@@ -212,12 +212,15 @@ test('keyboard: j/k and arrows move, Enter opens, Esc closes, / focuses the quer
   await page.screenshot({ path: join(artifacts, 'keys-help.png') });
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('#help'), false);
-  // Number keys switch views (2 is the Transcript); j/k and Enter work in the diagnostics list too.
+  // Number keys switch views (2 is the Transcript, 3 Compare: a one-run trace can be
+  // compared with another file); j/k and Enter work in the diagnostics list too.
   await page.keyboard.press('2');
   await page.waitForFunction(() => window.__viewer.state.view === 'transcript');
   await page.keyboard.press('3');
-  await page.waitForSelector('#tool-table');
+  await page.waitForFunction(() => window.__viewer.state.view === 'compare');
   await page.keyboard.press('4');
+  await page.waitForSelector('#tool-table');
+  await page.keyboard.press('5');
   await page.waitForSelector('#diagnostics-list .vrow:not(.loading)');
   await page.keyboard.press('j');
   await page.keyboard.press('j');

@@ -274,3 +274,31 @@ test('__proto__, constructor and prototype keys in metadata and arguments stay p
     t.free();
   }
 });
+
+test('compareRunsWith: a run of another trace aligned like two runs of one (an inserted step is a gap)', () => {
+  const run = (calls) => {
+    const messages = [{ role: 'user', content: 'fix it' }];
+    calls.forEach((tool, k) => {
+      messages.push({ role: 'assistant', content: '', tool_calls: [{ id: `c${k}`, type: 'function', function: { name: tool, arguments: '{}' } }] });
+      messages.push({ role: 'tool', tool_call_id: `c${k}`, content: 'ok' });
+    });
+    return JSON.stringify({ messages });
+  };
+  const left = parseTrace(new TextEncoder().encode(`${run(['read', 'edit'])}\n`));
+  const right = parseTrace(new TextEncoder().encode(`${run(['read', 'grep', 'edit'])}\n`));
+  const both = parseTrace(new TextEncoder().encode(`${run(['read', 'edit'])}\n${run(['read', 'grep', 'edit'])}\n`));
+  try {
+    const across = left.compareRunsWith(right, 0, 0);
+    assert.deepEqual(across.steps.map((s) => s.change), ['same', 'same', 'same', 'added', 'added', 'same', 'same']);
+    // The right side's indices are the other trace's events.
+    assert.deepEqual(across.steps.filter((s) => s.change === 'added').map((s) => s.right), [3, 4]);
+    // The same alignment as the two runs in one file (whose right indices are offset).
+    const within = both.compareRuns(0, 1);
+    assert.deepEqual(across.steps.map((s) => s.change), within.steps.map((s) => s.change));
+    assert.throws(() => left.compareRunsWith(right, 0, 1), RangeError);
+  } finally {
+    left.free();
+    right.free();
+    both.free();
+  }
+});

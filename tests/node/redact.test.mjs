@@ -17,7 +17,7 @@ const secrets = Object.values(JSON.parse(readFileSync(join(root, 'tests', 'fixtu
 
 test('redact: the same format back, every secret masked, the report counts them', () => {
   const r = redact(bytes);
-  assert.deepEqual(Object.keys(r).sort(), ['bytes', 'report']);
+  assert.deepEqual(Object.keys(r).sort(), ['bytes', 'examples', 'report']);
   assert.ok(r.bytes instanceof Uint8Array);
   assert.deepEqual(Object.keys(r.report).sort(), ['kinds', 'stringsChanged', 'stringsUnread']);
   assert.equal(r.report.kinds.reduce((n, k) => n + k.occurrences, 0), 13);
@@ -30,6 +30,14 @@ test('redact: the same format back, every secret masked, the report counts them'
     assert.match(t.events(1, 1)[0].text, /^Use my OpenAI key \[REDACTED:openai-key:1\]/);
   } finally {
     t.free();
+  }
+  // The examples name each kind's first placeholders with the secret masked: never the secret.
+  const kinds = r.report.kinds.map((k) => k.kind);
+  assert.deepEqual([...new Set(r.examples.map((e) => e.placeholder.split(':')[1]))].sort(), [...kinds].sort());
+  for (const e of r.examples) {
+    assert.match(e.placeholder, /^\[REDACTED:[a-z-]+:[1-3]\]$/);
+    assert.match(e.masked, /… \(\d+ characters\)$/);
+    for (const s of secrets) assert.ok(!e.masked.includes(s), e.masked);
   }
   // gzip is read first; the output is the plain text.
   assert.deepEqual(redact(gzipSync(bytes)).bytes, r.bytes);

@@ -18,7 +18,8 @@ export function installKeyboard(v) {
     // The element the key was pressed in, also inside a shadow root.
     const t = e.composedPath()[0] ?? e.target;
     const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement;
-    if ($('help').open) return;
+    // A dialog (the keys help, an export) has the keyboard to itself.
+    if (v.rootEl.querySelector('dialog[open]')) return;
     if (typing) {
       if (e.key === 'Escape' && t === $('query')) {
         e.preventDefault();

@@ -38,11 +38,21 @@ export function buildSkeleton(o, P, dropTarget) {
           sampleMenu,
         )
       : null;
+  // Shown once a trace is loaded: the redacted export and, where the build's file list is known, the bundle.
+  const shareControls = o.controls
+    ? el(
+        'div',
+        { id: id('share-controls'), className: 'open-controls share-controls', role: 'group', 'aria-label': 'Share the trace', hidden: true },
+        el('button', { id: id('export-button'), type: 'button', className: 'button', 'aria-haspopup': 'dialog', title: 'Save this file with its secrets masked (a preview first)' }, 'Export redacted…'),
+        o.bundleManifest ? el('button', { id: id('bundle-button'), type: 'button', className: 'button', 'aria-haspopup': 'dialog', title: 'Save a .zip of the viewer with the open traces, for any static host' }, 'Bundle…') : null,
+      )
+    : null;
   const header = el(
     'header',
     { className: 'top' },
     o.title ? el('h1', {}, String(o.title)) : null,
     openControls,
+    shareControls,
     el('span', { id: id('status'), className: 'status muted', role: 'status', 'aria-live': 'polite' }, 'Loading the parser…'),
     el('button', { id: id('help-button'), type: 'button', className: 'button small', 'aria-haspopup': 'dialog', title: 'Keyboard shortcuts (?)' }, 'Keys ?'),
   );

@@ -105,3 +105,18 @@ export async function fetchWithPolicyCheck(url, onProgress) {
     document.removeEventListener('securitypolicyviolation', listen);
   }
 }
+
+/**
+ * The bytes of a loaded source, read again for an export the user asked
+ * for: a File is read, kept bytes and pasted text copied, a URL fetched
+ * again (the one it was loaded from). A trace made of several files has no
+ * single file to export: that throws, saying so.
+ */
+export async function sourceBytes(source) {
+  if (source.parts) throw new Error(`${source.name} is ${source.parts.length} files read as one trace: there is no one file to export`);
+  if (source.file) return new Uint8Array(await source.file.arrayBuffer());
+  if (source.text !== undefined) return new TextEncoder().encode(source.text);
+  if (source.bytes) return source.bytes.slice();
+  if (source.url) return new Uint8Array(await fetchWithPolicyCheck(source.url, () => {}));
+  throw new Error(`${source.name}: its bytes are not available`);
+}

@@ -140,6 +140,9 @@ export function installWiring(v) {
         v.uiLoad(files.map(({ file, path }) => ({ name: file.name, path, file })), { skipped });
         e.target.value = '';
       });
+      $('export-button').addEventListener('click', v.openExportDialog);
+      $('bundle-button')?.addEventListener('click', v.openBundleDialog);
+      on(v.element, 'atv-load', () => ($('share-controls').hidden = false));
     }
     $('cancel').addEventListener('click', v.cancelLoading);
     $('filter').addEventListener('submit', (e) => e.preventDefault());
