@@ -3,7 +3,9 @@
 //! Decompression is capped so that a gzip or zip bomb ends in a clear "too
 //! large" error instead of exhausting memory.
 
+mod store_zip;
 mod unzip;
+pub use store_zip::{write_stored, TooLargeForZip};
 pub use unzip::{unzip, ZipError, ZipMember};
 
 /// Largest decompressed size accepted from a gzip input: the input cap

@@ -140,21 +140,22 @@ fn files_in(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_fixture_of_every_format_reads_back_the_same() {
     let mut checked = 0;
     let mut masked = 0;
+    let mut zips = 0;
     for id in agent_trace_viewer::format_ids() {
         let mut files = Vec::new();
         files_in(&root().join("tests/fixtures").join(id), &mut files);
         files.sort();
         for f in files.iter().filter(|f| !f.components().any(|c| c.as_os_str() == "scaling")) {
+            // Zips (Inspect `.eval`) too: written back as a zip of the same files.
             let bytes = std::fs::read(f).unwrap();
-            if agent_trace_viewer::container::is_zip(&bytes) {
-                continue;
-            }
+            zips += usize::from(agent_trace_viewer::container::is_zip(&bytes));
             let r = check_same_but_masked(&f.display().to_string(), &bytes);
             checked += 1;
             masked += r.report.strings_changed;
         }
     }
     assert!(checked > 50, "{checked} fixtures");
+    assert!(zips >= 2, "{zips} zip fixtures");
     eprintln!("{checked} fixtures redacted and read back; {masked} strings masked");
 }
 
@@ -167,4 +168,26 @@ fn user_patterns_literals_and_refusals() {
     let bad = RedactOptions { patterns: vec!["[".to_string()], ..RedactOptions::default() };
     assert!(redact_input(bytes, &bad).unwrap_err().to_string().contains("not a valid regex"));
     assert!(redact_input(b"PK\x03\x04rest", &RedactOptions::default()).unwrap_err().to_string().contains("zip"));
+    // An archive with a file that is not JSON is not written: that file could not be searched.
+    use agent_trace_viewer::container::write_stored;
+    let zip = write_stored(&[("header.json".to_string(), b"{}".to_vec()), ("logo.png".to_string(), vec![0x89, b'P', b'N', b'G'])]).unwrap();
+    assert!(redact_input(&zip, &RedactOptions::default()).unwrap_err().to_string().contains("`logo.png`, which is not JSON"));
+}
+
+#[test]
+fn an_eval_zip_is_redacted_file_by_file_with_one_set_of_placeholders() {
+    use agent_trace_viewer::container::{unzip, write_stored, MAX_GZIP_EXPANSION};
+    let key = "sk-proj-Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6J7k8";
+    let members = vec![
+        ("header.json".to_string(), format!(r#"{{"eval": {{"task": "t", "metadata": {{"key": "{key}"}}}}}}"#).into_bytes()),
+        ("samples/1_epoch_1.json".to_string(), format!(r#"{{"id": 1, "input": "use {key}"}}"#).into_bytes()),
+    ];
+    let r = redact_input(&write_stored(&members).unwrap(), &RedactOptions::default()).unwrap();
+    let back = unzip(&r.bytes, MAX_GZIP_EXPANSION).unwrap();
+    assert_eq!(back.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["header.json", "samples/1_epoch_1.json"]);
+    for (name, data) in &back {
+        let text = std::str::from_utf8(data).unwrap();
+        assert!(!text.contains(key) && text.contains("[REDACTED:openai-key:1]"), "{name}: {text}");
+    }
+    assert_eq!((r.report.kinds[0].occurrences, r.report.kinds[0].distinct, r.report.strings_changed), (2, 1, 2));
 }

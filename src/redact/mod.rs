@@ -79,8 +79,11 @@ pub fn detectors(options: &RedactOptions) -> Result<Vec<Detector>, BadPattern> {
 pub enum RedactError {
     Pattern(BadPattern),
     Gzip(crate::container::GzipError),
-    /// A zip (an Inspect `.eval`): its members would have to be written back compressed.
-    Archive,
+    Zip(crate::container::ZipError),
+    /// A file of an archive that is not JSON: it cannot be searched, so the
+    /// archive is not written (a secret in it would leave unmasked).
+    NotJsonMember(String),
+    TooLargeForZip(crate::container::TooLargeForZip),
 }
 
 impl std::fmt::Display for RedactError {
@@ -88,7 +91,11 @@ impl std::fmt::Display for RedactError {
         match self {
             RedactError::Pattern(e) => e.fmt(f),
             RedactError::Gzip(e) => write!(f, "the gzip input could not be read: {e}"),
-            RedactError::Archive => f.write_str("a zip archive cannot be redacted yet: redact its JSON members (or the .json form of the log)"),
+            RedactError::Zip(e) => write!(f, "the zip input could not be read: {e}"),
+            RedactError::NotJsonMember(name) => {
+                write!(f, "the archive holds `{name}`, which is not JSON and cannot be searched for secrets: nothing was written")
+            }
+            RedactError::TooLargeForZip(e) => e.fmt(f),
         }
     }
 }
@@ -96,11 +103,13 @@ impl std::fmt::Display for RedactError {
 impl std::error::Error for RedactError {}
 
 /// Masks the secrets of an input file as the parser receives it: gzip is
-/// unwrapped and UTF-16 converted first (the output is plain UTF-8 JSON).
+/// unwrapped and UTF-16 converted first (the output is plain UTF-8 JSON); a
+/// zip (an Inspect `.eval`) stays a zip of the same files, each redacted,
+/// stored (the placeholders numbered across the files).
 pub fn redact_input(bytes: &[u8], options: &RedactOptions) -> Result<Redaction, RedactError> {
     use crate::container;
     if container::is_zip(bytes) {
-        return Err(RedactError::Archive);
+        return redact_archive(bytes, options);
     }
     let unzipped;
     let bytes = if container::is_gzip(bytes) {
@@ -120,40 +129,32 @@ pub fn redact_input(bytes: &[u8], options: &RedactOptions) -> Result<Redaction, 
     redact_json(bytes, options).map_err(RedactError::Pattern)
 }
 
+/// A zip's JSON files redacted by one masker, written back as a stored zip.
+fn redact_archive(bytes: &[u8], options: &RedactOptions) -> Result<Redaction, RedactError> {
+    use crate::container;
+    let members = container::unzip(bytes, container::MAX_GZIP_EXPANSION).map_err(RedactError::Zip)?;
+    if let Some((name, _)) = members.iter().find(|(name, _)| !(name.ends_with(".json") || name.ends_with(".jsonl"))) {
+        return Err(RedactError::NotJsonMember(name.clone()));
+    }
+    let detectors = detectors(options).map_err(RedactError::Pattern)?;
+    let mut masker = Masker::new(&detectors);
+    let mut report = RedactReport::default();
+    let mut out = Vec::with_capacity(members.len());
+    for (name, data) in members {
+        let masked = masker.redact_text(&data, &mut report);
+        out.push((name, masked));
+    }
+    let bytes = container::write_stored(&out).map_err(RedactError::TooLargeForZip)?;
+    Ok(masker.finish(bytes, report))
+}
+
 /// Masks the secrets in the JSON (or JSON Lines) text `bytes`.
 pub fn redact_json(bytes: &[u8], options: &RedactOptions) -> Result<Redaction, BadPattern> {
     let detectors = detectors(options)?;
-    let mut masker = Masker { detectors: &detectors, seen: HashMap::new(), order: Vec::new(), counts: HashMap::new() };
-    let mut out = Vec::with_capacity(bytes.len());
+    let mut masker = Masker::new(&detectors);
     let mut report = RedactReport::default();
-    let mut copied = 0;
-    for (quoted, terminated) in string_values(bytes) {
-        let decoded = if terminated { crate::json::scan::decode_string(bytes, quoted.clone()) } else { None };
-        let replacement = match decoded {
-            // A String always serialises.
-            Some(text) => masker.mask(&text).map(|masked| serde_json::to_string(&masked).unwrap_or_default()),
-            // A literal that does not decode (an unterminated string, a bad
-            // escape): searched as it is written, the placeholders put in
-            // its raw text, every other byte kept.
-            None => match bytes.get(quoted.clone()).map(std::str::from_utf8) {
-                Some(Ok(raw)) => masker.mask(raw),
-                _ => {
-                    report.strings_unread += 1;
-                    None
-                }
-            },
-        };
-        let Some(replacement) = replacement else { continue };
-        out.extend_from_slice(bytes.get(copied..quoted.start).unwrap_or_default());
-        out.extend_from_slice(replacement.as_bytes());
-        copied = quoted.end;
-        report.strings_changed += 1;
-    }
-    out.extend_from_slice(bytes.get(copied..).unwrap_or_default());
-    let mut kinds: Vec<KindCount> = masker.counts.into_values().collect();
-    kinds.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then_with(|| a.kind.cmp(&b.kind)));
-    report.kinds = kinds;
-    Ok(Redaction { bytes: out, report, placeholders: masker.order })
+    let out = masker.redact_text(bytes, &mut report);
+    Ok(masker.finish(out, report))
 }
 
 struct Masker<'d> {
@@ -163,7 +164,50 @@ struct Masker<'d> {
     counts: HashMap<String, KindCount>,
 }
 
-impl Masker<'_> {
+impl<'d> Masker<'d> {
+    fn new(detectors: &'d [Detector]) -> Masker<'d> {
+        Masker { detectors, seen: HashMap::new(), order: Vec::new(), counts: HashMap::new() }
+    }
+
+    /// The JSON (or JSON Lines) text `bytes` with the secrets of its string
+    /// values masked; `report` counts the strings changed and unread.
+    fn redact_text(&mut self, bytes: &[u8], report: &mut RedactReport) -> Vec<u8> {
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut copied = 0;
+        for (quoted, terminated) in string_values(bytes) {
+            let decoded = if terminated { crate::json::scan::decode_string(bytes, quoted.clone()) } else { None };
+            let replacement = match decoded {
+                // A String always serialises.
+                Some(text) => self.mask(&text).map(|masked| serde_json::to_string(&masked).unwrap_or_default()),
+                // A literal that does not decode (an unterminated string, a bad
+                // escape): searched as it is written, the placeholders put in
+                // its raw text, every other byte kept.
+                None => match bytes.get(quoted.clone()).map(std::str::from_utf8) {
+                    Some(Ok(raw)) => self.mask(raw),
+                    _ => {
+                        report.strings_unread += 1;
+                        None
+                    }
+                },
+            };
+            let Some(replacement) = replacement else { continue };
+            out.extend_from_slice(bytes.get(copied..quoted.start).unwrap_or_default());
+            out.extend_from_slice(replacement.as_bytes());
+            copied = quoted.end;
+            report.strings_changed += 1;
+        }
+        out.extend_from_slice(bytes.get(copied..).unwrap_or_default());
+        out
+    }
+
+    /// The redaction of `bytes`: the report completed with the counts per kind.
+    fn finish(self, bytes: Vec<u8>, mut report: RedactReport) -> Redaction {
+        let mut kinds: Vec<KindCount> = self.counts.into_values().collect();
+        kinds.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then_with(|| a.kind.cmp(&b.kind)));
+        report.kinds = kinds;
+        Redaction { bytes, report, placeholders: self.order }
+    }
+
     /// `text` with its secrets replaced, or None when it holds none.
     fn mask(&mut self, text: &str) -> Option<String> {
         let mut spans: Vec<(Range<usize>, usize)> = Vec::new();

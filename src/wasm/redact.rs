@@ -19,11 +19,13 @@ struct JsRedactOptions {
 }
 
 /// Masks the secrets of a trace file (gzip and UTF-16 are read first; the
-/// output is UTF-8 JSON of the same format): `{ bytes, report, examples }`,
+/// output is UTF-8 JSON of the same format, or for a zip such as an Inspect
+/// `.eval` a zip of the same files, each redacted): `{ bytes, report, examples }`,
 /// `examples` the first few placeholders of each kind with their secret
 /// masked (`redact::preview`), for a preview that must not show the secret. Throws an
 /// `Error` for a pattern that is not a regex, options that are not
-/// `RedactOptions`, or a zip archive.
+/// `RedactOptions`, or a zip archive that does not read or holds a file that
+/// is not JSON.
 #[wasm_bindgen(unchecked_return_type = "Redacted")]
 pub fn redact(bytes: &[u8], #[wasm_bindgen(unchecked_optional_param_type = "RedactOptions")] options: Option<js_sys::Object>) -> Result<JsValue, JsError> {
     let options: JsRedactOptions = match options {

@@ -367,7 +367,7 @@ export interface RedactReport {
 /** A placeholder and the secret it stands for, masked (its first characters at most, and its length). */
 export interface RedactExample { placeholder: string; masked: string }
 
-/** The redacted file (UTF-8 JSON of the input's format), what was masked, and the first few placeholders of each kind. */
+/** The redacted file (UTF-8 JSON of the input's format; for a zip such as an Inspect `.eval`, a zip of the same files, each redacted), what was masked, and the first few placeholders of each kind. */
 export interface Redacted { bytes: Uint8Array; report: RedactReport; examples: RedactExample[] }
 
 /** One run's row of the runs table (`trace.runRows()`). */

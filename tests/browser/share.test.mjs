@@ -1,8 +1,8 @@
 // Sharing from the page, in Chromium: "Export redacted…" previews every
 // kind of secret of the redaction fixture (counts, placeholders, the secret
 // shown masked only), downloads `<name>.redacted.json`, which loads back as
-// the same format with placeholders and no secret; a zip (.eval) is refused
-// with the core's reason. "Bundle…" downloads a .zip (read back here from
+// the same format with placeholders and no secret; an Inspect .eval stays a
+// zip of its files, redacted. "Bundle…" downloads a .zip (read back here from
 // its central directory, every member's CRC-32 and sizes checked), which,
 // unzipped and served by a static server, opens on its redacted trace
 // asking for nothing outside it.
@@ -120,22 +120,34 @@ test('export redacted: a preview of every kind (secrets masked), the download lo
   await context.close();
 });
 
-test('export redacted: a zip (.eval) is refused with the reason the core gives', async () => {
+test('export redacted: an Inspect .eval stays a zip of its files, redacted, and loads back as the same log', async () => {
   const { page, context, errors } = await openViewer(env);
   const evalBytes = readFileSync(join(root, 'www', 'samples', 'inspect-arith.eval'));
   await open(page, [{ name: 'inspect-arith.eval', buffer: evalBytes }]);
+  const before = await page.evaluate(() => ({ format: window.__viewer.state.info.format, runs: window.__viewer.state.info.runCount, events: window.__viewer.state.info.eventCount }));
   await page.click('#export-button');
-  await page.waitForSelector('#export-error:not([hidden])');
-  let reason = '';
-  try {
-    redact(evalBytes);
-  } catch (e) {
-    reason = e.message;
-  }
-  assert.ok(reason, 'the core refuses a zip');
-  assert.equal(await page.textContent('#export-error'), `Cannot redact inspect-arith.eval: ${reason}`);
-  assert.ok(await page.isDisabled('#export-download'));
-  await page.screenshot({ path: join(artifacts, 'share-export-zip-refused.png') });
+  // The sample holds no key: the user's literal (its system prompt) is what is masked.
+  await page.fill('#export-literals', 'Use the add tool');
+  await page.click('#export-preview-button');
+  await page.waitForSelector('#export-kinds tr[data-kind="literal"]');
+  assert.equal(await page.textContent('#export-download'), 'Download inspect-arith.redacted.eval');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-download')]);
+  assert.equal(download.suggestedFilename(), 'inspect-arith.redacted.eval');
+  const saved = readFileSync(await download.path());
+  assert.deepEqual(saved, Buffer.from(redact(evalBytes, { literals: ['Use the add tool'] }).bytes));
+  // Still a zip of the same files (read back by the test's own reader, CRCs checked), none holding the literal.
+  const out = join(artifacts, 'redacted-eval');
+  rmSync(out, { recursive: true, force: true });
+  const members = extractZip(saved, out);
+  assert.ok(members.includes('header.json') && members.some((m) => m.startsWith('samples/')), members.join(', '));
+  for (const m of members) assert.ok(!readFileSync(join(out, m), 'utf8').includes('Use the add tool'), `${m} still holds the literal`);
+  assert.ok(members.some((m) => readFileSync(join(out, m), 'utf8').includes('[REDACTED:literal:1]')));
+  await page.click('#export-close');
+  await open(page, [{ name: 'inspect-arith.redacted.eval', buffer: saved }]);
+  const after = await page.evaluate(() => ({ format: window.__viewer.state.info.format, runs: window.__viewer.state.info.runCount, events: window.__viewer.state.info.eventCount }));
+  assert.deepEqual(after, before);
+  await page.waitForFunction(() => document.body.innerText.includes('[REDACTED:literal:1]'));
+  await page.screenshot({ path: join(artifacts, 'share-export-eval.png') });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,7 +1,8 @@
 // `redact(bytes, options)` through the npm package: the Redacted object's
 // shape (bytes a Uint8Array, the RedactReport the Rust tests check), a file
-// that reads back as its format with no secret left, gzip read first, and
-// the refusals (a bad regex, unknown options, a zip) as Errors that say why.
+// that reads back as its format with no secret left, gzip read first, an
+// Inspect .eval written back as a zip that reads as the same log, and the
+// refusals (a bad regex, unknown options, a broken zip) as Errors that say why.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,5 +51,19 @@ test('redact: user patterns, and refusals that say why', () => {
   assert.ok(!text.includes('http_get') && text.includes('call_[REDACTED:custom:1]'));
   assert.throws(() => redact(bytes, { patterns: ['('] }), /not a valid regex/);
   assert.throws(() => redact(bytes, { patern: ['x'] }), /invalid redact options/);
-  assert.throws(() => redact(Buffer.from('PK\x03\x04....')), /zip/);
+  assert.throws(() => redact(Buffer.from('PK\x03\x04....')), /zip input could not be read/);
+});
+
+test('redact: an Inspect .eval stays a zip that reads as the same log', () => {
+  const evalBytes = readFileSync(join(root, 'www', 'samples', 'inspect-arith.eval'));
+  const r = redact(evalBytes, { literals: ['Use the add tool'] });
+  assert.deepEqual([...r.bytes.subarray(0, 4)], [0x50, 0x4b, 0x03, 0x04]);
+  assert.ok(r.report.kinds.some((k) => k.kind === 'literal'));
+  const [a, b] = [parseTrace(evalBytes), parseTrace(r.bytes)];
+  try {
+    assert.deepEqual([b.format, b.runCount, b.eventCount], [a.format, a.runCount, a.eventCount]);
+  } finally {
+    a.free();
+    b.free();
+  }
 });

@@ -96,7 +96,7 @@ export function installExportRedacted(v) {
       parts.download.disabled = false;
     } catch (e) {
       clear(parts.preview);
-      // A zip (.eval), a bad regex, unknown options: the core says why.
+      // A zip that does not read, a bad regex, unknown options: the core says why.
       parts.error.textContent = `Cannot redact ${source.name}: ${e.message}`;
       parts.error.hidden = false;
     }
@@ -105,7 +105,9 @@ export function installExportRedacted(v) {
   function save() {
     const r = parts.result;
     if (!r) return;
-    downloadBytes(r.bytes, r.name, 'application/json');
+    // A zip (an Inspect .eval) stays a zip: `PK` first.
+    const zip = r.bytes[0] === 0x50 && r.bytes[1] === 0x4b;
+    downloadBytes(r.bytes, r.name, zip ? 'application/zip' : 'application/json');
     v.setStatus(`Saved ${r.name} (${r.report.kinds.reduce((n, k) => n + k.occurrences, 0).toLocaleString('en-US')} secrets masked)`);
   }
 
