@@ -371,7 +371,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         items.first().is_some_and(|first| {
             let s = scan::skip_ws(self.b, first.start);
             let slice = self.b.get(s..first.end).unwrap_or(&[]);
-            serde_json::from_slice::<Value>(slice).ok().and_then(|v| v.as_object().map(record_flavor)).is_some_and(|f| f != Flavor::Other)
+            crate::json::build::from_slice(slice).ok().and_then(|v| v.as_object().map(record_flavor)).is_some_and(|f| f != Flavor::Other)
         })
     }
 

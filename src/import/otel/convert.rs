@@ -75,7 +75,7 @@ fn id_of(p: &Value) -> Option<String> {
 pub fn arguments(v: Option<&Value>) -> Arguments {
     match v {
         None | Some(Value::Null) => Arguments::default(),
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+        Some(Value::String(s)) => match crate::json::build::from_str(s) {
             Ok(parsed) => Arguments { value: Some(parsed.into()), text: Some(s.as_str().into()) },
             Err(_) => Arguments { value: None, text: Some(s.as_str().into()) },
         },
