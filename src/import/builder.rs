@@ -328,6 +328,13 @@ impl<'a> Builder<'a> {
     /// Parses one record; on failure records a diagnostic pointing into it.
     pub fn parse_record(&mut self, range: &Range<usize>, path: &str) -> Result<Value, UnreadableRecord> {
         let slice = self.bytes.get(range.clone()).unwrap_or(&[]);
+        // The fast builder gives serde_json's value or nothing; serde_json
+        // then reads the record again and says what is wrong with it.
+        if !self.exact_only {
+            if let Some(v) = crate::json::build::value(slice) {
+                return Ok(v);
+            }
+        }
         match serde_json::from_slice::<Value>(slice) {
             Ok(v) => Ok(v),
             Err(e) => {

@@ -337,7 +337,7 @@ fn call(id_value: Option<&Value>, name: Option<&Value>, args: Option<&Value>) ->
 pub fn arguments(v: Option<&Value>) -> Arguments {
     match v {
         None | Some(Value::Null) => Arguments::default(),
-        Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+        Some(Value::String(s)) => match crate::json::build::from_str(s) {
             Ok(parsed) => Arguments { value: Some(parsed.into()), text: Some(s.as_str().into()) },
             Err(_) => Arguments { value: None, text: Some(s.as_str().into()) },
         },

@@ -236,7 +236,7 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::Contai
     let start = scan::skip_ws(b, range.start);
     let slice = b.get(start..range.end).unwrap_or(&[]);
     if slice.len() <= SAMPLE_FULL_BYTES || depth > 4 {
-        if let Ok(v) = serde_json::from_slice::<Value>(slice) {
+        if let Ok(v) = crate::json::build::from_slice(slice) {
             return v;
         }
         // Past the depth budget, a value that does not parse is left out:

@@ -3,6 +3,7 @@
 //! Formats differ in what their records mean, not in how records are laid
 //! out in a file, so the split into top-level values happens once here.
 
+pub mod build;
 pub mod ends;
 pub mod path;
 pub mod python;

@@ -53,13 +53,26 @@ pub fn render_path(base: &str, segs: &[Seg]) -> String {
 /// or of the deepest container on the way when a step is missing. The value
 /// may hold `NaN` and the infinities ([`Grammar::NonFinite`]).
 pub fn find_path(b: &[u8], start: usize, path: &[Seg]) -> usize {
+    find_path_in(b, start, path, &ANY_GRAMMAR)
+}
+
+/// [`find_path`], jumping over the containers `ends` holds the ends of
+/// (the split's): a value after a long one is found without scanning it.
+/// Where the table's grammar refuses a step (a `NaN` in a strict table),
+/// the step is scanned again in the wider grammar, as [`find_path`] does.
+pub fn find_path_in(b: &[u8], start: usize, path: &[Seg], ends: &ContainerEnds) -> usize {
     let mut at = skip_ws(b, start);
     for seg in path {
         let next = match (seg, b.get(at)) {
-            (Seg::Key(k), Some(b'{')) => object_members_in(b, at, &ANY_GRAMMAR)
+            (Seg::Key(k), Some(b'{')) => object_members_in(b, at, ends)
+                .or_else(|_| object_members_in(b, at, &ANY_GRAMMAR))
                 .ok()
                 .and_then(|m| m.into_iter().find(|(key, _)| key == k).map(|(_, r)| r.start)),
-            (Seg::Index(n), Some(b'[')) => array_items_in(b, at, &ANY_GRAMMAR).0.get(*n).map(|r| r.start),
+            (Seg::Index(n), Some(b'[')) => {
+                let (items, end) = array_items_in(b, at, ends);
+                let items = if end.is_ok() { items } else { array_items_in(b, at, &ANY_GRAMMAR).0 };
+                items.get(*n).map(|r| r.start)
+            }
             _ => None,
         };
         match next {
@@ -74,14 +87,14 @@ pub fn find_path(b: &[u8], start: usize, path: &[Seg]) -> usize {
 /// `start`) starts: one scan for all of them, for reporting on many items
 /// (a [`find_path`] per item scans the value once per item).
 pub fn item_starts(b: &[u8], start: usize, path: &[Seg], ends: &ContainerEnds) -> Vec<usize> {
-    let list = find_path(b, start, path);
+    let list = find_path_in(b, start, path, ends);
     array_items_in(b, list, ends).0.into_iter().map(|r| r.start).collect()
 }
 
 /// [`item_starts`] for the members of the object at `path`: each key (as
 /// decoded) and where its value starts, in order.
 pub fn member_starts(b: &[u8], start: usize, path: &[Seg], ends: &ContainerEnds) -> Vec<(String, usize)> {
-    let object = find_path(b, start, path);
+    let object = find_path_in(b, start, path, ends);
     object_members_in(b, object, ends).map(|m| m.into_iter().map(|(k, r)| (k, r.start)).collect()).unwrap_or_default()
 }
 

@@ -16,7 +16,7 @@ use std::ops::Range;
 use super::string::string_end;
 
 pub use super::ends::{ContainerEnds, NO_ENDS};
-pub use super::path::{find_path, render_path, Seg};
+pub use super::path::{find_path, find_path_in, render_path, Seg};
 pub use super::string::{scan_string, validated_string_end};
 
 /// Where the grammar was broken, and what was expected there.

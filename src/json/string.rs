@@ -226,7 +226,7 @@ fn control_in_string(i: usize, c: u8) -> SyntaxError {
 /// The value of the four hex digits at `at`, if they are four hex digits:
 /// the one reader of `\uXXXX` digits (the scan's check, the decoding).
 #[inline(always)]
-fn hex4(b: &[u8], at: usize) -> Option<u16> {
+pub(crate) fn hex4(b: &[u8], at: usize) -> Option<u16> {
     let digits = b.get(at..at + 4)?;
     let mut n = 0u16;
     for d in digits {

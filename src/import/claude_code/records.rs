@@ -30,6 +30,49 @@ struct Head {
     parent: Option<Value>,
 }
 
+/// The [`Head`] serde_json would read of the record at `r`, read from its
+/// members without going through the rest (the first pass went through every
+/// record's text for four small fields: a fifth of the parse). Only for a
+/// record the split found clean (no hazard, valid UTF-8: serde_json then
+/// reads it as the text says), and not with `exact_only`; `None` asks serde_json.
+fn head_in_place(input: &Input, out: &Builder, r: &Range<usize>) -> Option<Head> {
+    let b = out.bytes();
+    let hazards = &input.split.hazards;
+    let first = hazards.partition_point(|h| *h < r.start);
+    if out.exact_only() || !out.utf8_valid() || hazards.get(first).is_some_and(|h| *h < r.end) {
+        return None;
+    }
+    let at = crate::json::scan::skip_ws(b, r.start);
+    if b.get(at) != Some(&b'{') {
+        return None; // a list would fill the fields by position
+    }
+    let mut members = Vec::new();
+    crate::json::read::members(b, at, &input.split.ends, &mut members)?;
+    let mut head = Head::default();
+    let mut seen = 0u8;
+    for m in members {
+        if m.key_escaped {
+            return None; // its text is not its bytes
+        }
+        let (field, bit) = match b.get(m.key.clone())? {
+            b"isSidechain" => (&mut head.sidechain, 1),
+            b"agentId" => (&mut head.agent, 2),
+            b"uuid" => (&mut head.uuid, 4),
+            b"parentUuid" => (&mut head.parent, 8),
+            _ => continue,
+        };
+        let range = m.value;
+        if seen & bit != 0 {
+            // serde refuses a repeated field; the caller's default follows.
+            return Some(Head::default());
+        }
+        seen |= bit;
+        // `Option<Value>`: `null` is `None`.
+        *field = Some(crate::json::build::value(b.get(range)?)?).filter(|v| !v.is_null());
+    }
+    Some(head)
+}
+
 /// One run's records before they are read.
 struct RunRecords {
     /// `main`, `agent-<id>` or `sidechain-<n>`.
@@ -47,7 +90,8 @@ pub fn import(input: &Input, out: &mut Builder) {
         if r.broken {
             continue; // kept as an unparsed event by the core
         }
-        let head: Head = b.get(r.range.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or_default();
+        let head: Head = head_in_place(input, out, &r.range)
+            .unwrap_or_else(|| b.get(r.range.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or_default());
         let as_str = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
         let slot = if head.sidechain != Some(Value::Bool(true)) {
             0

@@ -168,7 +168,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 match p.get("arguments") {
                     Some(Value::String(s)) => {
                         arguments.text = Some(s.as_str().into());
-                        match serde_json::from_str::<Value>(s) {
+                        match crate::json::build::from_str(s) {
                             Ok(v) => arguments.value = Some(v.into()),
                             Err(e) => {
                                 let why = format!("`arguments` is a string that is not valid JSON ({e})");
@@ -262,7 +262,7 @@ fn output_content(v: Option<&Value>) -> (Content, ToolStatus, Option<ShellOutcom
     match v {
         None | Some(Value::Null) => (Content::None, ToolStatus::Unknown, None),
         Some(Value::String(s)) => {
-            let shell = serde_json::from_str::<Value>(s).ok().and_then(|j| {
+            let shell = crate::json::build::from_str(s).ok().and_then(|j| {
                 let output = j.get("output")?.as_str()?.to_string();
                 let meta = j.get("metadata");
                 let code = meta.and_then(|m| m.get("exit_code")).and_then(Value::as_i64);

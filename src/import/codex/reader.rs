@@ -54,7 +54,7 @@ pub fn read(input: &Input, out: &mut Builder) {
     let records = top_records(input);
     let values: Vec<Option<Result<Value, ()>>> = records
         .iter()
-        .map(|r| (!r.broken).then(|| serde_json::from_slice::<Value>(out.bytes().get(r.range.clone()).unwrap_or(&[])).map_err(drop)))
+        .map(|r| (!r.broken).then(|| crate::json::build::from_slice(out.bytes().get(r.range.clone()).unwrap_or(&[])).map_err(drop)))
         .collect();
     let (mirrors, sessions) = survey(&values);
     let mut reader = Reader { out, mirrors, session: Session::default() };

@@ -42,7 +42,7 @@ pub(super) fn members(b: &[u8], r: &Range<usize>, ends: &ContainerEnds) -> Optio
 
 /// A small value, parsed.
 pub(super) fn parse(b: &[u8], r: &Range<usize>) -> Value {
-    b.get(r.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or(Value::Null)
+    b.get(r.clone()).and_then(|s| crate::json::build::from_slice(s).ok()).unwrap_or(Value::Null)
 }
 
 /// The string at `r` as text: in place, or the attachment it names.

@@ -248,7 +248,7 @@ fn unreadable(out: &mut Builder, range: Range<usize>, path: &str, why: &str) {
 /// its id, an integer id zero-padded to 20 digits as text.
 fn sort_key(out: &Builder, members: &[(String, Range<usize>)]) -> (u64, String) {
     let b = out.bytes();
-    let get = |k: &str| members.iter().find(|(key, _)| key == k).and_then(|(_, r)| serde_json::from_slice::<Value>(b.get(r.clone())?).ok());
+    let get = |k: &str| members.iter().find(|(key, _)| key == k).and_then(|(_, r)| crate::json::build::from_slice(b.get(r.clone())?).ok());
     let epoch = get("epoch").and_then(|e| e.as_u64()).unwrap_or(u64::MAX);
     let id = match get("id") {
         Some(Value::String(s)) => s,

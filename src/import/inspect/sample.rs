@@ -151,7 +151,7 @@ fn outcome_events(out: &mut Builder, s: &SampleAt, has_events: bool) {
         out.begin_transcript("events".to_string(), Metadata::new());
     }
     let b = out.bytes();
-    let get = |r: &Range<usize>| serde_json::from_slice::<Value>(b.get(r.clone()).unwrap_or(&[])).ok();
+    let get = |r: &Range<usize>| crate::json::build::from_slice(b.get(r.clone()).unwrap_or(&[])).ok();
     if let Some(r) = member("error") {
         if let Some(v) = get(&r).filter(|v| !v.is_null()) {
             let message = v.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| v.to_string());

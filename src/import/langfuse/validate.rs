@@ -127,7 +127,7 @@ type Problem = (Vec<Seg>, String);
 pub fn metadata_object(v: &Value) -> Option<Map<String, Value>> {
     match v {
         Value::Object(m) => Some(m.clone()),
-        Value::String(s) => match serde_json::from_str::<Value>(s) {
+        Value::String(s) => match crate::json::build::from_str(s) {
             Ok(Value::Object(m)) => Some(m),
             _ => None,
         },

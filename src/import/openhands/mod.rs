@@ -329,11 +329,11 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
             Some(b'{') => {
-                let Ok(v) = self.out.parse_record(&range, path) else {
+                let Ok(mut v) = self.out.parse_record(&range, path) else {
                     self.out.unparsed(range, path, "invalid JSON".to_string());
                     return;
                 };
-                let Value::Object(o) = &v else { return };
+                let Value::Object(o) = &mut v else { return };
                 if history_of(o).is_some() || (o.contains_key("history") && !o.contains_key("kind")) {
                     self.row(start, o, path);
                 } else if is_base_state(o) {
@@ -371,7 +371,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         items.first().is_some_and(|first| {
             let s = scan::skip_ws(self.b, first.start);
             let slice = self.b.get(s..first.end).unwrap_or(&[]);
-            serde_json::from_slice::<Value>(slice).ok().and_then(|v| v.as_object().map(record_flavor)).is_some_and(|f| f != Flavor::Other)
+            crate::json::build::from_slice(slice).ok().and_then(|v| v.as_object().map(record_flavor)).is_some_and(|f| f != Flavor::Other)
         })
     }
 
@@ -407,21 +407,29 @@ impl<'r, 'a> Reader<'r, 'a> {
             .enumerate()
             .map(|(i, r)| (r.clone(), if per_line { base.to_string() } else { format!("{base}[{i}]") }))
             .collect();
-        self.located_events(&located);
+        self.located_events(&located, Vec::new());
     }
 
-    fn located_events(&mut self, items: &[(Range<usize>, String)]) {
+    /// The events at `items`; `parsed`, when it has one value per item, holds
+    /// them already parsed (a row's history, taken from the parsed row).
+    fn located_events(&mut self, items: &[(Range<usize>, String)], parsed: Vec<Value>) {
         let mut sdk = sdk::Run::default();
         let mut old = v0::Run::default();
+        let mut parsed = (parsed.len() == items.len()).then(|| parsed.into_iter());
         for (r, path) in items {
-            self.event(r.clone(), path, &mut sdk, &mut old);
+            let v = parsed.as_mut().and_then(Iterator::next);
+            self.event(r.clone(), path, v, &mut sdk, &mut old);
         }
         sdk.finish(self);
         old.finish(self);
     }
 
-    fn event(&mut self, r: Range<usize>, path: &str, sdk: &mut sdk::Run, old: &mut v0::Run) {
-        let v = match self.out.parse_record(&r, path) {
+    fn event(&mut self, r: Range<usize>, path: &str, parsed: Option<Value>, sdk: &mut sdk::Run, old: &mut v0::Run) {
+        let parsed = match parsed {
+            Some(v) => Ok(v),
+            None => self.out.parse_record(&r, path),
+        };
+        let v = match parsed {
             Ok(v) => v,
             Err(msg) => {
                 self.out.unparsed(r, path, format!("invalid JSON: {msg}"));
@@ -436,9 +444,9 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     /// An eval-output row: one run, its `history` the events, the rest metadata.
-    fn row(&mut self, start: usize, o: &Map<String, Value>, path: &str) {
+    fn row(&mut self, start: usize, o: &mut Map<String, Value>, path: &str) {
         let mut metadata = Metadata::new();
-        for (k, v) in o {
+        for (k, v) in o.iter() {
             if k != "history" {
                 metadata.insert(k.clone(), v.clone());
             }
@@ -446,6 +454,22 @@ impl<'r, 'a> Reader<'r, 'a> {
         let id = o.get("instance_id").and_then(Value::as_str).map(str::to_string);
         self.begin_run(id, metadata, start);
         let members = scan::object_members_in(self.b, start, self.ends).unwrap_or_default();
+        // The history's events were parsed with the row: they are taken from
+        // it rather than parsed again (half the parse), flattened as the
+        // ranges are below. Only when the row names its history once (a
+        // repeated key's value is the last, the ranges the first's). Not
+        // with `exact_only`, so that the fast-path tests compare the two.
+        let once = !self.out.exact_only() && members.iter().filter(|(k, _)| k == "history").count() == 1;
+        let parsed: Vec<Value> = match o.get_mut("history").map(Value::take) {
+            Some(Value::Array(items)) if once => items
+                .into_iter()
+                .flat_map(|item| match item {
+                    Value::Array(pair) => pair,
+                    other => vec![other],
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let hpath = format!("{path}.history");
         match members.iter().find(|(k, _)| k == "history").map(|(_, r)| r.clone()) {
             Some(r) if self.first_byte(&r) == Some(b'[') => {
@@ -460,7 +484,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                         located.push((item.clone(), format!("{hpath}[{i}]")));
                     }
                 }
-                self.located_events(&located);
+                self.located_events(&located, parsed);
                 if let Err(e) = end {
                     self.out.syntax_error(&e, &hpath);
                 }

@@ -202,7 +202,7 @@ impl Run {
         let mut arguments = Arguments { value: action_args.clone().map(LazyValue::from), text: None };
         if let Some(text) = tc.and_then(|t| str_field(t, "arguments")) {
             arguments.text = Some(text.into());
-            match serde_json::from_str::<Value>(text) {
+            match crate::json::build::from_str(text) {
                 Ok(v) => arguments.value = Some(v.into()),
                 Err(e) => rd.warn_at(
                     "arguments-not-json",
@@ -378,7 +378,7 @@ fn reasoning_parts(o: &Map<String, Value>, parts: &mut Vec<ContentPart>) {
 
 fn message_tool_call(c: &Value) -> ToolCall {
     let text = c.get("arguments").and_then(Value::as_str).map(str::to_string);
-    let value: Option<Value> = text.as_deref().and_then(|t| serde_json::from_str(t).ok());
+    let value: Option<Value> = text.as_deref().and_then(|t| crate::json::build::from_str(t).ok());
     ToolCall {
         id: c.get("id").and_then(Value::as_str).map(str::to_string),
         function: c.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),

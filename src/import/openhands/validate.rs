@@ -130,7 +130,7 @@ pub fn schema() -> &'static Schema {
 
 impl Schema {
     fn parse(text: &str) -> Schema {
-        let root: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let root: Value = crate::json::build::from_str(text).unwrap_or(Value::Null);
         let mut unions = HashMap::new();
         if let Some(u) = root.get("unions").and_then(Value::as_object) {
             for (k, v) in u {

@@ -151,7 +151,7 @@ fn sdk_events(trace: &Trace, run: u32) -> Vec<Ev> {
             continue;
         }
         let Some(raw) = trace.raw_json(i) else { continue };
-        let Ok(v) = serde_json::from_slice::<Value>(raw) else { continue };
+        let Ok(v) = crate::json::build::from_slice(raw) else { continue };
         let Some(kind) = v.get("kind").and_then(Value::as_str) else { continue };
         if !schema().is_kind("Event", kind) || validate_event(&v).iter().any(|issue| !issue.in_payload(kind)) {
             continue;

@@ -71,7 +71,7 @@ pub fn count(a: &Map<String, Value>, key: &str) -> Option<u64> {
 /// is a string of JSON, else the value itself.
 pub fn json_in(v: &Value) -> Value {
     match v {
-        Value::String(s) => serde_json::from_str(s).unwrap_or_else(|_| v.clone()),
+        Value::String(s) => crate::json::build::from_str(s).unwrap_or_else(|_| v.clone()),
         other => other.clone(),
     }
 }

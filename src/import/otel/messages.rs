@@ -42,9 +42,36 @@ impl crate::import::chat::Fingerprint for Msg {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.role.hash(&mut h);
         for p in &self.parts {
-            p.to_string().hash(&mut h);
+            hash_value(p, &mut h);
         }
         h.finish()
+    }
+}
+
+/// Hashes a part so that parts with the same JSON text (key order included)
+/// hash the same, and different ones almost never: the text was serialised
+/// to a string per part to be hashed, a sixth of an otel parse.
+fn hash_value(v: &Value, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
+        // Arbitrary precision: a number's text as written, as serialised.
+        Value::Number(n) => (2u8, n.as_str()).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(h);
+            for x in items {
+                hash_value(x, h);
+            }
+        }
+        Value::Object(o) => {
+            (5u8, o.len()).hash(h);
+            for (k, x) in o {
+                k.hash(h);
+                hash_value(x, h);
+            }
+        }
     }
 }
 

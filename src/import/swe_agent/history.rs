@@ -160,7 +160,7 @@ fn tool_calls(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &
         }
         let arguments = match f.and_then(|f| f.get("arguments")) {
             Some(Value::String(s)) => {
-                let value: Option<Value> = serde_json::from_str(s).ok();
+                let value: Option<Value> = crate::json::build::from_str(s).ok();
                 Arguments { value: value.map(LazyValue::from), text: Some(Text::from(s.as_str())) }
             }
             Some(v) => Arguments { value: Some(LazyValue::from(v.clone())), text: None },

@@ -150,7 +150,7 @@ impl Reader<'_, '_> {
 /// the run and the model (the run keeps the value as written).
 fn replay_object(v: Option<&Value>) -> Option<std::borrow::Cow<'_, Value>> {
     match v? {
-        Value::String(s) => serde_json::from_str(s).ok().map(std::borrow::Cow::Owned),
+        Value::String(s) => crate::json::build::from_str(s).ok().map(std::borrow::Cow::Owned),
         other => Some(std::borrow::Cow::Borrowed(other)),
     }
 }

@@ -80,7 +80,7 @@ fn step_metadata(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path
         }
         let value = match (k.as_str(), v) {
             // 0.x writes the state as JSON text.
-            ("state", Value::String(s)) => match serde_json::from_str::<Value>(s) {
+            ("state", Value::String(s)) => match crate::json::build::from_str(s) {
                 Ok(parsed) => parsed,
                 Err(e) => {
                     state_error = Some(super::super::describe_serde_error(&e));
