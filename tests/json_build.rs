@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use agent_trace_viewer::json::build;
 use proptest::prelude::*;
@@ -31,24 +31,12 @@ fn agrees(bytes: &[u8]) -> Result<Option<Value>, String> {
     }
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_record_of_the_corpus_fixtures_and_fuzz_inputs() {
-    let mut files = Vec::new();
-    files_under(&common::corpus_dir(), &mut files);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
-    files_under(&root.join("fixtures"), &mut files);
-    files_under(&root.join("fuzz-regressions"), &mut files);
+    let mut files = common::files_under(&common::corpus_dir());
+    files.extend(common::files_under(&root.join("fixtures")));
+    files.extend(common::files_under(&root.join("fuzz-regressions")));
     files.sort();
     let (mut built, mut readable, mut failures) = (0usize, 0usize, Vec::new());
     for f in &files {

@@ -10,21 +10,9 @@ use std::path::{Path, PathBuf};
 use agent_trace_viewer::integrity::lost_values;
 use agent_trace_viewer::{parse_trace, ParseOptions};
 
+/// The files below `dir` but the folders' own notes.
 fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n != "INDEX.md" && n != "README.md") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under(dir).into_iter().filter(|p| p.file_name().is_some_and(|n| n != "INDEX.md" && n != "README.md")).collect()
 }
 
 /// Parses `bytes` (forced to `format` when given) and returns a report of

@@ -5,8 +5,10 @@
 //! with the original event by event, the original's secrets replaced by
 //! their placeholders. The same holds for every fixture of every format.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use agent_trace_viewer::redact::{redact_input, RedactOptions};
 use agent_trace_viewer::view::{diagnostic_counts, event_view};
@@ -124,27 +126,13 @@ fn every_kind_is_masked_everywhere_and_nothing_else_changes() {
     assert_eq!(again.report.strings_changed, 0);
 }
 
-fn files_in(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_in(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn every_fixture_of_every_format_reads_back_the_same() {
     let mut checked = 0;
     let mut masked = 0;
     let mut zips = 0;
     for id in agent_trace_viewer::format_ids() {
-        let mut files = Vec::new();
-        files_in(&root().join("tests/fixtures").join(id), &mut files);
-        files.sort();
+        let files = common::files_under(&root().join("tests/fixtures").join(id));
         for f in files.iter().filter(|f| !f.components().any(|c| c.as_os_str() == "scaling")) {
             // Zips (Inspect `.eval`) too: written back as a zip of the same files.
             let bytes = std::fs::read(f).unwrap();

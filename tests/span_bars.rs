@@ -5,29 +5,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use agent_trace_viewer::analysis::span_bars::{span_bars, BarKind};
 use agent_trace_viewer::analysis::time::parse_instant;
 use agent_trace_viewer::model::{EventBody, Trace};
 use agent_trace_viewer::{parse_trace, ParseOptions};
-
-fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x != "md") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn millis(t: &Trace, event: usize) -> Option<f64> {
     t.events[event].timestamp.as_deref().and_then(parse_instant).map(|i| i.millis())
@@ -82,9 +65,9 @@ fn check(name: &str, t: &Trace) -> usize {
 #[test]
 fn bars_follow_the_rules_on_every_sample_and_corpus_file() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut files = files_in(&root.join("www/samples"));
-    files.retain(|p| p.file_name().is_some_and(|n| n != "index.json"));
-    files.extend(files_in(&common::corpus_dir()));
+    let mut files = common::files_under(&root.join("www/samples"));
+    files.extend(common::files_under(&common::corpus_dir()));
+    files.retain(|p| p.file_name().is_some_and(|n| n != "index.json") && p.extension().is_some_and(|x| x != "md"));
     let (mut parsed, mut with_calls) = (0, 0);
     for f in &files {
         let Ok(t) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };

@@ -24,6 +24,24 @@ pub fn corpus_dir() -> PathBuf {
     dir
 }
 
+/// Every file below `dir`, at any depth, sorted.
+pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot read {}: {e}", d.display())) {
+            let p = e.expect("dir entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Files of one corpus folder, sorted.
 pub fn corpus_files(folder: &str) -> Vec<PathBuf> {
     let dir = corpus_dir().join(folder);
