@@ -17,7 +17,9 @@ const plural = (n, word) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' 
 
 /** A file name for a trace in the bundle (as the CLI makes them): its own, `[A-Za-z0-9._-]` only, made unique. */
 function uniqueName(name, taken) {
-  const base = (String(name).split('/').pop() || 'trace.json').replace(/[^A-Za-z0-9._-]/g, '_');
+  const safe = (String(name).split(/[/\\]/).pop() || '').replace(/[^A-Za-z0-9._-]/g, '_');
+  // A name of dots only (`..`, from a pasted or fetched trace) would be a folder, not a file, in the zip.
+  const base = /^\.*$/.test(safe) ? 'trace.json' : safe;
   let out = base;
   for (let k = 2; taken.has(out); k++) out = `${k}-${base}`;
   taken.add(out);
