@@ -10,6 +10,8 @@
 //! `{i}` replaced by the repetition's number. Every format of the registry
 //! must have shapes.
 
+mod common;
+
 use std::time::Duration;
 
 use agent_trace_viewer::{format_ids, parse_trace, ParseOptions};
@@ -40,31 +42,12 @@ fn build(parts: &[Value], n: usize) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// This thread's CPU time: what the parse costs, whatever else the shared
-/// machine runs meanwhile (wall time there grows with the load).
-#[cfg(unix)]
-fn cpu_now() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime only writes the timespec it is handed.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
-    assert!(ok, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-#[cfg(not(unix))]
-fn cpu_now() -> Duration {
-    use std::sync::OnceLock;
-    use std::time::Instant;
-    static START: OnceLock<Instant> = OnceLock::new();
-    START.get_or_init(Instant::now).elapsed()
-}
-
 /// One parse's CPU time (the trace dropped after the clock stops).
 fn time_once(bytes: &[u8], options: &ParseOptions) -> Duration {
     let input = bytes.to_vec();
-    let start = cpu_now();
+    let start = common::cpu_now();
     let trace = parse_trace(input, options);
-    let took = cpu_now().saturating_sub(start);
+    let took = common::cpu_now().saturating_sub(start);
     drop(trace);
     took
 }
