@@ -1,6 +1,8 @@
 //! Paths into JSON values: the JSONPath diagnostics name (`$[3].tool_calls[0]`)
 //! and the offset of the value a path leads to.
 
+use std::ops::Range;
+
 use super::ends::ContainerEnds;
 use super::scan::{array_items_in, object_members_in, skip_ws, Grammar};
 
@@ -96,6 +98,23 @@ pub fn item_starts(b: &[u8], start: usize, path: &[Seg], ends: &ContainerEnds) -
 pub fn member_starts(b: &[u8], start: usize, path: &[Seg], ends: &ContainerEnds) -> Vec<(String, usize)> {
     let object = find_path_in(b, start, path, ends);
     object_members_in(b, object, ends).map(|m| m.into_iter().map(|(k, r)| (k, r.start)).collect()).unwrap_or_default()
+}
+
+/// The value range of member `key` of the object at `at` (the last one when
+/// the key repeats, as serde_json keeps it); None when there is no object or
+/// no such member.
+pub fn member_range(b: &[u8], at: usize, ends: &ContainerEnds, key: &str) -> Option<Range<usize>> {
+    let members = object_members_in(b, skip_ws(b, at), ends).ok()?;
+    members.into_iter().rev().find(|(k, _)| k == key).map(|(_, r)| r)
+}
+
+/// The item ranges of the list at `range` (none when it is not a list).
+pub fn list_items(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Vec<Range<usize>> {
+    let at = skip_ws(b, range.start);
+    if b.get(at) != Some(&b'[') {
+        return Vec::new();
+    }
+    array_items_in(b, at, ends).0
 }
 
 #[cfg(test)]

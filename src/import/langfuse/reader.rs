@@ -11,7 +11,8 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Severity::Error;
 use crate::import::{top_records, Builder, Input};
-use crate::json::{render_path, scan, Seg};
+use crate::json::path::{list_items, member_range};
+use crate::json::{render_path, Seg};
 
 /// One observation, with where it is.
 pub struct Obs {
@@ -65,20 +66,6 @@ pub fn is_observation_page(o: &Map<String, Value>) -> bool {
         && o.get("data").and_then(Value::as_array).is_some_and(|d| d.first().and_then(Value::as_object).is_some_and(is_observation))
 }
 
-/// The byte range of member `key` of the object at `at`.
-fn member(b: &[u8], at: usize, ends: &scan::ContainerEnds, key: &str) -> Option<Range<usize>> {
-    let members = scan::object_members_in(b, scan::skip_ws(b, at), ends).ok()?;
-    members.into_iter().rev().find(|(k, _)| k == key).map(|(_, r)| r)
-}
-
-fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Range<usize>> {
-    let at = scan::skip_ws(b, range.start);
-    if b.get(at) != Some(&b'[') {
-        return Vec::new();
-    }
-    scan::array_items_in(b, at, ends).0
-}
-
 /// The items of list `key` of the object at `range`, each with its range
 /// and path; items that are not objects are set aside.
 #[allow(clippy::too_many_arguments)] // each is one fact of where the list is
@@ -87,12 +74,12 @@ fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, p
     let mut at = range.clone();
     for s in prefix {
         if let Seg::Key(k) = s {
-            if let Some(r) = member(b, at.start, ends, k) {
+            if let Some(r) = member_range(b, at.start, ends, k) {
                 at = r;
             }
         }
     }
-    let ranges = member(b, at.start, ends, key).map(|r| items(b, &r, ends)).unwrap_or_default();
+    let ranges = member_range(b, at.start, ends, key).map(|r| list_items(b, &r, ends)).unwrap_or_default();
     let Some(Value::Array(list)) = v else { return Vec::new() };
     let mut found = Vec::with_capacity(list.len());
     for (i, item) in list.into_iter().enumerate() {
@@ -128,7 +115,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
         if is_export(&o) {
             let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation");
             let Some(Value::Object(mut trace)) = o.remove("trace") else { continue };
-            let trace_range = member(input.bytes, r.range.start, &input.split.ends, "trace").unwrap_or_else(|| r.range.clone());
+            let trace_range = member_range(input.bytes, r.range.start, &input.split.ends, "trace").unwrap_or_else(|| r.range.clone());
             let scores = list_of(out, input, &r.range, &r.path, &[Seg::key("trace")], "scores", trace.remove("scores"), "a score");
             // Members beside `trace` and `observations` stay with the trace.
             for (k, v) in o {

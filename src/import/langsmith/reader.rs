@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::{top_records, Builder, Input};
-use crate::json::{render_path, scan, Seg};
+use crate::json::path::{list_items, member_range};
+use crate::json::{render_path, Seg};
 
 /// One run, with where it is.
 pub struct RunRec {
@@ -44,19 +45,6 @@ pub fn is_payload(o: &Map<String, Value>) -> bool {
 /// A run: an id, a `run_type`, and a trace id, dotted order or start time.
 pub fn is_run(o: &Map<String, Value>) -> bool {
     o.contains_key("run_type") && (o.contains_key("id") || o.contains_key("dotted_order")) && (o.contains_key("trace_id") || o.contains_key("dotted_order") || o.contains_key("start_time"))
-}
-
-fn member(b: &[u8], at: usize, ends: &scan::ContainerEnds, key: &str) -> Option<Range<usize>> {
-    let members = scan::object_members_in(b, scan::skip_ws(b, at), ends).ok()?;
-    members.into_iter().rev().find(|(k, _)| k == key).map(|(_, r)| r)
-}
-
-fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Range<usize>> {
-    let at = scan::skip_ws(b, range.start);
-    if b.get(at) != Some(&b'[') {
-        return Vec::new();
-    }
-    scan::array_items_in(b, at, ends).0
 }
 
 fn id_of(o: &Map<String, Value>) -> Option<String> {
@@ -111,8 +99,8 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             let trace = o.get("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string).or(trace).or_else(|| id.clone()).unwrap_or_default();
             let kids = match children {
                 Some(Value::Array(list)) => {
-                    let at = member(self.input.bytes, range.start, &self.input.split.ends, "child_runs");
-                    let ranges = at.map(|r| items(self.input.bytes, &r, &self.input.split.ends)).unwrap_or_default();
+                    let at = member_range(self.input.bytes, range.start, &self.input.split.ends, "child_runs");
+                    let ranges = at.map(|r| list_items(self.input.bytes, &r, &self.input.split.ends)).unwrap_or_default();
                     let mut kids = Vec::new();
                     for (i, c) in list.into_iter().enumerate() {
                         let segs = [Seg::key("child_runs"), Seg::Index(i)];
@@ -144,8 +132,8 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
     fn payload(&mut self, range: &Range<usize>, path: &str, mut o: Map<String, Value>) {
         let mut lists = Vec::new();
         for key in ["post", "patch"] {
-            let at = member(self.input.bytes, range.start, &self.input.split.ends, key);
-            let ranges = at.map(|r| items(self.input.bytes, &r, &self.input.split.ends)).unwrap_or_default();
+            let at = member_range(self.input.bytes, range.start, &self.input.split.ends, key);
+            let ranges = at.map(|r| list_items(self.input.bytes, &r, &self.input.split.ends)).unwrap_or_default();
             let list = match o.remove(key) {
                 Some(Value::Array(l)) => l,
                 _ => Vec::new(),
