@@ -308,10 +308,11 @@ fn a_session_and_its_sub_agent_read_together_are_two_linked_runs() {
     assert_eq!(t.runs[1].name.as_deref(), Some("Gemini CLI sub-agent"));
     assert_eq!(t.runs[1].metadata["parent_session_id"], "c3d4e5f6-0000-4000-8000-00000000f003");
     assert_eq!(t.runs[1].metadata["parent_tool_call_id"], "investigator-1");
-    let call_event = t.runs[1].metadata["parent_event"].as_u64().unwrap() as usize;
+    let call_event = t.runs[1].started_by.expect("the sub-agent names the call that started it").event as usize;
     let EventBody::Message(m) = &t.events[call_event].body else { panic!() };
     assert_eq!(m.tool_calls[0].id.as_deref(), Some("investigator-1"));
     assert_eq!(t.runs[1].started_by, Some(CallRef { event: call_event as u32, call: 0 }));
+    assert!(t.runs[1].metadata.get("parent_event").is_none(), "the link is typed, not a metadata key");
     assert_eq!(t.runs[0].started_by, None);
     // Each run's tokens are its file's, as Gemini CLI counts them.
     let g = golden();

@@ -175,9 +175,8 @@ impl Reader<'_, '_> {
         }
         branches::mark(self.out, &state.nodes);
         let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id)?)));
-        if let Some((call_id, call)) = &parent {
+        if let Some((call_id, _)) = &parent {
             state.metadata.insert("parent_tool_call_id".to_string(), Value::from(call_id.clone()));
-            state.metadata.insert("parent_event".to_string(), Value::from(call.event));
         }
         if let Some(r) = self.out.last_run_mut() {
             r.started_by = parent.map(|(_, call)| call);

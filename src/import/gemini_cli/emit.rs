@@ -31,9 +31,8 @@ pub struct Emitter<'r, 'a> {
     ends: &'r ContainerEnds,
     /// Replaced messages' events and the message that replaced each.
     replaced: Vec<(u32, usize)>,
-    /// Tool calls that ran a sub-agent: its session id (`agentId`), the
-    /// result event and the call.
-    agents: Vec<(String, u32, CallRef)>,
+    /// Tool calls that ran a sub-agent: its session id (`agentId`) and the call.
+    agents: Vec<(String, CallRef)>,
     /// Calls whose result should follow, for the warning at the end.
     sites: Vec<CallSite>,
     /// Where each message's event went (for `superseded_by`).
@@ -56,7 +55,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
     }
 
     /// Writes the session's events; returns the calls that ran sub-agents.
-    pub fn run(mut self) -> Vec<(String, u32, CallRef)> {
+    pub fn run(mut self) -> Vec<(String, CallRef)> {
         let items = std::mem::take(&mut self.plan.items);
         for item in items {
             match item {
@@ -335,7 +334,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", r, item_path, time);
             self.out.link_result(at, e);
             if let (false, Some(agent)) = (abandoned, o.get("agentId").and_then(Value::as_str)) {
-                self.agents.push((agent.to_string(), e, at));
+                self.agents.push((agent.to_string(), at));
             }
             if let Some(ev) = self.out.event_mut(e) {
                 ev.failed = status == "error";

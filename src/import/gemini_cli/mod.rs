@@ -45,8 +45,8 @@ impl Format for GeminiCli {
     }
 
     fn import(&self, input: &Input, out: &mut Builder) {
-        // Sub-agent calls seen so far: `agentId` → (result event, call, parent session).
-        let mut agents: HashMap<String, (u32, CallRef, String)> = HashMap::new();
+        // Sub-agent calls seen so far: `agentId` → (call, parent session).
+        let mut agents: HashMap<String, (CallRef, String)> = HashMap::new();
         for plan in plan::plan(input, out) {
             let meta = plan.metadata.clone();
             let session = meta.get("sessionId").and_then(Value::as_str).map(str::to_string);
@@ -54,9 +54,8 @@ impl Format for GeminiCli {
             let id = session.clone().unwrap_or_else(|| format!("session-{}", out.runs().len()));
             let mut run_meta: Metadata = meta.clone();
             let parent = session.as_ref().and_then(|s| agents.get(s)).cloned();
-            if let Some((_, call, parent_session)) = &parent {
+            if let Some((call, parent_session)) = &parent {
                 run_meta.insert("parent_session_id".to_string(), Value::String(parent_session.clone()));
-                run_meta.insert("parent_event".to_string(), Value::from(call.event));
                 if let Some(c) = out.call(*call).and_then(|c| c.id.clone()) {
                     run_meta.insert("parent_tool_call_id".to_string(), Value::String(c));
                 }
@@ -67,14 +66,14 @@ impl Format for GeminiCli {
                 let sub = meta.get("kind").and_then(Value::as_str) == Some("subagent");
                 r.name = Some(if sub { "Gemini CLI sub-agent" } else { "Gemini CLI session" }.to_string());
                 r.description = meta.get("summary").and_then(Value::as_str).map(str::to_string);
-                r.started_by = parent.as_ref().map(|(_, call, _)| *call);
+                r.started_by = parent.as_ref().map(|(call, _)| *call);
             }
             if !loadable {
                 let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";
                 out.diag(Warning, "metadata-missing", why.to_string(), "$".to_string(), first.unwrap_or(0), None);
             }
-            for (agent, result, call) in emit::Emitter::new(out, plan, &input.split.ends).run() {
-                agents.entry(agent).or_insert((result, call, id.clone()));
+            for (agent, call) in emit::Emitter::new(out, plan, &input.split.ends).run() {
+                agents.entry(agent).or_insert((call, id.clone()));
             }
         }
     }
