@@ -560,6 +560,26 @@ fn convert_redact_writes_the_same_format_masked_and_previews_first() {
 }
 
 #[test]
+fn convert_redact_keeps_an_inspect_eval_a_zip_of_its_files() {
+    let f = "www/samples/inspect-arith.eval";
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-trace-viewer"))
+        .args(["convert", "--redact", "--redact-literal", "Use the add tool", f])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("20 secrets masked"));
+    // The bytes the library's redaction (the page's and the package's) gives, read back as the same log.
+    let input = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(f)).unwrap();
+    let options = agent_trace_viewer::redact::RedactOptions { literals: vec!["Use the add tool".to_string()], ..Default::default() };
+    assert_eq!(out.stdout, agent_trace_viewer::redact::redact_input(&input, &options).unwrap().bytes);
+    assert!(agent_trace_viewer::container::is_zip(&out.stdout));
+    let (code, validated, _) = cli(&["validate", "-"], Some(&out.stdout));
+    assert_eq!(code, 0);
+    assert!(validated.starts_with("-: inspect (120 events, 4 runs): 0 errors"), "{validated}");
+}
+
+#[test]
 fn diff_aligns_two_runs_turn_by_turn_with_their_deltas() {
     // Two runs of one file: the second makes one more tool call (an inserted step).
     let run = |calls: &[&str], answer: &str, score: f64| {

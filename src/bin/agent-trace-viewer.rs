@@ -404,6 +404,9 @@ fn main() -> ExitCode {
                 continue;
             }
         };
+        // `convert --redact` without `--to` masks the input as it was read (a
+        // zip stays a zip): only then is a copy of the bytes kept.
+        let original = (args.command == Command::Convert && args.redact.is_some() && args.to.is_none()).then(|| bytes.clone());
         let trace = match parse_trace(bytes, &options) {
             Ok(t) => t,
             Err(e) => {
@@ -442,7 +445,7 @@ fn main() -> ExitCode {
             Command::Convert => {
                 warn_errors(file, &trace);
                 let done = match &args.redact {
-                    Some(options) => redact::convert_redacted(&mut out, &args, file, &trace, options),
+                    Some(options) => redact::convert_redacted(&mut out, &args, file, &trace, original.as_deref(), options),
                     None => convert(&mut out, &args, &trace),
                 };
                 if let Err(e) = done {

@@ -3,25 +3,26 @@
 use std::io::Write;
 
 use agent_trace_viewer::model::Trace;
-use agent_trace_viewer::redact::{redact_json, RedactOptions};
+use agent_trace_viewer::redact::{redact_input, redact_json, RedactOptions};
 use serde_json::json;
 
 use super::{convert, plural, Args};
 
-/// `convert --redact`: the input itself (no `--to`: the same format, read
-/// back by the same parser) or its conversion, with its secrets masked;
-/// `--preview`: only what would be masked.
-pub fn convert_redacted(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, options: &RedactOptions) -> Result<(), String> {
-    let text = match args.to {
-        None if trace.files.len() > 1 => return Err("--redact without --to writes the input back, which needs one JSON file (not an archive of several)".to_string()),
-        None => trace.source.to_vec(),
-        Some(_) => {
+/// `convert --redact`: the input itself (no `--to`: `original`, the bytes
+/// as read, masked by `redact_input` as the page and the package do: gzip
+/// and UTF-16 read first, a zip such as an Inspect `.eval` kept a zip of its
+/// files) or its conversion, with its secrets masked; `--preview`: only what
+/// would be masked.
+pub fn convert_redacted(out: &mut impl Write, args: &Args, file: &str, trace: &Trace, original: Option<&[u8]>, options: &RedactOptions) -> Result<(), String> {
+    let r = match (args.to, original) {
+        (None, Some(bytes)) => redact_input(bytes, options).map_err(|e| e.to_string())?,
+        (None, None) => return Err("--redact without --to needs the input's bytes".to_string()),
+        (Some(_), _) => {
             let mut buf = Vec::new();
             convert(&mut buf, args, trace)?;
-            buf
+            redact_json(&buf, options).map_err(|e| e.to_string())?
         }
     };
-    let r = redact_json(&text, options).map_err(|e| e.to_string())?;
     let total: u32 = r.report.kinds.iter().map(|k| k.occurrences).sum();
     if args.preview {
         if args.json {
