@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use crate::model::Trace;
 use crate::query::QueryIndex;
 
+mod allocator;
 // The Trace class's methods, by what they serve; each file its own impl block.
 mod agentrun_text;
 mod redact;
