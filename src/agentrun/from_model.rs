@@ -172,7 +172,9 @@ fn model_call(c: &ToolCall) -> DocToolCall {
 fn model_content(c: &Content) -> DocContent {
     match c {
         Content::None => DocContent::Text(String::new()),
-        Content::Text(t) => DocContent::Text(t.to_string()),
+        // `decoded().into_owned()`, not `to_string()`: one allocation of the
+        // right size instead of a decode and a copy through `fmt`.
+        Content::Text(t) => DocContent::Text(t.decoded().into_owned()),
         Content::Json(v) => DocContent::Text(match v {
             Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -181,8 +183,8 @@ fn model_content(c: &Content) -> DocContent {
             parts
                 .iter()
                 .map(|p| match p {
-                    ContentPart::Text(t) => DocPart::Text(t.to_string()),
-                    ContentPart::Reasoning(r) => DocPart::Reasoning { reasoning: r.to_string(), summary: None, redacted: false },
+                    ContentPart::Text(t) => DocPart::Text(t.decoded().into_owned()),
+                    ContentPart::Reasoning(r) => DocPart::Reasoning { reasoning: r.decoded().into_owned(), summary: None, redacted: false },
                     ContentPart::Image { .. } | ContentPart::Other(_) => DocPart::Other,
                 })
                 .collect(),

@@ -97,16 +97,27 @@ pub type DocArgs = Vec<(String, Py)>;
 impl DocMessage {
     /// `message.text`: the string content, or the text parts joined by newlines.
     pub fn text(&self) -> String {
+        let mut out = String::new();
+        self.push_text(&mut out);
+        out
+    }
+
+    /// Appends [`DocMessage::text`] to `out`: the renderers write one buffer.
+    pub fn push_text(&self, out: &mut String) {
         match &self.content {
-            DocContent::Text(t) => t.clone(),
-            DocContent::Parts(parts) => parts
-                .iter()
-                .filter_map(|p| match p {
-                    DocPart::Text(t) => Some(t.as_str()),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-                .join("\n"),
+            DocContent::Text(t) => out.push_str(t),
+            DocContent::Parts(parts) => {
+                let mut first = true;
+                for p in parts {
+                    if let DocPart::Text(t) = p {
+                        if !first {
+                            out.push('\n');
+                        }
+                        out.push_str(t);
+                        first = false;
+                    }
+                }
+            }
         }
     }
 }

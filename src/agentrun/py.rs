@@ -102,9 +102,16 @@ fn normalize_int(text: &str) -> String {
 
 /// `str(v)`.
 pub fn py_str(v: &Py) -> String {
+    let mut out = String::new();
+    push_py_str(v, &mut out);
+    out
+}
+
+/// Appends `str(v)` to `out`.
+pub fn push_py_str(v: &Py, out: &mut String) {
     match v {
-        Py::Str(s) => s.clone(),
-        other => repr(other),
+        Py::Str(s) => out.push_str(s),
+        other => write_repr(other, out),
     }
 }
 

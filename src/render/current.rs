@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::context::{filter_metadata, name_decision, ContextConfig, GlobFilter, Specificity, NO_MATCH};
-use super::legacy::tool_calls_text;
+use super::legacy::push_tool_calls_text;
 use crate::agentrun::py::{py_str, Py};
 use super::pyjson::dumps_indent2;
 use crate::agentrun::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
@@ -54,7 +54,33 @@ pub fn render(run: &DocRun, config: &ContextConfig) -> Result<String, RenderErro
     let tree = build_tree(&transcripts, &groups)?;
     let visible = visible_nodes(&tree, &transcripts, &groups, config);
     let r = Renderer { tree: &tree, transcripts: &transcripts, groups: &groups, config, visible: &visible };
-    r.node(ROOT, run, 0)
+    let mut out = String::with_capacity(text_size(run));
+    r.node(ROOT, run, 0, &mut out)?;
+    Ok(out)
+}
+
+/// About the size of the run's text: its messages' texts and a little for
+/// the tags around each, so that the output grows in place, not by doubling.
+fn text_size(run: &DocRun) -> usize {
+    let mut size = 64;
+    for t in &run.transcripts {
+        for m in &t.messages {
+            size += 48 + m.role.len() * 2;
+            size += match &m.content {
+                DocContent::Text(s) => s.len(),
+                DocContent::Parts(parts) => parts
+                    .iter()
+                    .map(|p| match p {
+                        DocPart::Text(s) => s.len() + 1,
+                        DocPart::Reasoning { reasoning, .. } => reasoning.len() + 26,
+                        DocPart::Other => 0,
+                    })
+                    .sum(),
+            };
+            size += m.tool_calls.len() * 64;
+        }
+    }
+    size
 }
 
 /// `{x.id: x for x in items}`: first position, last value.
@@ -242,39 +268,70 @@ struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
-    fn node(&self, id: &str, run: &DocRun, depth: usize) -> Result<String, RenderError> {
-        let Some(u) = self.tree.nodes.get(id).filter(|n| n.has_transcript || id == ROOT) else { return Ok(String::new()) };
+    /// Appends node `id`'s text to `out`: every piece written once, into one
+    /// buffer (the text of a 100 MB run is about 100 MB; building it from
+    /// nested `format!`s copied it five times).
+    fn node(&self, id: &str, run: &DocRun, depth: usize, out: &mut String) -> Result<(), RenderError> {
+        let Some(u) = self.tree.nodes.get(id).filter(|n| n.has_transcript || id == ROOT) else { return Ok(()) };
         if depth > 256 {
             return Err(RenderError::new("transcript groups nest too deep"));
         }
-        let mut children = Vec::new();
+        let group = if id == ROOT {
+            None
+        } else {
+            let Some(g) = lookup(self.groups, id) else {
+                return Err(RenderError::new(format!("docent 0.1.88 raises KeyError: transcript group {id:?} is missing")));
+            };
+            Some((g, g.name.clone().unwrap_or_else(|| "None".to_string())))
+        };
+        match &group {
+            None => out.push_str("<|agent run R0|>\n"),
+            Some((_, name)) => push_all(out, &["<|", name, "|>\n"]),
+        }
+        let mut first = true;
         for v_id in &u.children {
             if !self.visible.contains(v_id) {
                 continue;
             }
             let Some(v) = self.tree.nodes.get(v_id).filter(|n| n.has_transcript) else { continue };
             match v.kind {
-                Kind::Group => children.push(self.node(v_id, run, depth + 1)?),
+                Kind::Group => {
+                    if !std::mem::take(&mut first) {
+                        out.push('\n');
+                    }
+                    self.node(v_id, run, depth + 1, out)?;
+                }
                 Kind::Transcript => {
                     let (Some(t), Some(idx)) = (lookup(self.transcripts, v_id), self.tree.t_index.get(v_id)) else { continue };
-                    children.push(transcript_text(t, *idx, &self.config.transcript_metadata, &self.config.message_metadata));
+                    if !std::mem::take(&mut first) {
+                        out.push('\n');
+                    }
+                    push_transcript(t, *idx, &self.config.transcript_metadata, &self.config.message_metadata, out);
                 }
                 Kind::Run => return Err(RenderError::new("a transcript group names the run's root as its parent")),
             }
         }
-        let children = children.join("\n");
-        if id == ROOT {
-            return Ok(run_text(run, children, &self.config.agent_run_metadata));
+        match &group {
+            None => {
+                if let Some(md) = dump_metadata(&run.metadata, &self.config.agent_run_metadata) {
+                    push_all(out, &["\n<|agent run metadata R0M|>\n", &md, "\n</|agent run metadata R0M|>"]);
+                }
+                out.push_str("\n</|agent run R0|>\n");
+            }
+            Some((g, name)) => {
+                if let Some(md) = dump_metadata(&g.metadata, &self.config.transcript_group_metadata) {
+                    push_all(out, &["\n<|", name, " metadata|>\n", &md, "\n</|", name, " metadata|>"]);
+                }
+                push_all(out, &["\n</|", name, "|>"]);
+            }
         }
-        let Some(g) = lookup(self.groups, id) else {
-            return Err(RenderError::new(format!("docent 0.1.88 raises KeyError: transcript group {id:?} is missing")));
-        };
-        let name = g.name.clone().unwrap_or_else(|| "None".to_string());
-        let inner = match dump_metadata(&g.metadata, &self.config.transcript_group_metadata) {
-            Some(md) => format!("{children}\n<|{name} metadata|>\n{md}\n</|{name} metadata|>"),
-            None => children,
-        };
-        Ok(format!("<|{name}|>\n{inner}\n</|{name}|>"))
+        Ok(())
+    }
+}
+
+fn push_all(out: &mut String, parts: &[&str]) {
+    for p in parts {
+        out.push_str(p);
     }
 }
 
@@ -287,49 +344,56 @@ fn dump_metadata(md: &[(String, Py)], filter: &GlobFilter) -> Option<String> {
     Some(dumps_indent2(&Py::Dict(filtered)).trim().to_string())
 }
 
-fn run_text(run: &DocRun, mut children: String, filter: &GlobFilter) -> String {
-    if let Some(md) = dump_metadata(&run.metadata, filter) {
-        children.push_str(&format!("\n<|agent run metadata R0M|>\n{md}\n</|agent run metadata R0M|>"));
-    }
-    format!("<|agent run R0|>\n{children}\n</|agent run R0|>\n")
-}
-
-fn transcript_text(t: &DocTranscript, idx: usize, metadata_filter: &GlobFilter, message_filter: &GlobFilter) -> String {
+fn push_transcript(t: &DocTranscript, idx: usize, metadata_filter: &GlobFilter, message_filter: &GlobFilter, out: &mut String) {
     let alias = format!("T{idx}");
-    let blocks: Vec<String> = t.messages.iter().enumerate().map(|(i, m)| format_message(m, &format!("{alias}B{i}"), message_filter)).collect();
-    let mut content = format!("<|{alias} blocks|>\n{}\n</|{alias} blocks|>", blocks.join("\n"));
-    if let Some(md) = dump_metadata(&t.metadata, metadata_filter) {
-        content.push_str(&format!("\n<|transcript metadata {alias}M|>\n{md}\n</|transcript metadata {alias}M|>"));
+    push_all(out, &["<|transcript ", &alias, "|>\n<|", &alias, " blocks|>\n"]);
+    let mut label = String::new();
+    for (i, m) in t.messages.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        label.clear();
+        label.push_str(&alias);
+        label.push('B');
+        label.push_str(&i.to_string());
+        push_message(m, &label, message_filter, out);
     }
-    format!("<|transcript {alias}|>\n{content}\n</|transcript {alias}|>\n")
+    push_all(out, &["\n</|", &alias, " blocks|>"]);
+    if let Some(md) = dump_metadata(&t.metadata, metadata_filter) {
+        push_all(out, &["\n<|transcript metadata ", &alias, "M|>\n", &md, "\n</|transcript metadata ", &alias, "M|>"]);
+    }
+    push_all(out, &["\n</|transcript ", &alias, "|>\n"]);
 }
 
-fn format_message(m: &DocMessage, label: &str, message_filter: &GlobFilter) -> String {
-    let mut content = String::new();
+fn push_message(m: &DocMessage, label: &str, message_filter: &GlobFilter, out: &mut String) {
+    push_all(out, &["<|", label, "; role: ", m.role, "|>\n"]);
     if m.role == "assistant" {
         if let DocContent::Parts(parts) = &m.content {
-            for p in parts {
-                if let DocPart::Reasoning { reasoning, summary, redacted } = p {
-                    // `display_reasoning`: the summary of redacted reasoning, when there is one.
-                    let shown = match (redacted, summary) {
-                        (true, Some(s)) if !s.is_empty() => s,
-                        _ => reasoning,
-                    };
-                    content = format!("<reasoning>\n{shown}\n</reasoning>\n");
-                }
+            // The last reasoning part only: Docent's loop overwrites.
+            let last = parts.iter().rev().find_map(|p| match p {
+                DocPart::Reasoning { reasoning, summary, redacted } => Some((reasoning, summary, redacted)),
+                _ => None,
+            });
+            if let Some((reasoning, summary, redacted)) = last {
+                // `display_reasoning`: the summary of redacted reasoning, when there is one.
+                let shown = match (redacted, summary) {
+                    (true, Some(s)) if !s.is_empty() => s,
+                    _ => reasoning,
+                };
+                push_all(out, &["<reasoning>\n", shown, "\n</reasoning>\n"]);
             }
         }
     }
-    content.push_str(&m.text());
-    content.push_str(&tool_calls_text(m));
+    m.push_text(out);
+    push_tool_calls_text(m, out);
     if let Some(Py::Dict(md)) = &m.metadata {
         if !md.is_empty() {
             if let Some(text) = dump_metadata(md, message_filter) {
-                content.push_str(&format!("\n<|message metadata|>\n{text}\n</|message metadata|>"));
+                push_all(out, &["\n<|message metadata|>\n", &text, "\n</|message metadata|>"]);
             }
         }
     }
-    format!("<|{label}; role: {role}|>\n{content}\n</|{label}; role: {role}|>", role = m.role)
+    push_all(out, &["\n</|", label, "; role: ", m.role, "|>"]);
 }
 
 /// A `created_at` as pydantic reads it: ISO 8601 (date, or date and time with

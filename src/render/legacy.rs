@@ -8,7 +8,7 @@
 //! action units too long even alone are cut with `truncate_to_token_limit`
 //! (which may end in U+FFFD where a token splits a character).
 
-use crate::agentrun::py::{get, py_str, set, Py};
+use crate::agentrun::py::{get, push_py_str, py_str, set, Py};
 use crate::agentrun::{DocContent, DocMessage, DocPart, DocRun, DocTranscript};
 use super::{yaml, RenderError, Tokenizer};
 
@@ -177,17 +177,32 @@ fn format_message(m: &DocMessage, block_idx: usize, transcript_idx: usize) -> St
 /// `\n<tool call>\n…\n</tool call>` per call: its view, or `f(k=str(v), …)`.
 pub fn tool_calls_text(m: &DocMessage) -> String {
     let mut out = String::new();
-    for c in &m.tool_calls {
-        let inner = match &c.view {
-            Some(view) => view.clone(),
-            None => {
-                let args: Vec<String> = c.arguments.iter().map(|(k, v)| format!("{k}={}", py_str(v))).collect();
-                format!("{}({})", c.function, args.join(", "))
-            }
-        };
-        out.push_str(&format!("\n<tool call>\n{inner}\n</tool call>"));
-    }
+    push_tool_calls_text(m, &mut out);
     out
+}
+
+/// Appends [`tool_calls_text`] to `out`.
+pub fn push_tool_calls_text(m: &DocMessage, out: &mut String) {
+    for c in &m.tool_calls {
+        out.push_str("\n<tool call>\n");
+        match &c.view {
+            Some(view) => out.push_str(view),
+            None => {
+                out.push_str(&c.function);
+                out.push('(');
+                for (i, (k, v)) in c.arguments.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(k);
+                    out.push('=');
+                    push_py_str(v, out);
+                }
+                out.push(')');
+            }
+        }
+        out.push_str("\n</tool call>");
+    }
 }
 
 /// `BaseMetadata.model_dump(strip_internal_fields=True)` of metadata read

@@ -147,7 +147,11 @@ impl JsTrace {
             }
             return Ok(array.into());
         }
-        Ok(JsValue::from_str(&chunks.concat()))
+        // One chunk (the current style always): no copy of a text that may be 100 MB.
+        Ok(JsValue::from_str(&match <[String; 1]>::try_from(chunks) {
+            Ok([one]) => one,
+            Err(chunks) => chunks.concat(),
+        }))
     }
 
     /// The run as Docent AgentRun JSON (current generation: what
