@@ -219,8 +219,104 @@ fn session_and_subagent_files_group_as_one_trace() {
     ]
     .into();
     let groups = agent_trace_viewer::import::group_files(&paths);
-    assert_eq!(groups[0].files, [0, 1]);
-    assert_eq!(groups.len(), 3);
+    assert_eq!(groups[0].files, [0, 1, 3], "the sub-agent's meta.json is one of the session's files");
+    assert_eq!(groups.len(), 2);
+}
+
+/// The session's files with the sub-agent's `agent-<id>.meta.json`, as a folder drop gives them.
+fn session_with_meta() -> Vec<(String, Vec<u8>)> {
+    let mut files = files_of(&manifest("session"));
+    let meta = format!("fixtures/session/{S}/subagents/agent-b1f2c3d.meta.json");
+    files.push((meta.clone(), std::fs::read(resolve(&meta)).unwrap()));
+    files
+}
+
+#[test]
+fn a_subagent_meta_json_describes_its_run() {
+    let t = parse_files(session_with_meta(), &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "claude-code");
+    let run = t.runs.iter().position(|r| r.id == "agent-b1f2c3d").unwrap();
+    let r = &t.runs[run];
+    // Every field of the meta file, an unknown one too, is run metadata.
+    assert_eq!(r.metadata["agentType"], "Explore");
+    assert_eq!(r.metadata["description"], "Find parse() callers");
+    assert_eq!(r.metadata["toolUseId"], "toolu_03");
+    assert_eq!(r.metadata["spawnDepth"], 1);
+    assert_eq!(r.metadata["someFutureField"], "kept");
+    // The records' own facts stay theirs.
+    assert_eq!(r.metadata["sessionId"], S);
+    assert_eq!(r.name.as_deref(), Some("Explore: Find parse() callers"));
+    // The file is one event of that run, holding the whole object; nothing else moved.
+    let metas: Vec<_> = t.events.iter().filter(|e| e.source_kind == "agent-meta").collect();
+    assert_eq!(metas.len(), 1);
+    assert_eq!(metas[0].run as usize, run);
+    let EventBody::KeyValue(kv) = &metas[0].body else { panic!() };
+    assert_eq!(kv.value["someFutureField"], "kept");
+    assert!(metas[0].metadata["file"].as_str().unwrap().ends_with("agent-b1f2c3d.meta.json"));
+    let without = parse_files(files_of(&manifest("session")), &ParseOptions::default()).unwrap();
+    assert_eq!(t.events.len(), without.events.len() + 1);
+    assert_eq!(t.runs.len(), without.runs.len());
+    assert!(common::errors(&t).is_empty(), "{:?}", common::codes(&t));
+    assert!(t.diagnostics.iter().all(|d| d.code != "subagent-meta-only"));
+    assert!(agent_trace_viewer::integrity::lost_values(&t).is_empty());
+    // Docent's text of the sub-agent is what it was (the loader reads no meta file).
+    let m = manifest("session");
+    let sub = m["files"].as_array().unwrap().iter().find(|f| f["kind"] != "main").unwrap();
+    assert_eq!(text(&t, run), golden(sub["text"].as_str().unwrap()));
+}
+
+#[test]
+fn a_meta_json_tool_use_id_links_the_run_when_the_session_does_not() {
+    // A session whose Task result names no agent: only the meta file's toolUseId links the run.
+    let main = format!(
+        "{{\"type\":\"assistant\",\"sessionId\":\"{S}\",\"uuid\":\"m1\",\"parentUuid\":null,\"message\":{{\"id\":\"msg_1\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"Task\",\"input\":{{}}}}]}}}}\n\
+         {{\"type\":\"user\",\"sessionId\":\"{S}\",\"uuid\":\"m2\",\"parentUuid\":\"m1\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_9\",\"content\":\"done\"}}]}}}}\n"
+    );
+    let agent = format!("{{\"type\":\"user\",\"isSidechain\":true,\"agentId\":\"z1\",\"sessionId\":\"{S}\",\"uuid\":\"z\",\"parentUuid\":null,\"message\":{{\"role\":\"user\",\"content\":\"go\"}}}}\n");
+    // Pretty-printed, with a name: the name labels the run.
+    let meta = "{\n  \"agentType\": \"general-purpose\",\n  \"name\": \"census\",\n  \"toolUseId\": \"toolu_9\"\n}\n";
+    let files = vec![
+        (format!("p/{S}.jsonl"), main.into_bytes()),
+        (format!("p/{S}/subagents/agent-z1.meta.json"), meta.as_bytes().to_vec()),
+        (format!("p/{S}/subagents/agent-z1.jsonl"), agent.into_bytes()),
+    ];
+    let t = parse_files(files.clone(), &ParseOptions::default()).unwrap();
+    let r = t.runs.iter().find(|r| r.id == "agent-z1").unwrap();
+    assert_eq!(r.name.as_deref(), Some("census"));
+    let call = r.started_by.expect("linked by toolUseId");
+    let EventBody::Message(m) = &t.events[call.event as usize].body else { panic!() };
+    assert_eq!(m.tool_calls[call.call as usize].id.as_deref(), Some("toolu_9"));
+    // Without the meta file nothing links it.
+    let t = parse_files(vec![files[0].clone(), files[2].clone()], &ParseOptions::default()).unwrap();
+    assert_eq!(t.runs.iter().find(|r| r.id == "agent-z1").unwrap().started_by, None);
+}
+
+#[test]
+fn a_meta_json_without_its_agent_says_what_it_is() {
+    let meta = br#"{"agentType":"Explore","description":"look around"}"#.to_vec();
+    // With the session, but its agent-<id>.jsonl missing.
+    let mut files = files_of(&manifest("session"));
+    files.retain(|(p, _)| !p.contains("/subagents/"));
+    files.push((format!("p/{S}/subagents/agent-gone.meta.json"), meta.clone()));
+    let t = parse_files(files, &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "claude-code");
+    let (i, r) = t.runs.iter().enumerate().find(|(_, r)| r.id == "agent-gone").unwrap();
+    assert_eq!(r.metadata["agentType"], "Explore");
+    let d = t.diagnostics.iter().find(|d| d.code == "subagent-meta-only").expect("a warning");
+    assert!(d.message.contains("agent-gone.meta.json") && d.message.contains("agent-gone.jsonl"), "{}", d.message);
+    assert_eq!(t.events[d.event.unwrap() as usize].run as usize, i);
+    // Alone: a tiny trace that says what the file is.
+    let t = common::parse(&meta);
+    assert_eq!(t.format, "claude-code");
+    assert!(t.detection.evidence[0].contains("sub-agent's metadata"), "{:?}", t.detection);
+    assert_eq!(t.events.len(), 1);
+    let d = t.diagnostics.iter().find(|d| d.code == "subagent-meta-only").expect("a warning");
+    assert!(d.message.contains("agent-<id>.jsonl"), "{}", d.message);
+    assert_eq!(t.runs[0].name.as_deref(), Some("Explore: look around"));
+    // A look-alike with a record type or nested values is not one.
+    for other in [r#"{"agentType":"x","type":"y"}"#, r#"{"agentType":"x","config":{"a":1}}"#] {
+        assert!(agent_trace_viewer::parse_trace(other.as_bytes().to_vec(), &ParseOptions::default()).map(|t| t.format != "claude-code").unwrap_or(true), "{other}");
+    }
 }
 
 #[test]
