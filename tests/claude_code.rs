@@ -352,3 +352,52 @@ fn every_corpus_session_is_detected_with_evidence() {
         assert!(common::errors(&t).is_empty(), "{}: {:?}", f.display(), common::codes(&t));
     }
 }
+
+/// The corpus session and its sub-agent `a2898e3` as an older Claude Code laid
+/// them out: `agent-<id>.jsonl` beside `<sessionId>.jsonl` in the project
+/// folder (the corpus files read in place, under those names), with another
+/// session of the same project.
+fn older_layout_folder() -> Vec<(String, Vec<u8>)> {
+    let corpus = common::corpus_dir().join("claude-code");
+    let big = "4d5611e5-241a-462a-8d15-5122611a9569";
+    let read = |n: &str| std::fs::read(corpus.join(format!("marot__spotter__test__fixtures__transcripts__{n}"))).unwrap();
+    vec![
+        (format!("proj/agent-a2898e3.jsonl"), read(&format!("{big}__subagents__agent-a2898e3.jsonl"))),
+        (format!("proj/{S}.jsonl"), std::fs::read(resolve(&format!("fixtures/session/{S}.jsonl"))).unwrap()),
+        (format!("proj/{big}.jsonl"), read(&format!("{big}.jsonl"))),
+    ]
+}
+
+#[test]
+fn an_older_agent_file_beside_two_sessions_joins_its_own_and_the_sessions_stay_apart() {
+    let big = "4d5611e5-241a-462a-8d15-5122611a9569";
+    let files = older_layout_folder();
+    let t = parse_files(files.clone(), &ParseOptions::default()).unwrap();
+    let ids: Vec<&str> = t.runs.iter().map(|r| r.id.as_str()).collect();
+    // Two sessions: two main conversations, neither holding the other's records.
+    let main_a = ids.iter().position(|i| *i == big).unwrap_or_else(|| panic!("{ids:?}"));
+    let main_b = ids.iter().position(|i| *i == S).unwrap_or_else(|| panic!("{ids:?}"));
+    for (run, session) in [(main_a, big), (main_b, S)] {
+        let other = t.events.iter().filter(|e| e.run as usize == run).filter_map(|e| e.metadata.get("sessionId")).find(|s| *s != session);
+        assert_eq!(other, None, "run {run} holds only session {session}");
+    }
+    // The agent file's run is linked to its call in its own session.
+    let agent = t.runs.iter().find(|r| r.id == "agent-a2898e3").unwrap();
+    let call = agent.started_by.expect("linked to the Task call of its session");
+    assert_eq!(t.events[call.event as usize].run as usize, main_a);
+    // Docent's texts are each file's own, as when read alone.
+    let together = [(main_a, 2), (main_b, 1)];
+    for (run, file) in together {
+        assert_eq!(text(&t, run), text(&common::parse(&files[file].1), 0), "run {run}");
+    }
+}
+
+/// What grouping by path can do for the older layout: nothing names the
+/// session of `agent-<id>.jsonl`, so a folder drop opens it apart (the gap
+/// documented in docs/formats/claude-code.md); two sessions are never one group.
+#[test]
+fn by_path_an_older_agent_file_is_not_grouped_and_sessions_stay_apart() {
+    let paths: Vec<String> = older_layout_folder().into_iter().map(|(p, _)| p).collect();
+    let groups = agent_trace_viewer::import::group_files(&paths);
+    assert_eq!(groups.iter().map(|g| g.files.clone()).collect::<Vec<_>>(), [vec![0], vec![1], vec![2]]);
+}

@@ -95,6 +95,9 @@ pub fn import(input: &Input, out: &mut Builder) {
     let mut runs = vec![RunRecords::new("main".to_string(), None)];
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut sidechain_uuids: HashMap<String, usize> = HashMap::new();
+    // The main conversation of each session file: several sessions read
+    // together (a folder picked whole) stay apart, the first one run 0.
+    let mut main_of_file: HashMap<Option<String>, usize> = HashMap::new();
     let all = top_records(input);
     let lone_meta = input.files.is_empty() && all.len() == 1;
     for r in all {
@@ -122,7 +125,14 @@ pub fn import(input: &Input, out: &mut Builder) {
             .unwrap_or_else(|| b.get(r.range.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or_default());
         let as_str = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
         let slot = if head.sidechain != Some(Value::Bool(true)) {
-            0
+            let first = main_of_file.is_empty();
+            *main_of_file.entry(file.map(str::to_string)).or_insert_with(|| {
+                if first {
+                    return 0;
+                }
+                runs.push(RunRecords::new("main".to_string(), None));
+                runs.len() - 1
+            })
         } else if let Some(agent) = as_str(&head.agent) {
             let id = format!("agent-{agent}");
             *by_id.entry(id.clone()).or_insert_with(|| {
