@@ -116,7 +116,7 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError::Empty { whitespace: bytes.len() != start });
     }
-    let input = SplitInput { bytes, split, source_map, bom: start, utf16 };
+    let input = SplitInput { bytes, split, source_map, bom: start, utf16, files: Vec::new() };
     import_split(input, &|b, grammar| json::split_in(b, start, grammar), options, observe)
 }
 
@@ -130,6 +130,9 @@ struct SplitInput {
     bom: usize,
     /// The UTF-16 encoding the input was converted from, if it was.
     utf16: Option<&'static str>,
+    /// The files joined into `bytes` ([`parse_files`]), empty for one input:
+    /// the import sees which file a record came from ([`import::Input::files`]).
+    files: Vec<model::SourceFile>,
 }
 
 /// Detects the format of an already split input and reads it. `resplit`
@@ -157,7 +160,7 @@ fn import_with(
     options: &ParseOptions,
     observe: &mut dyn FnMut(Phase),
 ) -> Result<Trace, ParseError> {
-    let SplitInput { bytes, split, source_map, bom: start, utf16 } = input;
+    let SplitInput { bytes, split, source_map, bom: start, utf16, files } = input;
     if split.values.len().saturating_add(split.leftovers.len()) > limits::MAX_EVENTS {
         return Err(ParseError::TooManyEvents);
     }
@@ -182,7 +185,7 @@ fn import_with(
     for e in &split.errors {
         builder.syntax_error(e, "$");
     }
-    format.import(&Input { bytes, split: &split }, &mut builder);
+    format.import(&Input { bytes, split: &split, files: &files }, &mut builder);
     integrity::keep_leftovers(&mut builder, &split);
     dupkeys::report(&mut builder, &split);
     let import::Built { runs, events, mut diagnostics, metadata, too_many_events, dropped_diagnostics } = builder.finish();
@@ -237,7 +240,7 @@ fn import_with(
         metadata,
         source,
         source_map,
-        files: Vec::new(),
+        files,
     })
 }
 
@@ -288,9 +291,8 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
     }
     let JoinedFiles { bytes, split, sources, .. } = joined;
     let source_map = SourceMap::new(&bytes);
-    let input = SplitInput { bytes, split, source_map, bom: 0, utf16: None };
+    let input = SplitInput { bytes, split, source_map, bom: 0, utf16: None, files: sources };
     let mut trace = import_with(format, detection, input, options, &mut |_| {})?;
-    trace.files = sources;
     rebase_lines(&mut trace);
     Ok(trace)
 }

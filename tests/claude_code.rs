@@ -219,8 +219,104 @@ fn session_and_subagent_files_group_as_one_trace() {
     ]
     .into();
     let groups = agent_trace_viewer::import::group_files(&paths);
-    assert_eq!(groups[0].files, [0, 1]);
-    assert_eq!(groups.len(), 3);
+    assert_eq!(groups[0].files, [0, 1, 3], "the sub-agent's meta.json is one of the session's files");
+    assert_eq!(groups.len(), 2);
+}
+
+/// The session's files with the sub-agent's `agent-<id>.meta.json`, as a folder drop gives them.
+fn session_with_meta() -> Vec<(String, Vec<u8>)> {
+    let mut files = files_of(&manifest("session"));
+    let meta = format!("fixtures/session/{S}/subagents/agent-b1f2c3d.meta.json");
+    files.push((meta.clone(), std::fs::read(resolve(&meta)).unwrap()));
+    files
+}
+
+#[test]
+fn a_subagent_meta_json_describes_its_run() {
+    let t = parse_files(session_with_meta(), &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "claude-code");
+    let run = t.runs.iter().position(|r| r.id == "agent-b1f2c3d").unwrap();
+    let r = &t.runs[run];
+    // Every field of the meta file, an unknown one too, is run metadata.
+    assert_eq!(r.metadata["agentType"], "Explore");
+    assert_eq!(r.metadata["description"], "Find parse() callers");
+    assert_eq!(r.metadata["toolUseId"], "toolu_03");
+    assert_eq!(r.metadata["spawnDepth"], 1);
+    assert_eq!(r.metadata["someFutureField"], "kept");
+    // The records' own facts stay theirs.
+    assert_eq!(r.metadata["sessionId"], S);
+    assert_eq!(r.name.as_deref(), Some("Explore: Find parse() callers"));
+    // The file is one event of that run, holding the whole object; nothing else moved.
+    let metas: Vec<_> = t.events.iter().filter(|e| e.source_kind == "agent-meta").collect();
+    assert_eq!(metas.len(), 1);
+    assert_eq!(metas[0].run as usize, run);
+    let EventBody::KeyValue(kv) = &metas[0].body else { panic!() };
+    assert_eq!(kv.value["someFutureField"], "kept");
+    assert!(metas[0].metadata["file"].as_str().unwrap().ends_with("agent-b1f2c3d.meta.json"));
+    let without = parse_files(files_of(&manifest("session")), &ParseOptions::default()).unwrap();
+    assert_eq!(t.events.len(), without.events.len() + 1);
+    assert_eq!(t.runs.len(), without.runs.len());
+    assert!(common::errors(&t).is_empty(), "{:?}", common::codes(&t));
+    assert!(t.diagnostics.iter().all(|d| d.code != "subagent-meta-only"));
+    assert!(agent_trace_viewer::integrity::lost_values(&t).is_empty());
+    // Docent's text of the sub-agent is what it was (the loader reads no meta file).
+    let m = manifest("session");
+    let sub = m["files"].as_array().unwrap().iter().find(|f| f["kind"] != "main").unwrap();
+    assert_eq!(text(&t, run), golden(sub["text"].as_str().unwrap()));
+}
+
+#[test]
+fn a_meta_json_tool_use_id_links_the_run_when_the_session_does_not() {
+    // A session whose Task result names no agent: only the meta file's toolUseId links the run.
+    let main = format!(
+        "{{\"type\":\"assistant\",\"sessionId\":\"{S}\",\"uuid\":\"m1\",\"parentUuid\":null,\"message\":{{\"id\":\"msg_1\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"Task\",\"input\":{{}}}}]}}}}\n\
+         {{\"type\":\"user\",\"sessionId\":\"{S}\",\"uuid\":\"m2\",\"parentUuid\":\"m1\",\"message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_9\",\"content\":\"done\"}}]}}}}\n"
+    );
+    let agent = format!("{{\"type\":\"user\",\"isSidechain\":true,\"agentId\":\"z1\",\"sessionId\":\"{S}\",\"uuid\":\"z\",\"parentUuid\":null,\"message\":{{\"role\":\"user\",\"content\":\"go\"}}}}\n");
+    // Pretty-printed, with a name: the name labels the run.
+    let meta = "{\n  \"agentType\": \"general-purpose\",\n  \"name\": \"census\",\n  \"toolUseId\": \"toolu_9\"\n}\n";
+    let files = vec![
+        (format!("p/{S}.jsonl"), main.into_bytes()),
+        (format!("p/{S}/subagents/agent-z1.meta.json"), meta.as_bytes().to_vec()),
+        (format!("p/{S}/subagents/agent-z1.jsonl"), agent.into_bytes()),
+    ];
+    let t = parse_files(files.clone(), &ParseOptions::default()).unwrap();
+    let r = t.runs.iter().find(|r| r.id == "agent-z1").unwrap();
+    assert_eq!(r.name.as_deref(), Some("census"));
+    let call = r.started_by.expect("linked by toolUseId");
+    let EventBody::Message(m) = &t.events[call.event as usize].body else { panic!() };
+    assert_eq!(m.tool_calls[call.call as usize].id.as_deref(), Some("toolu_9"));
+    // Without the meta file nothing links it.
+    let t = parse_files(vec![files[0].clone(), files[2].clone()], &ParseOptions::default()).unwrap();
+    assert_eq!(t.runs.iter().find(|r| r.id == "agent-z1").unwrap().started_by, None);
+}
+
+#[test]
+fn a_meta_json_without_its_agent_says_what_it_is() {
+    let meta = br#"{"agentType":"Explore","description":"look around"}"#.to_vec();
+    // With the session, but its agent-<id>.jsonl missing.
+    let mut files = files_of(&manifest("session"));
+    files.retain(|(p, _)| !p.contains("/subagents/"));
+    files.push((format!("p/{S}/subagents/agent-gone.meta.json"), meta.clone()));
+    let t = parse_files(files, &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "claude-code");
+    let (i, r) = t.runs.iter().enumerate().find(|(_, r)| r.id == "agent-gone").unwrap();
+    assert_eq!(r.metadata["agentType"], "Explore");
+    let d = t.diagnostics.iter().find(|d| d.code == "subagent-meta-only").expect("a warning");
+    assert!(d.message.contains("agent-gone.meta.json") && d.message.contains("agent-gone.jsonl"), "{}", d.message);
+    assert_eq!(t.events[d.event.unwrap() as usize].run as usize, i);
+    // Alone: a tiny trace that says what the file is.
+    let t = common::parse(&meta);
+    assert_eq!(t.format, "claude-code");
+    assert!(t.detection.evidence[0].contains("sub-agent's metadata"), "{:?}", t.detection);
+    assert_eq!(t.events.len(), 1);
+    let d = t.diagnostics.iter().find(|d| d.code == "subagent-meta-only").expect("a warning");
+    assert!(d.message.contains("agent-<id>.jsonl"), "{}", d.message);
+    assert_eq!(t.runs[0].name.as_deref(), Some("Explore: look around"));
+    // A look-alike with a record type or nested values is not one.
+    for other in [r#"{"agentType":"x","type":"y"}"#, r#"{"agentType":"x","config":{"a":1}}"#] {
+        assert!(agent_trace_viewer::parse_trace(other.as_bytes().to_vec(), &ParseOptions::default()).map(|t| t.format != "claude-code").unwrap_or(true), "{other}");
+    }
 }
 
 #[test]
@@ -255,4 +351,53 @@ fn every_corpus_session_is_detected_with_evidence() {
         assert!(t.detection.evidence[0].contains("Claude Code session records"), "{:?}", t.detection.evidence);
         assert!(common::errors(&t).is_empty(), "{}: {:?}", f.display(), common::codes(&t));
     }
+}
+
+/// The corpus session and its sub-agent `a2898e3` as an older Claude Code laid
+/// them out: `agent-<id>.jsonl` beside `<sessionId>.jsonl` in the project
+/// folder (the corpus files read in place, under those names), with another
+/// session of the same project.
+fn older_layout_folder() -> Vec<(String, Vec<u8>)> {
+    let corpus = common::corpus_dir().join("claude-code");
+    let big = "4d5611e5-241a-462a-8d15-5122611a9569";
+    let read = |n: &str| std::fs::read(corpus.join(format!("marot__spotter__test__fixtures__transcripts__{n}"))).unwrap();
+    vec![
+        (format!("proj/agent-a2898e3.jsonl"), read(&format!("{big}__subagents__agent-a2898e3.jsonl"))),
+        (format!("proj/{S}.jsonl"), std::fs::read(resolve(&format!("fixtures/session/{S}.jsonl"))).unwrap()),
+        (format!("proj/{big}.jsonl"), read(&format!("{big}.jsonl"))),
+    ]
+}
+
+#[test]
+fn an_older_agent_file_beside_two_sessions_joins_its_own_and_the_sessions_stay_apart() {
+    let big = "4d5611e5-241a-462a-8d15-5122611a9569";
+    let files = older_layout_folder();
+    let t = parse_files(files.clone(), &ParseOptions::default()).unwrap();
+    let ids: Vec<&str> = t.runs.iter().map(|r| r.id.as_str()).collect();
+    // Two sessions: two main conversations, neither holding the other's records.
+    let main_a = ids.iter().position(|i| *i == big).unwrap_or_else(|| panic!("{ids:?}"));
+    let main_b = ids.iter().position(|i| *i == S).unwrap_or_else(|| panic!("{ids:?}"));
+    for (run, session) in [(main_a, big), (main_b, S)] {
+        let other = t.events.iter().filter(|e| e.run as usize == run).filter_map(|e| e.metadata.get("sessionId")).find(|s| *s != session);
+        assert_eq!(other, None, "run {run} holds only session {session}");
+    }
+    // The agent file's run is linked to its call in its own session.
+    let agent = t.runs.iter().find(|r| r.id == "agent-a2898e3").unwrap();
+    let call = agent.started_by.expect("linked to the Task call of its session");
+    assert_eq!(t.events[call.event as usize].run as usize, main_a);
+    // Docent's texts are each file's own, as when read alone.
+    let together = [(main_a, 2), (main_b, 1)];
+    for (run, file) in together {
+        assert_eq!(text(&t, run), text(&common::parse(&files[file].1), 0), "run {run}");
+    }
+}
+
+/// What grouping by path can do for the older layout: nothing names the
+/// session of `agent-<id>.jsonl`, so a folder drop opens it apart (the gap
+/// documented in docs/formats/claude-code.md); two sessions are never one group.
+#[test]
+fn by_path_an_older_agent_file_is_not_grouped_and_sessions_stay_apart() {
+    let paths: Vec<String> = older_layout_folder().into_iter().map(|(p, _)| p).collect();
+    let groups = agent_trace_viewer::import::group_files(&paths);
+    assert_eq!(groups.iter().map(|g| g.files.clone()).collect::<Vec<_>>(), [vec![0], vec![1], vec![2]]);
 }

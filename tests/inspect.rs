@@ -170,3 +170,48 @@ fn eval_and_json_of_one_run_agree() {
     assert_eq!(j.events.len(), e.events.len());
     assert!(e.files.iter().any(|f| f.name == "header.json"), "the archive's files are named");
 }
+
+/// Condensed model events (`input_refs`/`call_refs` into the sample's
+/// `events_data` pools, what inspect_ai 0.3.285 writes): each one's input and
+/// call request equal what `read_eval_log` expands them to
+/// (scripts/oracle/inspect/goldens.py, `model_inputs`); the raw JSON keeps the refs.
+#[test]
+fn condensed_model_events_expand_as_read_eval_log_does() {
+    let mut inputs = 0;
+    let mut calls = 0;
+    for (name, case) in cases() {
+        let Some(samples) = case["model_inputs"].as_array() else { continue };
+        let t = common::parse(&input_of(&case));
+        for (run, want) in samples.iter().enumerate() {
+            let models: Vec<_> = transcript(&t, run, "events").into_iter().filter(|e| e.source_kind == "model").collect();
+            let want = want.as_array().unwrap();
+            assert_eq!(models.len(), want.len(), "{name} run {run}");
+            for (k, (e, w)) in models.iter().zip(want).enumerate() {
+                let raw: Value = serde_json::from_slice(t.raw_json(t.events.iter().position(|x| std::ptr::eq(x, *e)).unwrap()).unwrap()).unwrap();
+                if raw.get("input_refs").is_some_and(|r| !r.is_null()) {
+                    assert_eq!(e.metadata.get("input"), Some(&w["input"]), "{name} run {run} model event {k}: input");
+                    assert_eq!(raw["input"], serde_json::json!([]), "the raw JSON stays as written");
+                    inputs += 1;
+                }
+                if raw["call"].get("call_refs").is_some_and(|r| !r.is_null()) {
+                    assert_eq!(e.metadata["call"]["request"], w["call_request"], "{name} run {run} model event {k}: call");
+                    assert!(e.metadata["call"].get("call_refs").is_none());
+                    calls += 1;
+                }
+            }
+        }
+    }
+    // generated.{json,eval} (4 samples × 2 calls), unfinished.eval (2 × 2), condensed and condensed-bad-refs (4 each).
+    assert_eq!((inputs, calls), (28, 28));
+}
+
+#[test]
+fn a_pool_ref_past_the_pool_is_located_and_sliced_as_python_does() {
+    let case = cases().into_iter().find(|(n, _)| n == "fixture-condensed-bad-refs-json").unwrap().1;
+    let t = common::parse(&input_of(&case));
+    let d: Vec<_> = t.diagnostics.iter().filter(|d| d.code == "pool-ref-out-of-range").collect();
+    let paths: Vec<&str> = d.iter().map(|d| d.path.as_str()).collect();
+    assert_eq!(paths, ["$.samples[0].events[19].call.call_refs[1]", "$.samples[0].events[23].input_refs[1]"], "{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>());
+    assert!(d.iter().all(|d| d.severity == agent_trace_viewer::diagnostic::Severity::Warning));
+    assert!(common::errors(&t).is_empty(), "{:?}", common::codes(&t));
+}

@@ -193,6 +193,19 @@ pub fn by_id(id: &str) -> Option<&'static dyn Format> {
 pub struct Input<'a> {
     pub bytes: &'a [u8],
     pub split: &'a Split,
+    /// The files joined into `bytes` when several are read as one trace
+    /// ([`crate::parse_files`]): their names and byte ranges, for a format
+    /// whose files say by their names what their records are (a Claude Code
+    /// sub-agent's `agent-<id>.meta.json`). Empty for a single input.
+    pub files: &'a [crate::model::SourceFile],
+}
+
+impl Input<'_> {
+    /// The name of the file holding byte `offset`, when several files were joined.
+    pub fn file_at(&self, offset: usize) -> Option<&str> {
+        let i = self.files.partition_point(|f| f.range.end <= offset);
+        self.files.get(i).filter(|f| f.range.contains(&offset)).map(|f| f.name.as_str())
+    }
 }
 
 /// A bounded sample of the input for detection: the first records, with huge

@@ -180,7 +180,11 @@ def older() -> tuple[Session, Session]:
 def main() -> None:
     main_session().write(OUT / "session" / f"{S}.jsonl")
     subagent().write(OUT / "session" / S / "subagents" / "agent-b1f2c3d.jsonl")
-    (OUT / "session" / S / "subagents" / "agent-b1f2c3d.meta.json").write_text(json.dumps({"agentType": "Explore"}) + "\n")
+    # The shape Claude Code 2.1.x writes beside a sub-agent (agentType, description,
+    # toolUseId, spawnDepth; seen in public projects' fixtures), plus a field of a
+    # future version that must be kept.
+    meta = {"agentType": "Explore", "description": "Find parse() callers", "toolUseId": "toolu_03", "spawnDepth": 1, "someFutureField": "kept"}
+    (OUT / "session" / S / "subagents" / "agent-b1f2c3d.meta.json").write_text(json.dumps(meta) + "\n")
     m, a = older()
     m.write(OUT / "older" / f"{S2}.jsonl")
     a.write(OUT / "older" / "agent-c9d8e7f.jsonl")

@@ -122,6 +122,63 @@ def generate():
 
 generate()
 
+def generate_condensed():
+    """condensed.json: inspect_ai's own JSON writer, which condenses each
+    sample (`condense_sample`): model events keep `input: []` and
+    `input_refs` ranges into `events_data.messages`, and their `call`
+    `call_refs` into `events_data.calls`. A longer conversation (three tool
+    calls before the answer) so later calls share the pool's prefix.
+    condensed-bad-refs.json: the same log with refs past the pools' ends
+    (inspect_ai's expansion slices them silently)."""
+    out = fixtures / "condensed.json"
+    if not out.exists():
+        from inspect_ai import Task, eval as inspect_eval
+        from inspect_ai.dataset import Sample
+        from inspect_ai.model import ModelOutput, get_model
+        from inspect_ai.scorer import match
+        from inspect_ai.solver import generate as gen, use_tools, system_message
+        from inspect_ai.tool import tool
+        import inspect_ai.model._model as model_module
+        model_module.count_text_tokens = lambda text: max(1, len(text.split()))
+
+        @tool
+        def add():
+            async def execute(x: int, y: int):
+                """Add two numbers.
+
+                Args:
+                  x: First number.
+                  y: Second number.
+                """
+                return x + y
+            return execute
+
+        def outputs():
+            for x, y in [(1, 2), (3, 4), (5, 6)]:
+                yield ModelOutput.for_tool_call("mockllm/model", "add", {"x": x, "y": y})
+            yield ModelOutput.from_content("mockllm/model", "21")
+
+        task = Task(
+            dataset=[Sample(id="sum", input="Add 1+2, 3+4 and 5+6, then total them.", target="21")],
+            solver=[system_message("Use the add tool."), use_tools(add()), gen()],
+            scorer=match(),
+        )
+        with tempfile.TemporaryDirectory() as d:
+            model = get_model("mockllm/model", custom_outputs=outputs())
+            inspect_eval(task, model=model, log_dir=d, log_format="json", display="none")
+            shutil.copy(next(Path(d).glob("*.json")), out)
+    bad = fixtures / "condensed-bad-refs.json"
+    if not bad.exists():
+        log = json.loads(out.read_text())
+        models = [e for e in log["samples"][0]["events"] if e["event"] == "model"]
+        pool = len(log["samples"][0]["events_data"]["messages"])
+        calls = len(log["samples"][0]["events_data"]["calls"])
+        models[-1]["input_refs"].append([pool - 1, pool + 3])
+        models[-2]["call"]["call_refs"].append([calls + 1, calls + 2])
+        bad.write_text(json.dumps(log, indent=2))
+
+generate_condensed()
+
 # An unfinished log (its eval crashed before the end): the generated `.eval`
 # without `header.json`, `summaries.json` and `reductions.json`, its members
 # deflated (the generated one is zstd), and only epoch 1's samples.
@@ -175,6 +232,21 @@ for case in args["cases"]:
         except Exception as e:
             texts.append({"text": None, "error": type(e).__name__})
     result["docent"] = texts
+    if case["source"].startswith("fixtures/"):
+        # inspect_ai's expansion of condensed model events (`events_data`
+        # pools, resolved by read_eval_log): each model event's input
+        # messages and its call's request, as inspect_ai serialises them.
+        result["model_inputs"] = [
+            [
+                {
+                    "input": [m.model_dump(mode="json", exclude_none=True) for m in e.input],
+                    "call_request": e.call.request if e.call else None,
+                }
+                for e in s.events
+                if e.event == "model"
+            ]
+            for s in samples
+        ]
     print(json.dumps(result, default=str))
 '''
 
@@ -192,7 +264,7 @@ def main() -> None:
     subprocess.run([str(python), str(HERE / "make_fixtures.py")], check=True)
     # The generated fixtures first (the worker writes them), then every case.
     cases = []
-    names = sorted({p.name for p in FIXTURES.iterdir() if p.is_file()} | {"generated.eval", "generated.json", "unfinished.eval"})
+    names = sorted({p.name for p in FIXTURES.iterdir() if p.is_file()} | {"generated.eval", "generated.json", "unfinished.eval", "condensed.json", "condensed-bad-refs.json"})
     for name in names:
         cases.append({"name": "fixture-" + Path(name).stem + "-" + Path(name).suffix.lstrip("."), "path": str(FIXTURES / name), "source": "fixtures/" + name})
     for p in sorted(CORPUS.iterdir()) if CORPUS.is_dir() else []:

@@ -21,6 +21,8 @@ fn run_records(trace: &Trace, run: usize, main: bool) -> Vec<Value> {
         .events
         .iter()
         .filter(|e| !matches!(e.body, EventBody::Unparsed(_)))
+        // A sub-agent's metadata file is none of Docent's records: its loader reads session lines.
+        .filter(|e| e.source_kind != super::meta::KIND)
         .filter(|e| match (&file, main) {
             // The main run: every record of its file, sidechains included (the loader counts them).
             (Some(f), true) => f.contains(&e.raw.start),

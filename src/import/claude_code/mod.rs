@@ -13,6 +13,7 @@
 mod agentrun;
 mod branches;
 mod blocks;
+mod meta;
 mod records;
 mod usage;
 
@@ -56,7 +57,8 @@ impl Format for ClaudeCode {
     }
 
     /// A session file `<sessionId>.jsonl` and its sub-agents
-    /// (`<sessionId>/subagents/agent-<id>.jsonl`, also flattened as
+    /// (`<sessionId>/subagents/agent-<id>.jsonl` with their
+    /// `agent-<id>.meta.json`, also flattened as
     /// `<sessionId>__subagents__agent-<id>.jsonl`) are one trace. Older
     /// `agent-<id>.jsonl` files beside the session name no session in their
     /// path: they stay alone (picked with the session, `parseFiles` joins them).
@@ -81,11 +83,12 @@ impl Format for ClaudeCode {
     }
 }
 
-/// The session a sub-agent file belongs to (its path up to the session id),
-/// or its folder for an older `agent-<id>.jsonl` beside the session.
+/// The session a sub-agent file (`agent-<id>.jsonl` or its
+/// `agent-<id>.meta.json`) belongs to (its path up to the session id), or
+/// its folder for an older `agent-<id>.jsonl` beside the session.
 fn subagent_of(path: &str) -> Option<String> {
     let base = base_name(path);
-    if !path.ends_with(".jsonl") {
+    if !path.ends_with(".jsonl") && meta_agent_id(path).is_none() {
         return None;
     }
     for sep in ["/subagents/agent-", "__subagents__agent-", "\\subagents\\agent-"] {
@@ -100,6 +103,22 @@ fn subagent_of(path: &str) -> Option<String> {
         return Some(format!("{dir}*"));
     }
     None
+}
+
+/// The agent id of a sub-agent's metadata file, `agent-<id>.meta.json`
+/// (flattened: `…__agent-<id>.meta.json`).
+pub(super) fn meta_agent_id(path: &str) -> Option<&str> {
+    let base = base_name(path);
+    let base = base.rsplit("__").next().unwrap_or(base);
+    base.strip_prefix("agent-")?.strip_suffix(".meta.json").filter(|id| !id.is_empty())
+}
+
+/// A sub-agent's metadata as Claude Code writes it beside the sub-agent
+/// (`{"agentType": "Explore", "description": …, "toolUseId": …,
+/// "spawnDepth": 1, …}`): an object with a string `agentType`, no record
+/// `type`, and only plain values.
+pub(super) fn is_agent_meta(o: &serde_json::Map<String, Value>) -> bool {
+    o.get("agentType").is_some_and(Value::is_string) && !o.contains_key("type") && o.values().all(|v| !v.is_object() && !v.is_array())
 }
 
 /// A Claude Code session id: a UUID (8-4-4-4-12 hex digits), possibly after
@@ -117,9 +136,14 @@ fn detect(sample: &Sample) -> Option<Score> {
     let mut unknown_type = 0usize;
     let mut types: Vec<&str> = Vec::new();
     let mut api_messages = 0usize;
+    let mut metas = 0usize;
     for v in sample.records() {
         records += 1;
         let Some(o) = v.as_object() else { continue };
+        if is_agent_meta(o) {
+            metas += 1;
+            continue;
+        }
         let Some(t) = o.get("type").and_then(Value::as_str) else { continue };
         if !RECORD_KEYS.iter().any(|k| o.contains_key(*k)) {
             continue;
@@ -144,7 +168,13 @@ fn detect(sample: &Sample) -> Option<Score> {
         }
     }
     if matched == 0 {
-        return None;
+        // A sub-agent's `agent-<id>.meta.json` alone: read as what it is (the
+        // import says the conversation is missing), but any format that
+        // recognises more wins.
+        return (metas == 1 && records == 1).then(|| Score {
+            confidence: 0.5,
+            evidence: vec!["the input is one object with a string `agentType` and no record `type`: a Claude Code sub-agent's metadata file (`agent-<id>.meta.json`), without its conversation".to_string()],
+        });
     }
     let shown: Vec<String> = types.iter().map(|t| format!("`{t}`")).collect();
     let mut evidence = vec![format!(
@@ -154,10 +184,13 @@ fn detect(sample: &Sample) -> Option<Score> {
     if api_messages > 0 {
         evidence.push(format!("{api_messages} carry an Anthropic API `message` with a `role`"));
     }
+    if metas > 0 {
+        evidence.push(format!("{metas} are sub-agent metadata (`agentType`, from an `agent-<id>.meta.json`)"));
+    }
     if unknown_type > 0 {
         evidence.push(format!("{unknown_type} more have those fields with a record type new to this reader"));
     }
-    let confidence = (matched + unknown_type) as f32 / records.max(1) as f32;
+    let confidence = (matched + unknown_type + metas) as f32 / records.max(1) as f32;
     Some(Score { confidence, evidence })
 }
 

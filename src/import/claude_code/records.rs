@@ -11,7 +11,8 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::{blocks, branches, usage};
+use super::meta::{self, MetaRecord, RunMeta};
+use super::{blocks, branches, is_agent_meta, meta_agent_id, usage};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
 use crate::json::Seg;
@@ -79,33 +80,70 @@ struct RunRecords {
     id: String,
     agent: Option<String>,
     records: Vec<(Range<usize>, String)>,
+    /// Its sub-agent's `agent-<id>.meta.json` values.
+    metas: Vec<MetaRecord>,
+}
+
+impl RunRecords {
+    fn new(id: String, agent: Option<String>) -> RunRecords {
+        RunRecords { id, agent, records: Vec::new(), metas: Vec::new() }
+    }
 }
 
 pub fn import(input: &Input, out: &mut Builder) {
     let b = out.bytes();
-    let mut runs = vec![RunRecords { id: "main".to_string(), agent: None, records: Vec::new() }];
+    let mut runs = vec![RunRecords::new("main".to_string(), None)];
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut sidechain_uuids: HashMap<String, usize> = HashMap::new();
-    for r in top_records(input) {
+    // The main conversation of each session file: several sessions read
+    // together (a folder picked whole) stay apart, the first one run 0.
+    let mut main_of_file: HashMap<Option<String>, usize> = HashMap::new();
+    let all = top_records(input);
+    let lone_meta = input.files.is_empty() && all.len() == 1;
+    for r in all {
         if r.broken {
             continue; // kept as an unparsed event by the core
+        }
+        // A sub-agent's metadata file goes to that sub-agent's run, by its name.
+        let file = input.file_at(r.range.start);
+        let meta_id = file.and_then(meta_agent_id).map(str::to_string).or_else(|| {
+            let alone = lone_meta && b.get(r.range.clone()).and_then(|x| serde_json::from_slice::<Value>(x).ok()).is_some_and(|v| v.as_object().is_some_and(is_agent_meta));
+            alone.then(String::new)
+        });
+        if let Some(agent) = meta_id {
+            let id = if agent.is_empty() { meta::KIND.to_string() } else { format!("agent-{agent}") };
+            let slot = *by_id.entry(id.clone()).or_insert_with(|| {
+                runs.push(RunRecords::new(id, Some(agent).filter(|a| !a.is_empty())));
+                runs.len() - 1
+            });
+            if let Some(run) = runs.get_mut(slot) {
+                run.metas.push(MetaRecord { range: r.range, path: r.path, file: file.map(str::to_string) });
+            }
+            continue;
         }
         let head: Head = head_in_place(input, out, &r.range)
             .unwrap_or_else(|| b.get(r.range.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or_default());
         let as_str = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
         let slot = if head.sidechain != Some(Value::Bool(true)) {
-            0
+            let first = main_of_file.is_empty();
+            *main_of_file.entry(file.map(str::to_string)).or_insert_with(|| {
+                if first {
+                    return 0;
+                }
+                runs.push(RunRecords::new("main".to_string(), None));
+                runs.len() - 1
+            })
         } else if let Some(agent) = as_str(&head.agent) {
             let id = format!("agent-{agent}");
             *by_id.entry(id.clone()).or_insert_with(|| {
-                runs.push(RunRecords { id, agent: Some(agent), records: Vec::new() });
+                runs.push(RunRecords::new(id, Some(agent)));
                 runs.len() - 1
             })
         } else {
             match as_str(&head.parent).and_then(|p| sidechain_uuids.get(&p).copied()) {
                 Some(slot) => slot,
                 None => {
-                    runs.push(RunRecords { id: format!("sidechain-{}", runs.len()), agent: None, records: Vec::new() });
+                    runs.push(RunRecords::new(format!("sidechain-{}", runs.len()), None));
                     runs.len() - 1
                 }
             }
@@ -120,7 +158,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let mut reader = Reader { out, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
-    for run in runs.into_iter().filter(|r| !r.records.is_empty()) {
+    for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
 }
@@ -154,6 +192,19 @@ impl Reader<'_, '_> {
         let offset = run.records.first().map(|(r, _)| r.start);
         self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
+        let mut run_meta = RunMeta::default();
+        let first_meta_event = self.out.next_event();
+        for rec in &run.metas {
+            if let Some(v) = meta::read(self.out, rec, &mut run_meta) {
+                self.record(v, &rec.range, &rec.path, &mut state);
+            }
+        }
+        if let (true, Some(rec)) = (run.records.is_empty(), run.metas.first()) {
+            meta::warn_alone(self.out, rec, &run_meta, first_meta_event);
+        }
+        if let (Some(agent), Some(call)) = (&run.agent, run_meta.tool_use_id()) {
+            self.agent_calls.entry(agent.clone()).or_insert_with(|| call.to_string());
+        }
         for (range, path) in &run.records {
             let Ok(v) = self.out.parse_record(range, path) else { continue };
             if let Some(o) = v.as_object() {
@@ -185,8 +236,9 @@ impl Reader<'_, '_> {
                     r.id = session.to_string();
                 }
             }
+            run_meta.merge_into(&mut state.metadata);
             r.metadata = state.metadata;
-            r.name = state.title;
+            r.name = state.title.or_else(|| run_meta.name());
         }
     }
 

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::super::Builder;
 use super::fast::{self, Ctx};
+use super::pool;
 use super::messages::{content, link, resolve, tool_calls};
 use crate::json::scan;
 use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, SpanEvent, SpanPhase, ToolResult, ToolStatus};
@@ -157,8 +158,16 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
             }
         };
         let timestamp = s("timestamp");
-        let index = out.push_event(body, &kind, r.clone(), item_path, timestamp);
+        let index = out.push_event(body, &kind, r.clone(), item_path.clone(), timestamp);
         link(out, index, &mut calls);
+        // A condensed model event: its input and call as `read_eval_log` expands them.
+        let expanded = match (ctx.pool, kind.as_str()) {
+            (Some(pool), "model") => {
+                let call = v.get("call").cloned().or_else(|| member(out, r, ctx, "call"));
+                Some(pool::expand(out, pool, (r, &item_path, index), v.get("input_refs"), call, ctx.attachments))
+            }
+            _ => None,
+        };
         if let Some(e) = out.event_mut(index) {
             e.failed = failed;
             e.span = span_path;
@@ -175,8 +184,22 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
             if let Value::Object(o) = v {
                 e.metadata = o.into_iter().filter(|(k, val)| !SHOWN.contains(&k.as_str()) && !val.is_null()).collect();
             }
+            if let Some(x) = expanded {
+                for (k, val) in [("input", x.input), ("call", x.call)] {
+                    if let Some(val) = val {
+                        e.metadata.insert(k.to_string(), val);
+                    }
+                }
+            }
         }
     }
+}
+
+/// One member of the event at `r`, parsed (the in-place reading leaves `call` unparsed).
+fn member(out: &Builder, r: &Range<usize>, ctx: &Ctx, key: &str) -> Option<Value> {
+    let b = out.bytes();
+    let (_, vr) = fast::members(b, r, ctx.ends)?.into_iter().rev().find(|(k, _)| k == key)?;
+    Some(fast::parse(b, &vr))
 }
 
 fn marker(label: String) -> EventBody {

@@ -19,6 +19,8 @@ pub(super) struct Ctx<'c> {
     pub ends: &'c ContainerEnds,
     pub hazards: &'c [usize],
     pub attachments: &'c Map<String, Value>,
+    /// The sample's `events_data` pools, for condensed model events.
+    pub pool: Option<&'c super::pool::Pool>,
 }
 
 impl Ctx<'_> {

@@ -21,6 +21,7 @@ mod events;
 mod fast;
 mod log;
 mod messages;
+mod pool;
 mod sample;
 
 use super::{Builder, FileOrder, Format, Input, Sample, Score};

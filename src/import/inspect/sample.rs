@@ -49,8 +49,9 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
             }
         }
     }
+    let pool = super::pool::Pool::of(&metadata);
     out.begin_run(format!("{id}_epoch_{epoch}"), metadata, Some(s.range.start));
-    let ctx = Ctx { ends, hazards, attachments: &attachments };
+    let ctx = Ctx { ends, hazards, attachments: &attachments, pool: pool.as_ref() };
     let member = |k: &str| s.members.iter().find(|(key, _)| key == k).map(|(_, r)| r.clone());
     if let Some(r) = member("messages") {
         out.begin_transcript("messages".to_string(), Metadata::new());
