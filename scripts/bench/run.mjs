@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { FORMATS, ensure, parseSize, sizeName } from './gen.mjs';
+import { measureAgentRunVsDocent } from './agentrun-docent.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dataDir = process.env.ATV_BENCH_DATA ?? join(root, 'target', 'bench-data');
@@ -181,7 +182,7 @@ function child(file, runs) {
 // ---------------------------------------------------------------- parent
 
 function parseArgs(argv) {
-  const args = { sizes: '1MB,10MB,100MB', formats: Object.keys(FORMATS).join(','), runs: null, native: true, browser: true, gb: false, write: false, corpus: true };
+  const args = { sizes: '1MB,10MB,100MB', formats: Object.keys(FORMATS).join(','), runs: null, native: true, browser: true, gb: false, write: false, corpus: true, docent: true };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     switch (a) {
@@ -191,6 +192,7 @@ function parseArgs(argv) {
       case '--no-native': args.native = false; break;
       case '--no-browser': args.browser = false; break;
       case '--no-corpus': args.corpus = false; break;
+      case '--no-docent': args.docent = false; break;
       case '--gb': args.gb = true; break;
       case '--write': args.write = true; break;
       case '--json': args.json = argv[++i]; break;
@@ -284,6 +286,8 @@ const TARGETS = [
   { key: 'textMs', what: 'free-text filter over all events', target: '≤ 50 ms', ok: (x) => x <= 50, fmt: fmtMs },
   { key: 'textFirstMs', what: 'free-text filter, first query (builds any index)', target: '≤ 50 ms', ok: (x) => x <= 50, fmt: fmtMs },
   { key: 'renderMs', what: 'AgentRun text, whole run', target: '≤ 1 s', ok: (x) => x <= 1000, fmt: fmtMs },
+  { key: 'docentFirstMs', what: 'AgentRun text of one 100 MB run, first call', target: '≤ 400 ms', ok: (x) => x <= 400, fmt: fmtMs },
+  { key: 'docentRatio', what: 'the same / Docent 0.1.88 on that run', target: '≤ 0.10', ok: (x) => x <= 0.1, fmt: fmtRatio },
   { key: 'memoryRatio', what: 'peak wasm memory / file size', target: '≤ 2.0', ok: (x) => x <= 2.0, fmt: fmtRatio },
   { key: 'firstRowsMs', what: 'Chromium: drop to first rows', target: '≤ 2 s', ok: (x) => x <= 2000, fmt: fmtMs },
   { key: 'longTaskMs', what: 'Chromium: longest main-thread task', target: '≤ 100 ms', ok: (x) => x <= 100, fmt: fmtMs },
@@ -318,6 +322,8 @@ function summarize(results, mach) {
       longTaskMs: browser?.longestTaskMs ?? null,
       gbLoads: gb ? gb.loadsAndScrolls === true : null,
       wasmGzip: mach.wasmGzip,
+      docentFirstMs: results.docent?.sameText ? results.docent.firstMs : null,
+      docentRatio: results.docent?.sameText ? results.docent.firstMs / results.docent.docentMs : null,
     },
     jsonl: {
       ...pick(nodeL),
@@ -399,6 +405,17 @@ function markdown(results, mach, command) {
       else L.push(`| ${r.file} | ${fmtMs(r.firstRowsMs)} | ${fmtMs(r.longestTaskMs)} | ${r.longTasks} | ${r.loadsAndScrolls === undefined ? '—' : r.loadsAndScrolls ? 'yes' : 'no'} |`);
     }
   }
+  const d = results.docent;
+  if (d) {
+    L.push('');
+    L.push('### AgentRun text against Docent (one run, current style)');
+    L.push('');
+    L.push("Ours: `toAgentRunText({ style: 'current' })` in a fresh Node process (the first call includes growing wasm memory) and again; Docent: docent 0.1.88 `AgentRunView.from_agent_run(run).to_text()` from its pinned venv, on the run as `toAgentRun` maps it. Same text: the two texts' SHA-256 agree.");
+    L.push('');
+    L.push('| file | messages | ours, first call | ours, second call | Docent | first / Docent | same text |');
+    L.push('|---|---|---|---|---|---|---|');
+    L.push(d.error ? `| ${basename(d.file)} | ERROR ${d.error} ||||||` : `| ${basename(d.file)} | ${d.messages} | ${fmtMs(d.firstMs)} | ${fmtMs(d.secondMs)} | ${fmtMs(d.docentMs)} | ${fmtRatio(d.firstMs / d.docentMs)} | ${d.sameText ? 'yes' : '**no**'} |`);
+  }
   L.push('');
   L.push(`.wasm: ${mach.wasmSize ?? '—'} bytes, ${mach.wasmGzip ?? '—'} gzipped (zlib at level 9, in Node; GNU \`gzip -9\` gives a few KB less).`);
   L.push('<!-- bench:end -->');
@@ -451,6 +468,12 @@ function main() {
       results.browser = measureBrowser(openai);
       for (const r of results.browser) console.log(r.error ? `chromium ${r.file}: ERROR ${r.error}` : `chromium ${r.file}: first rows ${fmtMs(r.firstRowsMs)}, longest task ${fmtMs(r.longestTaskMs)}`);
     }
+  }
+  if (args.docent && args.formats.split(',').includes('openai')) {
+    const size = Math.max(...sizes);
+    results.docent = measureAgentRunVsDocent(dataDir, size);
+    const d = results.docent;
+    console.log(d.error ? `agentrun vs docent: ERROR ${d.error}` : `agentrun text, one ${sizeName(size)} run: first ${fmtMs(d.firstMs)}, second ${fmtMs(d.secondMs)}, docent ${fmtMs(d.docentMs)} (×${fmtRatio(d.firstMs / d.docentMs)}), same text: ${d.sameText}`);
   }
   printSummary(results, mach);
   if (args.json) writeFileSync(args.json, JSON.stringify({ machine: mach, command, results }, null, 1));

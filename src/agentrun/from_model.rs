@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::py::{get, set, Py};
 use super::{docent_role, DocArgs, DocContent, DocMessage, DocPart, DocRun, DocToolCall, DocTranscript};
 use crate::model::{Arguments, Content, ContentPart, Event, EventBody, SpanPhase, ToolCall, ToolStatus, Trace};
+use crate::text::Text;
 
 /// Tool-call arguments as Docent keeps them: an object's items; a JSON string
 /// decoded when it holds an object; anything else as the one argument `arguments`.
@@ -89,7 +90,7 @@ fn event_metadata(e: &Event, extra: Vec<(String, Py)>) -> Option<Py> {
 fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md: &mut Vec<(String, Py)>) {
     let info = |text: String, kind: &str| DocMessage {
         role: "system",
-        content: DocContent::Text(text),
+        content: DocContent::Text(text.into()),
         tool_calls: Vec::new(),
         metadata: event_metadata(e, vec![("event_kind".to_string(), Py::Str(kind.to_string())), ("source_kind".to_string(), Py::Str(e.source_kind.clone()))]),
         fields: Vec::new(),
@@ -102,7 +103,7 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
         }
         EventBody::ToolCall(c) => DocMessage {
             role: "assistant",
-            content: DocContent::Text(String::new()),
+            content: DocContent::Text(Text::default()),
             tool_calls: vec![model_call(c)],
             metadata: event_metadata(e, Vec::new()),
             fields: Vec::new(),
@@ -171,14 +172,12 @@ fn model_call(c: &ToolCall) -> DocToolCall {
 
 fn model_content(c: &Content) -> DocContent {
     match c {
-        Content::None => DocContent::Text(String::new()),
-        // `decoded().into_owned()`, not `to_string()`: one allocation of the
-        // right size instead of a decode and a copy through `fmt`.
-        Content::Text(t) => DocContent::Text(t.decoded().into_owned()),
-        Content::Json(v) => DocContent::Text(match v {
+        Content::None => DocContent::Text(Text::default()),
+        Content::Text(t) => DocContent::Text(t.clone()),
+        Content::Json(v) => DocContent::Text(Text::from(match v {
             Value::String(s) => s.clone(),
             other => other.to_string(),
-        }),
+        })),
         Content::Parts(parts) => DocContent::Parts(
             parts
                 .iter()

@@ -49,7 +49,7 @@ fn message_json(m: &DocMessage) -> Value {
     let mut o = serde_json::Map::new();
     o.insert("role".to_string(), Value::String(m.role.to_string()));
     let content = match &m.content {
-        DocContent::Text(t) => Value::String(t.clone()),
+        DocContent::Text(t) => Value::String(t.decoded().into_owned()),
         DocContent::Parts(parts) => Value::Array(
             parts
                 .iter()

@@ -14,6 +14,8 @@ pub use json::to_docent_json;
 
 use py::Py;
 
+use crate::text::Text;
+
 #[derive(Debug, Clone)]
 pub struct DocRun {
     pub id: String,
@@ -68,7 +70,9 @@ pub struct DocMessage {
 
 #[derive(Debug, Clone)]
 pub enum DocContent {
-    Text(String),
+    /// The model's text, still in the source when it was there: the renderer
+    /// decodes it straight into its output, so mapping a 100 MB run copies no text.
+    Text(Text),
     Parts(Vec<DocPart>),
 }
 
@@ -105,7 +109,7 @@ impl DocMessage {
     /// Appends [`DocMessage::text`] to `out`: the renderers write one buffer.
     pub fn push_text(&self, out: &mut String) {
         match &self.content {
-            DocContent::Text(t) => out.push_str(t),
+            DocContent::Text(t) => t.push_to(out),
             DocContent::Parts(parts) => {
                 let mut first = true;
                 for p in parts {

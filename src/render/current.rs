@@ -67,7 +67,7 @@ fn text_size(run: &DocRun) -> usize {
         for m in &t.messages {
             size += 48 + m.role.len() * 2;
             size += match &m.content {
-                DocContent::Text(s) => s.len(),
+                DocContent::Text(s) => s.source_range().map_or_else(|| s.decoded().len(), |r| r.len()),
                 DocContent::Parts(parts) => parts
                     .iter()
                     .map(|p| match p {

@@ -110,7 +110,7 @@ fn load(records: &[Value]) -> (Vec<DocMessage>, Vec<(String, Py)>) {
                             if truthy(block.get("is_error")) {
                                 fields.push(("error".to_string(), Py::Dict(vec![("message".to_string(), Py::Str("tool reported an error".to_string()))])));
                             }
-                            messages.push(DocMessage { role: "tool", content: DocContent::Text(tool_result_text(block)), tool_calls: Vec::new(), metadata: None, fields });
+                            messages.push(DocMessage { role: "tool", content: DocContent::Text(tool_result_text(block).into()), tool_calls: Vec::new(), metadata: None, fields });
                         }
                         Some("text") => texts.push(text_of(block.get("text"))),
                         _ => {}
@@ -181,11 +181,13 @@ fn append_user_text(messages: &mut Vec<DocMessage>, text: &str) {
         return;
     }
     if let Some(DocMessage { role: "user", content: DocContent::Text(prev), .. }) = messages.last_mut() {
-        prev.push('\n');
-        prev.push_str(text);
+        let mut joined = prev.decoded().into_owned();
+        joined.push('\n');
+        joined.push_str(text);
+        *prev = joined.into();
         return;
     }
-    messages.push(DocMessage { role: "user", content: DocContent::Text(text.to_string()), tool_calls: Vec::new(), metadata: None, fields: Vec::new() });
+    messages.push(DocMessage { role: "user", content: DocContent::Text(text.into()), tool_calls: Vec::new(), metadata: None, fields: Vec::new() });
 }
 
 fn tool_result_text(block: &Value) -> String {

@@ -86,9 +86,9 @@ fn docent_group(g: &Value, run: usize, i: usize) -> DocGroup {
 fn docent_message(m: &Value) -> Option<DocMessage> {
     let role = docent_role(m.get("role").and_then(Value::as_str)?);
     let content = match m.get("content") {
-        Some(Value::String(s)) => DocContent::Text(s.clone()),
+        Some(Value::String(s)) => DocContent::Text(s.as_str().into()),
         Some(Value::Array(parts)) => DocContent::Parts(parts.iter().map(docent_part).collect()),
-        _ => DocContent::Text(String::new()),
+        _ => DocContent::Text(Default::default()),
     };
     let tool_calls = match (role, m.get("tool_calls")) {
         ("assistant", Some(Value::Array(calls))) => calls.iter().map(docent_call).collect(),

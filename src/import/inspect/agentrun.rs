@@ -65,7 +65,7 @@ fn message(v: &Value) -> Option<DocMessage> {
         _ => return None,
     };
     let content = match v.get("content") {
-        Some(Value::String(s)) => DocContent::Text(s.clone()),
+        Some(Value::String(s)) => DocContent::Text(s.as_str().into()),
         Some(Value::Array(parts)) => DocContent::Parts(parts.iter().map(part).collect::<Option<Vec<_>>>()?),
         _ => return None,
     };
