@@ -50,7 +50,7 @@ test('a 40 MB parse and its AgentRun text grow memory in few steps', async (t) =
   try {
     assert.equal(trace.format, 'openai');
     assert.ok(textLength > 40e6, `the text has the run's ${textLength} characters`);
-    // Growing by what each allocation needs (std's allocator) gave ~600 here;
+    // Growing by what each allocation needs (std's allocator) gave 470 here;
     // geometric steps give a few dozen for any size.
     assert.ok(collections <= 60, `${collections} major garbage collections during the parse and the text (≤ 60 expected)`);
   } finally {
