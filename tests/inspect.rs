@@ -170,3 +170,18 @@ fn eval_and_json_of_one_run_agree() {
     assert_eq!(j.events.len(), e.events.len());
     assert!(e.files.iter().any(|f| f.name == "header.json"), "the archive's files are named");
 }
+
+/// `ModelUsage.total_cost` per model of a sample, summed over the models
+/// that report one (tests/golden/inspect/cost/ by scripts/oracle/inspect/cost.py
+/// from inspect_ai's `read_eval_log`); a model without one adds nothing.
+#[test]
+fn sample_cost_is_model_usage_total_cost() {
+    let g = common::golden_json("inspect/cost/model-usage.json");
+    let t = common::parse(&common::fixture("inspect/cost/model-usage.json"));
+    let s = &g["samples"][0];
+    assert_eq!(common::cost_counts(&t, Some(0)), (s["reporting"].as_u64().unwrap(), common::picodollars(s["sum"].as_f64().unwrap())));
+    let c = agent_trace_viewer::analysis::usage::totals(&t, Some(0)).cost.unwrap();
+    for (model, want) in s["total_cost"].as_object().unwrap() {
+        assert_eq!(c.by_model.get(model).map(|c| common::picodollars(c.total)), want.as_f64().map(common::picodollars), "{model}");
+    }
+}
