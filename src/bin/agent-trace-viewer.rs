@@ -610,9 +610,11 @@ fn usage_line(u: &Usage) -> String {
     parts.join(", ")
 }
 
-/// Dollars with up to six decimals, at least two: `$0.000402`, `$1.50`.
+/// Dollars to three significant digits below a cent, cents above, two to ten
+/// decimals: `$0.0000103`, `$0.000402`, `$1.50` (as the page shows them).
 fn dollars(x: f64) -> String {
-    let s = format!("{x:.6}");
+    let decimals = if x == 0.0 || !x.is_finite() { 2 } else { (2 - x.abs().log10().floor() as i64).clamp(2, 10) as usize };
+    let s = format!("{x:.decimals$}");
     let trimmed = s.trim_end_matches('0');
     let decimals = trimmed.split_once('.').map_or(0, |(_, d)| d.len());
     format!("${}{}", trimmed, "0".repeat(2usize.saturating_sub(decimals)))

@@ -328,7 +328,12 @@ test('stats view shows the cost the trace reports, as the npm package sums it, a
   await page.waitForSelector('#stats-cost');
   const n = (x) => x.toLocaleString('en-US');
   assert.equal(await page.textContent('#stats-cost h3'), `Cost (reported by ${n(cost.events)} of ${n(events)} model calls)`);
-  const dollars = (x) => `$${x.toFixed(6).split('.')[0]}.${x.toFixed(6).split('.')[1].replace(/0+$/, '').padEnd(2, '0')}`;
+  // Three significant digits below a cent: 1.03e-5 is $0.0000103, not a rounded $0.00001.
+  const dollars = (x) => {
+    const [whole, frac] = x.toFixed(Math.max(2, Math.min(10, 2 - Math.floor(Math.log10(Math.abs(x)))))).split('.');
+    return `$${whole}.${frac.replace(/0+$/, '').padEnd(2, '0')}`;
+  };
+  assert.equal(dollars(cost.total.total), '$0.0000103', 'the sample total, to three digits');
   const rows = await page.$$eval('#stats-cost tbody tr', (trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
   const part = (x) => (x === undefined ? '—' : dollars(x));
   const want = Object.entries(cost.byModel).map(([m, c]) => [m || '(model not named)', part(c.input), part(c.output), dollars(c.total)]);

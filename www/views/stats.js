@@ -44,11 +44,14 @@ function usageBlock(usage) {
   );
 }
 
-/** Dollars with up to six decimals, at least two (`$0.000402`, `$1.50`), as the CLI prints them. */
+/**
+ * Dollars to three significant digits below a cent, cents above, at least two
+ * decimals and at most ten (`$0.0000103`, `$0.000402`, `$1.50`), as the CLI prints them.
+ */
 export function dollars(x) {
-  const [whole, frac = ''] = x.toFixed(6).split('.');
-  const digits = frac.replace(/0+$/, '');
-  return `$${whole}.${digits.padEnd(2, '0')}`;
+  const decimals = x === 0 ? 2 : Math.max(2, Math.min(10, 2 - Math.floor(Math.log10(Math.abs(x)))));
+  const [whole, frac = ''] = x.toFixed(decimals).split('.');
+  return `$${whole}.${frac.replace(/0+$/, '').padEnd(2, '0')}`;
 }
 
 /** The cost the trace reports (USD), in all and per model; never priced here. */
