@@ -129,6 +129,8 @@ pub struct Event {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EventFacts {
     pub usage: Option<Usage>,
+    /// What the call cost, as the record itself reports it (never priced by us).
+    pub cost: Option<Cost>,
     /// How long the call took, in milliseconds, as the record says.
     pub duration_ms: Option<f64>,
     /// The model that answered.
@@ -138,7 +140,7 @@ pub struct EventFacts {
 }
 
 /// The facts of an event that has none.
-static NO_FACTS: EventFacts = EventFacts { usage: None, duration_ms: None, model: None, handoff: None };
+static NO_FACTS: EventFacts = EventFacts { usage: None, cost: None, duration_ms: None, model: None, handoff: None };
 
 /// Token counts of one model call, as the format reports them. A count the
 /// source does not give is 0.
@@ -171,6 +173,48 @@ impl Usage {
         self.cache_creation_input_tokens = self.cache_creation_input_tokens.saturating_add(other.cache_creation_input_tokens);
         self.reasoning_output_tokens = self.reasoning_output_tokens.saturating_add(other.reasoning_output_tokens);
         self.total_tokens = self.total_tokens.saturating_add(other.total_tokens);
+    }
+}
+
+/// What one model call cost, in US dollars, as the trace reports it: every
+/// source read (Langfuse, LangSmith, Claude Code's `costUSD`, OpenInference's
+/// `llm.cost.*`, Inspect's `ModelUsage.total_cost`) documents its costs as
+/// USD. Never computed from a price table of ours: a call whose record says
+/// nothing about cost has none, which is not a cost of 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cost {
+    /// The source's total, else the sum of the parts it gives.
+    pub total: f64,
+    /// The input (prompt) cost, when the source gives it apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<f64>,
+    /// The output (completion) cost, when the source gives it apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<f64>,
+}
+
+impl Cost {
+    /// A cost from the source's total and parts, where `others` are the
+    /// parts besides input and output (Langfuse's cache kinds) that a missing
+    /// total adds up. None when the source gives no figure at all.
+    pub fn from_parts(total: Option<f64>, input: Option<f64>, output: Option<f64>, others: &[f64]) -> Option<Cost> {
+        if total.is_none() && input.is_none() && output.is_none() && others.is_empty() {
+            return None;
+        }
+        let parts = input.into_iter().chain(output).chain(others.iter().copied()).fold(0.0, |a, b| a + b);
+        Some(Cost { total: total.unwrap_or(parts), input, output })
+    }
+
+    /// Adds `other` part by part: a part either side gives is kept.
+    pub fn add(&mut self, other: &Cost) {
+        let sum = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        self.total += other.total;
+        self.input = sum(self.input, other.input);
+        self.output = sum(self.output, other.output);
     }
 }
 

@@ -64,7 +64,7 @@ pub struct EventView<'a> {
     pub failed: bool,
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub metadata: &'a serde_json::Map<String, Value>,
-    /// The typed facts of the record (model, token usage, duration), for
+    /// The typed facts of the record (model, token usage, cost, duration), for
     /// the transcript's chips; absent when the record gives none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub facts: Option<FactsView<'a>>,
@@ -79,14 +79,17 @@ pub struct FactsView<'a> {
     pub model: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub usage: Option<&'a crate::model::Usage>,
+    /// What the call cost (USD), as the record reports it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<&'a crate::model::Cost>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<f64>,
 }
 
 fn facts_view(e: &Event) -> Option<FactsView<'_>> {
     let f = e.facts.as_deref()?;
-    let view = FactsView { model: f.model.as_deref(), usage: f.usage.as_ref(), duration_ms: f.duration_ms.filter(|d| d.is_finite()) };
-    (view.model.is_some() || view.usage.is_some() || view.duration_ms.is_some()).then_some(view)
+    let view = FactsView { model: f.model.as_deref(), usage: f.usage.as_ref(), cost: f.cost.as_ref(), duration_ms: f.duration_ms.filter(|d| d.is_finite()) };
+    (view.model.is_some() || view.usage.is_some() || view.cost.is_some() || view.duration_ms.is_some()).then_some(view)
 }
 
 #[derive(Debug, Serialize)]

@@ -13,7 +13,7 @@ use agent_trace_viewer::render::{agent_run_text, TextOptions};
 use agent_trace_viewer::{parse_files, ParseOptions};
 use serde_json::Value;
 
-const CASES: &[&str] = &["session", "older", "corpus-big", "corpus-short", "corpus-subagent", "corpus-tool-heavy"];
+const CASES: &[&str] = &["session", "older", "cost", "corpus-big", "corpus-short", "corpus-subagent", "corpus-tool-heavy"];
 const S: &str = "11111111-2222-4333-8444-555555555555";
 
 fn golden(name: &str) -> String {
@@ -109,6 +109,39 @@ fn token_totals_match_ccusage_18_0_11_per_file_and_combined() {
             assert_eq!(ccusage_of(&u), f["ccusage"], "{case} file {n}");
         }
     }
+}
+
+/// Cost per model as ccusage's `--mode display` lists it: a model whose
+/// counted records carry no `costUSD` is 0 there, and has no cost here.
+fn cost_of(u: &UsageTotals, models: &serde_json::Map<String, Value>) -> (i64, Vec<(String, i64)>) {
+    let c = u.cost.clone().unwrap_or_default();
+    let by_model = models.keys().map(|m| (m.clone(), c.by_model.get(m).map_or(0, |c| common::picodollars(c.total)))).collect();
+    (common::picodollars(c.total.total), by_model)
+}
+
+#[test]
+fn cost_matches_ccusage_display_mode_per_file_and_combined() {
+    let want = |v: &Value| (common::picodollars(v["total"].as_f64().unwrap()), v["byModel"].as_object().unwrap().iter().map(|(m, c)| (m.clone(), common::picodollars(c.as_f64().unwrap()))).collect::<Vec<_>>());
+    let mut priced = 0;
+    for case in CASES {
+        let m = manifest(case);
+        let trace = parse_files(files_of(&m), &ParseOptions::default()).unwrap();
+        let combined = &m["ccusage_cost_combined"];
+        let u = totals(&trace, None);
+        assert_eq!(cost_of(&u, combined["byModel"].as_object().unwrap()), want(combined), "{case}: combined");
+        assert_eq!(u.cost.is_some(), want(combined).0 != 0, "{case}: no costUSD is no cost, not 0");
+        priced += usize::from(u.cost.is_some());
+        for (n, f) in m["files"].as_array().unwrap().iter().enumerate() {
+            let range = trace.files[n].range.clone();
+            let mut u = UsageTotals::default();
+            trace.events.iter().filter(|e| range.contains(&e.raw.start)).for_each(|e| u.add_event(e));
+            assert_eq!(cost_of(&u, f["ccusage_cost"]["byModel"].as_object().unwrap()), want(&f["ccusage_cost"]), "{case} file {n}");
+        }
+    }
+    assert!(priced >= 1, "a case reports a cost");
+    // The split records of msg_c1 repeat costUSD: counted once, as the usage.
+    let t = parse_files(files_of(&manifest("cost")), &ParseOptions::default()).unwrap();
+    assert_eq!(t.events.iter().filter(|e| e.facts().cost.is_some()).count(), 3, "msg_c1 once, msg_c2's two records (no requestId)");
 }
 
 fn session() -> Trace {

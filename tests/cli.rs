@@ -92,6 +92,22 @@ fn stats_counts_tools_tokens_and_time() {
     assert!(out.contains("format      openai") && out.contains("by role     user 1"), "{out}");
 }
 
+/// The cost the trace reports: in the text (total, parts, per model) and the
+/// JSON (`usage.cost`); a trace reporting none has no cost line or field.
+#[test]
+fn stats_shows_the_reported_cost_and_none_when_there_is_none() {
+    let (code, out, _) = cli(&["stats", "tests/fixtures/langfuse/api-trace.json"], None);
+    assert_eq!(code, 0);
+    assert!(out.contains("  cost        $0.0012 (input $0.0001, output $0.0002), reported by 2 events\n    gpt-4o: $0.0012"), "{out}");
+    let (_, out, _) = cli(&["stats", "--format", "json", "tests/fixtures/langfuse/api-trace.json"], None);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["usage"]["cost"]["events"], 2);
+    let (_, out, _) = cli(&["stats", "tests/fixtures/agentlens/session.json"], None);
+    assert!(!out.contains("cost"), "{out}");
+    let (_, out, _) = cli(&["stats", "--format", "json", "tests/fixtures/agentlens/session.json"], None);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap()[0]["usage"].get("cost"), None, "absent, not 0");
+}
+
 #[test]
 fn validate_groups_repeated_diagnostics_unless_all() {
     let file = common::corpus_dir().join("openhands/OpenHands__benchmarks__benchmarks__openagentsafety__outputs__mgulavani__openagentsafety_full_updated-train__litellm_proxy__neulab__gpt-4o-2024-08-06_maxiter_100_N_initial__output.jsonl");

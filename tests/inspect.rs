@@ -215,3 +215,18 @@ fn a_pool_ref_past_the_pool_is_located_and_sliced_as_python_does() {
     assert!(d.iter().all(|d| d.severity == agent_trace_viewer::diagnostic::Severity::Warning));
     assert!(common::errors(&t).is_empty(), "{:?}", common::codes(&t));
 }
+
+/// `ModelUsage.total_cost` per model of a sample, summed over the models
+/// that report one (tests/golden/inspect/cost/ by scripts/oracle/inspect/cost.py
+/// from inspect_ai's `read_eval_log`); a model without one adds nothing.
+#[test]
+fn sample_cost_is_model_usage_total_cost() {
+    let g = common::golden_json("inspect/cost/model-usage.json");
+    let t = common::parse(&common::fixture("inspect/cost/model-usage.json"));
+    let s = &g["samples"][0];
+    assert_eq!(common::cost_counts(&t, Some(0)), (s["reporting"].as_u64().unwrap(), common::picodollars(s["sum"].as_f64().unwrap())));
+    let c = agent_trace_viewer::analysis::usage::totals(&t, Some(0)).cost.unwrap();
+    for (model, want) in s["total_cost"].as_object().unwrap() {
+        assert_eq!(c.by_model.get(model).map(|c| common::picodollars(c.total)), want.as_f64().map(common::picodollars), "{model}");
+    }
+}

@@ -58,6 +58,8 @@ struct Counts {
     errors: usize,
     scores: usize,
     usage: (u64, u64, u64),
+    /// Observations reporting a cost, and its total (1e-12 USD).
+    cost: (u64, i64),
 }
 
 /// An observation's first event: a span's begin, or an `EVENT`'s marker.
@@ -84,6 +86,7 @@ fn counts(t: &Trace) -> Counts {
         errors: obs.iter().filter(|e| e.failed).count(),
         scores: t.events.iter().filter(|e| e.source_kind == "score").count(),
         usage: (u.input_tokens, u.output_tokens, u.total_tokens),
+        cost: common::cost_counts(t, None),
     }
 }
 
@@ -103,6 +106,7 @@ fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
             errors: n("errors"),
             scores: n("scores"),
             usage: (c["usage"]["input"].as_u64().unwrap(), c["usage"]["output"].as_u64().unwrap(), c["usage"]["total"].as_u64().unwrap()),
+            cost: (c["cost"]["events"].as_u64().unwrap(), common::picodollars(c["cost"]["total"].as_f64().unwrap())),
         };
         assert_eq!(counts(&t), want, "{key}");
         corpus += usize::from(key.starts_with("corpus/"));

@@ -55,6 +55,8 @@ struct Counts {
     parent_links: usize,
     errors: usize,
     usage: (u64, u64, u64),
+    /// `llm` runs reporting a cost, and its total (1e-12 USD).
+    cost: (u64, i64),
 }
 
 fn is_run(e: &Event) -> bool {
@@ -75,6 +77,7 @@ fn counts(t: &Trace) -> Counts {
         parent_links: runs.iter().filter(|e| e.span.as_ref().is_some_and(|p| p.len() > 1)).count(),
         errors: runs.iter().filter(|e| e.failed).count(),
         usage: (u.input_tokens, u.output_tokens, u.total_tokens),
+        cost: common::cost_counts(t, None),
     }
 }
 
@@ -93,6 +96,7 @@ fn counts_agree_with_the_oracle_for_fixtures_and_corpus() {
             parent_links: n("parent_links"),
             errors: n("errors"),
             usage: (c["usage"]["input"].as_u64().unwrap(), c["usage"]["output"].as_u64().unwrap(), c["usage"]["total"].as_u64().unwrap()),
+            cost: (c["cost"]["events"].as_u64().unwrap(), common::picodollars(c["cost"]["total"].as_f64().unwrap())),
         };
         assert_eq!(counts(&t), want, "{key}");
         corpus += usize::from(key.starts_with("corpus/"));

@@ -265,3 +265,23 @@ fn genai_schema_warnings_agree_with_the_schemas() {
     }
     assert!(invalid >= 2, "the goldens hold schema failures to compare");
 }
+
+/// OpenInference's `llm.cost.*` (names from openinference-semantic-conventions,
+/// tests/golden/otel/cost.json by scripts/oracle/otel/cost.py): the spans'
+/// cost, a missing total the sum of prompt and completion, a detail not added
+/// again, a span without cost attributes left out, per model.
+#[test]
+fn openinference_cost_per_span_and_model() {
+    let g = common::golden_json("otel/cost.json");
+    assert_eq!(g["names"], serde_json::json!({"total": "llm.cost.total", "prompt": "llm.cost.prompt", "completion": "llm.cost.completion"}));
+    assert_eq!(g["genai_cost_attributes"], serde_json::json!([]), "the GenAI conventions define no cost attribute to read");
+    let t = common::parse_as(&common::fixture("otel/openinference-cost.json"), "otel");
+    let want = &g["cost"];
+    assert_eq!(common::cost_counts(&t, None), (want["events"].as_u64().unwrap(), common::picodollars(want["total"].as_f64().unwrap())));
+    let c = agent_trace_viewer::analysis::usage::totals(&t, None).cost.unwrap();
+    for (model, total) in want["byModel"].as_object().unwrap() {
+        assert_eq!(common::picodollars(c.by_model[model].total), common::picodollars(total.as_f64().unwrap()), "{model}");
+    }
+    let first = t.events.iter().find_map(|e| e.facts().cost).unwrap();
+    assert_eq!((first.input, first.output), (Some(0.0002), Some(0.00016)));
+}

@@ -421,12 +421,13 @@ const ops = {
     }
     return { positions: [...positions].sort((a, b) => a - b), matched: hits.length };
   },
-  /** Token usage and event count of run `run` (a sub-agent's, shown where it was started): the core's `trace.usage(run)`. */
+  /** Token usage, reported cost (USD, absent when none) and event count of run `run` (a sub-agent's, shown where it was started): the core's `trace.usage(run)`. */
   runUsage({ traceId, run }) {
     const entry = get(traceId);
     const r = runList(entry)[run];
     if (!r) return null;
-    return { eventCount: r.eventCount, tokens: entry.trace.usage(run).total.totalTokens, name: r.name, id: r.id };
+    const usage = entry.trace.usage(run);
+    return { eventCount: r.eventCount, tokens: usage.total.totalTokens, cost: usage.cost?.total.total, name: r.name, id: r.id };
   },
   timestamps({ traceId }) {
     const ts = get(traceId).trace.timestamps();

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use agent_trace_viewer::analysis::diagnostics::group;
 use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
-use agent_trace_viewer::model::{Trace, Usage};
+use agent_trace_viewer::model::{Cost, Trace, Usage};
 use agent_trace_viewer::redact::RedactOptions;
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::{parse_trace, ParseOptions};
@@ -610,6 +610,26 @@ fn usage_line(u: &Usage) -> String {
     parts.join(", ")
 }
 
+/// Dollars to three significant digits below a cent, cents above, two to ten
+/// decimals: `$0.0000103`, `$0.000402`, `$1.50` (as the page shows them).
+fn dollars(x: f64) -> String {
+    let decimals = if x == 0.0 || !x.is_finite() { 2 } else { (2 - x.abs().log10().floor() as i64).clamp(2, 10) as usize };
+    let s = format!("{x:.decimals$}");
+    let trimmed = s.trim_end_matches('0');
+    let decimals = trimmed.split_once('.').map_or(0, |(_, d)| d.len());
+    format!("${}{}", trimmed, "0".repeat(2usize.saturating_sub(decimals)))
+}
+
+/// `$0.0035 (input $0.001, output $0.0025)`, the parts when the source gave them.
+fn cost_line(c: &Cost) -> String {
+    let parts: Vec<String> = [(c.input, "input"), (c.output, "output")].iter().filter_map(|(x, what)| x.map(|x| format!("{what} {}", dollars(x)))).collect();
+    if parts.is_empty() {
+        dollars(c.total)
+    } else {
+        format!("{} ({})", dollars(c.total), parts.join(", "))
+    }
+}
+
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
@@ -640,6 +660,16 @@ fn print_stats(out: &mut impl Write, file: &str, trace: &Trace) {
             for (model, u) in &s.usage.by_model {
                 let model = if model.is_empty() { "(model not named)" } else { model };
                 let _ = writeln!(out, "    {model}: {}", usage_line(u));
+            }
+        }
+    }
+    if let Some(c) = &s.usage.cost {
+        // The trace's own figures; a call that reports none is not in the sum.
+        let _ = writeln!(out, "  cost        {}, reported by {}", cost_line(&c.total), plural(c.events as usize, "event"));
+        if c.by_model.len() > 1 || c.by_model.keys().any(|m| !m.is_empty()) {
+            for (model, m) in &c.by_model {
+                let model = if model.is_empty() { "(model not named)" } else { model };
+                let _ = writeln!(out, "    {model}: {}", cost_line(m));
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Typed facts ([`EventFacts`]: token usage, model, duration) read from the
+//! Typed facts ([`EventFacts`]: token usage, cost, model, duration) read from the
 //! shapes formats write them in, so that each format module fills them with
 //! one call and analysis never guesses metadata keys.
 
@@ -15,6 +15,18 @@ fn boxed(facts: EventFacts) -> Option<Box<EventFacts>> {
 /// A non-negative whole number.
 fn count(v: Option<&Value>) -> Option<u64> {
     v?.as_u64()
+}
+
+/// A cost figure as sources write one: a finite JSON number, or a decimal
+/// string (LangSmith's `Decimal` fields, serialized either way). Anything
+/// else (null, text, a boolean) is no figure.
+pub fn amount(v: Option<&Value>) -> Option<f64> {
+    match v? {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|f| f.is_finite())
 }
 
 /// A `usage` object of a chat completion: OpenAI's (`prompt_tokens`,
@@ -75,6 +87,7 @@ pub fn agentlens(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
         usage,
         duration_ms: duration(o).or_else(|| o.get("tool_call").and_then(Value::as_object).and_then(duration)),
         model: o.get("model").and_then(Value::as_str).map(str::to_string),
+        cost: None,
         handoff: None,
     })
 }
@@ -99,6 +112,13 @@ mod tests {
         assert_eq!(usage(&litellm).map(|u| (u.input_tokens, u.cache_creation_input_tokens, u.total_tokens)), Some((3486, 3482, 4621)));
         assert_eq!(usage(&json!({"other": 1})), None);
         assert_eq!(usage(&json!(3)), None);
+    }
+
+    #[test]
+    fn amounts() {
+        assert_eq!(amount(Some(&json!(0.25))), Some(0.25));
+        assert_eq!(amount(Some(&json!(" 0.000402 "))), Some(0.000402));
+        assert_eq!([json!(null), json!("inf"), json!("NaN"), json!("x"), json!(true)].iter().find_map(|v| amount(Some(v))), None);
     }
 
     #[test]

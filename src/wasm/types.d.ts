@@ -83,7 +83,7 @@ export interface EventViewBase {
   metadata?: Record<string, unknown>;
 }
 
-/** The typed facts a record gives (model, token usage, duration), on the
+/** The typed facts a record gives (model, token usage, cost, duration), on the
  * kinds that can carry them (not tool definitions or unreadable records);
  * absent when none. */
 export interface WithFacts {
@@ -94,6 +94,8 @@ export interface WithFacts {
 export interface EventFactsView {
   model?: string;
   usage?: Usage;
+  /** What the call cost, as the record itself reports it. */
+  cost?: Cost;
   durationMs?: number;
 }
 
@@ -392,7 +394,31 @@ export interface RunRow {
 }
 
 /** Usage summed over events: in all, per model ("" when the event names none), and how many events reported any. */
-export interface UsageTotals { total: Usage; byModel: Record<string, Usage>; events: number }
+export interface UsageTotals {
+  total: Usage;
+  byModel: Record<string, Usage>;
+  events: number;
+  /** The cost the events report, summed like the usage (a repeated usage's
+   * cost counted once); absent, not 0, when no event reports one. */
+  cost?: CostTotals;
+}
+
+/** Cost summed over the events that report one: in all, per model ("" when
+ * the event names none), and how many events reported one (fewer than
+ * `UsageTotals.events` means some calls' cost is not in the total). */
+export interface CostTotals { total: Cost; byModel: Record<string, Cost>; events: number }
+
+/** What a model call cost, in US dollars, as the trace reports it (Langfuse
+ * `costDetails`, LangSmith `total_cost`, Claude Code `costUSD`, OpenInference
+ * `llm.cost.*`, Inspect `ModelUsage.total_cost`): never priced by the viewer. */
+export interface Cost {
+  /** The source's total, else the sum of the parts it gives. */
+  total: number;
+  /** The input (prompt) cost, when the source gives it apart. */
+  input?: number;
+  /** The output (completion) cost, when the source gives it apart. */
+  output?: number;
+}
 
 export interface Usage {
   inputTokens: number;

@@ -315,3 +315,35 @@ test("stats view shows the core's tool stats and token usage, as the npm package
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('stats view shows the cost the trace reports, as the npm package sums it, and no cost block when none is reported', async () => {
+  const { page, context, errors } = await openViewer(env);
+  await loadSample(page, 'langfuse-google-adk.json');
+  const { parseTrace } = require(join(root, 'pkg', 'node', 'agent_trace_viewer.js'));
+  const trace = parseTrace(new Uint8Array(readFileSync(join(root, 'www', 'samples', 'langfuse-google-adk.json'))));
+  const { cost, events } = trace.stats().usage;
+  trace.free();
+  assert.ok(cost && cost.events > 0, 'the sample reports a cost');
+  await page.click('#tab-stats');
+  await page.waitForSelector('#stats-cost');
+  const n = (x) => x.toLocaleString('en-US');
+  assert.equal(await page.textContent('#stats-cost h3'), `Cost (reported by ${n(cost.events)} of ${n(events)} model calls)`);
+  // Three significant digits below a cent: 1.03e-5 is $0.0000103, not a rounded $0.00001.
+  const dollars = (x) => {
+    const [whole, frac] = x.toFixed(Math.max(2, Math.min(10, 2 - Math.floor(Math.log10(Math.abs(x)))))).split('.');
+    return `$${whole}.${frac.replace(/0+$/, '').padEnd(2, '0')}`;
+  };
+  assert.equal(dollars(cost.total.total), '$0.0000103', 'the sample total, to three digits');
+  const rows = await page.$$eval('#stats-cost tbody tr', (trs) => trs.map((r) => [...r.children].map((c) => c.textContent)));
+  const part = (x) => (x === undefined ? '—' : dollars(x));
+  const want = Object.entries(cost.byModel).map(([m, c]) => [m || '(model not named)', part(c.input), part(c.output), dollars(c.total)]);
+  if (want.length > 1) want.push(['all', part(cost.total.input), part(cost.total.output), dollars(cost.total.total)]);
+  assert.deepEqual(rows, want);
+  await page.screenshot({ path: join(artifacts, 'view-stats-cost.png') });
+  await loadSample(page, 'agentlens-session.json');
+  await page.click('#tab-stats');
+  await page.waitForSelector('#tool-table');
+  assert.equal(await page.$('#stats-cost'), null, 'no cost reported: no cost block (not $0.00)');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

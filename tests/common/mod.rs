@@ -78,6 +78,17 @@ pub fn errors(t: &Trace) -> Vec<&'static str> {
     t.diagnostics.iter().filter(|d| d.severity == Severity::Error).map(|d| d.code).collect()
 }
 
+/// A trace's cost totals as (events reporting one, total in 1e-12 USD): sums
+/// of the same figures in another order (the oracle's) agree to far below that.
+pub fn cost_counts(t: &Trace, run: Option<u32>) -> (u64, i64) {
+    agent_trace_viewer::analysis::usage::totals(t, run).cost.map_or((0, 0), |c| (u64::from(c.events), picodollars(c.total.total)))
+}
+
+/// Dollars as whole 1e-12 USD.
+pub fn picodollars(x: f64) -> i64 {
+    (x * 1e12).round() as i64
+}
+
 /// `tests/golden/<path>`: what a format's oracle script wrote.
 pub fn golden_json(path: &str) -> serde_json::Value {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(path);

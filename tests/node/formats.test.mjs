@@ -237,3 +237,30 @@ test('usage(run): a run reports what its source says (SWE-agent model_stats), th
     t.free();
   }
 });
+
+test('usage(run).cost: what the trace reports (Langfuse costDetails and its deprecated fields), per model; absent, not 0, when nothing reports one', () => {
+  const golden = JSON.parse(readFileSync(join(root, 'tests', 'golden', 'langfuse', 'oracle.json'), 'utf8')).files['fixtures/costs.json'].counts.cost;
+  const t = parseTrace(fixture('langfuse/costs.json'));
+  try {
+    const { cost } = t.usage(0);
+    assert.equal(cost.events, golden.events);
+    assert.ok(Math.abs(cost.total.total - golden.total) < 1e-12, `${cost.total.total} vs ${golden.total}`);
+    assert.deepEqual(Object.keys(cost.byModel).sort(), ['gpt-4o', 'gpt-4o-mini']);
+    assert.ok(Math.abs(cost.byModel['gpt-4o'].total + cost.byModel['gpt-4o-mini'].total - cost.total.total) < 1e-12);
+    assert.deepEqual(t.stats().usage.cost, cost, 'stats().usage is usage()');
+    const priced = t.events(0, t.eventCount).filter((e) => e.facts?.cost);
+    assert.equal(priced.length, golden.events, 'each reporting event carries its cost fact');
+    const first = priced[0].facts.cost;
+    assert.deepEqual([first.input, first.output], [0.00125, 0.0005]);
+    assert.ok(Math.abs(first.total - 0.001875) < 1e-15, 'no total key: the sum of its kinds (input, output, input_cache_read)');
+  } finally {
+    t.free();
+  }
+  const none = parseTrace(fixture('swe-agent/v1_function_calling.traj'));
+  try {
+    assert.ok(none.usage().events > 0);
+    assert.equal('cost' in none.usage(), false, 'no cost reported: no cost field, not 0');
+  } finally {
+    none.free();
+  }
+});

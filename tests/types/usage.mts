@@ -2,7 +2,7 @@
 // them (`tsc -p tests/types`); the @ts-expect-error lines must stay errors.
 import {
   parseTrace, formats, type EventView, type Diagnostic, type ToolCallView, type RowView, type Facets,
-  type FilterableField, type ToolStat, type SpanNode, type DiagnosticGroup, type TraceStats,
+  type FilterableField, type ToolStat, type SpanNode, type DiagnosticGroup, type TraceStats, type Cost, type CostTotals,
 } from 'agent-trace-viewer';
 
 const trace = parseTrace(new Uint8Array(), { format: 'openai' });
@@ -50,6 +50,12 @@ const unanswered: number = toolStats[0].unanswered;
 const inputTokens: number = stats.usage.total.inputTokens;
 const modelTokens: number | undefined = stats.usage.byModel['gpt-4o']?.totalTokens;
 const unlinkedFailures: number = stats.unlinkedResults.failures;
+// Cost is absent when the trace reports none; its parts when the source gives them apart.
+const costTotals: CostTotals | undefined = trace.usage(0).cost;
+const runCost: number | undefined = costTotals?.total.total;
+const modelInput: number | undefined = costTotals?.byModel['gpt-4o']?.input;
+// @ts-expect-error: cost may be absent (no reported cost is not 0)
+const costNow: Cost = stats.usage.cost.total;
 const groups: DiagnosticGroup[] = trace.diagnosticGroups();
 const groupSeverity: 'info' | 'warning' | 'error' = groups[0].severity;
 const groupMembers: number[] = groups[0].diagnostics;
@@ -81,4 +87,4 @@ const badType: FilterableField['type'] = 'string';
 
 void [n, f, ids, line, matches, detectionEvidence, byRole, raw, bad, allFacets, toolCounts, fieldType, runs, callEvent,
   someFacets, page, toolStats, spanEnd, times, nDiag, someDiags, eventDiags, badType, sameTools, unanswered, inputTokens,
-  modelTokens, unlinkedFailures, groupSeverity, groupMembers, badSeverity];
+  modelTokens, unlinkedFailures, runCost, modelInput, costNow, groupSeverity, groupMembers, badSeverity];

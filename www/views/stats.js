@@ -1,5 +1,5 @@
 // Stats: counts by role, kind and record kind; per-tool calls and failures;
-// token usage. Every number comes from the core (`trace.stats()`, the same
+// token usage and the cost the trace reports. Every number comes from the core (`trace.stats()`, the same
 // computation the CLI's `stats` prints); nothing is counted here.
 
 import { append, el } from '../dom.js';
@@ -41,6 +41,36 @@ function usageBlock(usage) {
       el('thead', {}, el('tr', {}, ...['model', 'input', 'output', 'cache read', 'cache write', 'total'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', {}, ...models, ...(models.length > 1 ? [row('all', usage.total)] : [])),
     ),
+  );
+}
+
+/**
+ * Dollars to three significant digits below a cent, cents above, at least two
+ * decimals and at most ten (`$0.0000103`, `$0.000402`, `$1.50`), as the CLI prints them.
+ */
+export function dollars(x) {
+  const decimals = x === 0 ? 2 : Math.max(2, Math.min(10, 2 - Math.floor(Math.log10(Math.abs(x)))));
+  const [whole, frac = ''] = x.toFixed(decimals).split('.');
+  return `$${whole}.${frac.replace(/0+$/, '').padEnd(2, '0')}`;
+}
+
+/** The cost the trace reports (USD), in all and per model; never priced here. */
+function costBlock(cost, calls) {
+  const part = (x) => (x === undefined ? '—' : dollars(x));
+  const row = (name, c) => el('tr', {}, el('th', { scope: 'row' }, name), ...[part(c.input), part(c.output), dollars(c.total)].map((t) => el('td', { className: 'num' }, t)));
+  const models = Object.entries(cost.byModel).map(([m, c]) => row(m || '(model not named)', c));
+  const of = calls ? ` of ${calls.toLocaleString()}` : '';
+  return el(
+    'section',
+    { className: 'stat-block', id: 'stats-cost' },
+    el('h3', {}, `Cost (reported by ${cost.events.toLocaleString()}${of} model calls)`),
+    el(
+      'table',
+      { className: 'tools' },
+      el('thead', {}, el('tr', {}, ...['model', 'input', 'output', 'total'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...models, ...(models.length > 1 ? [row('all', cost.total)] : [])),
+    ),
+    el('p', { className: 'muted' }, 'In US dollars, as the trace itself reports it; calls that report no cost are not in the sum, and nothing is priced here.'),
   );
 }
 
@@ -87,6 +117,7 @@ export const statsView = {
         el('p', { className: 'muted' }, 'A call failed when its result says so (an error status, is_error, an error observation); validation diagnostics are in Diagnostics.'),
       ),
       usage.events ? usageBlock(usage) : null,
+      usage.cost ? costBlock(usage.cost, usage.events) : null,
     );
   },
 };

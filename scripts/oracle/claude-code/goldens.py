@@ -12,7 +12,8 @@
   `ccusage session --json --offline` over a throwaway CLAUDE_CONFIG_DIR: each
   file alone (its own project folder, so one ccusage "session" per file), and
   the files of a case laid out together as Claude Code writes them (totals
-  over all of them).
+  over all of them); and the same with `--mode display`, whose cost is the
+  sum of the counted records' own `costUSD` (what the viewer's cost is).
 
 Writes tests/golden/claude-code/<case>.json (the manifest of one case: its
 files in the order the viewer reads them, the Docent text file of each, the
@@ -22,7 +23,8 @@ loader's run metadata, ccusage's totals per file and combined) and
 Usage: python3 scripts/oracle/claude-code/goldens.py
   (ATV_VENVS: where the venv goes, default /work/venvs; ATV_PYTHON: python3.11;
    ATV_CORPUS: the shared corpus, default ../shared/corpus from the repo;
-   the fixtures come from scripts/oracle/claude-code/make_fixtures.py)
+   the fixtures come from scripts/oracle/claude-code/make_fixtures.py, but
+   fixtures/cost/, written by hand: older records with `costUSD`)
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ PYTHON = os.environ.get("ATV_PYTHON", "python3.11")
 
 S = "11111111-2222-4333-8444-555555555555"
 S2 = "66666666-7777-4888-8999-aaaaaaaaaaaa"
+S3 = "77777777-8888-4999-8aaa-bbbbbbbbbbbb"
 C = "marot__spotter__test__fixtures__transcripts__"
 BIG = "4d5611e5-241a-462a-8d15-5122611a9569"
 
@@ -68,6 +71,7 @@ CASES = [
         (f"corpus/{C}{BIG}__subagents__agent-a2898e3.jsonl", "subagent", f"proj/{BIG}/subagents/agent-a2898e3.jsonl"),
         (f"corpus/{C}{BIG}__subagents__agent-acompact-e1f845.jsonl", "subagent", f"proj/{BIG}/subagents/agent-acompact-e1f845.jsonl"),
     ]),
+    ("cost", [(f"fixtures/cost/{S3}.jsonl", "main", f"proj/{S3}.jsonl")]),
     ("corpus-short", [(f"corpus/{C}short.jsonl", "main", "proj/short.jsonl")]),
     ("corpus-subagent", [(f"corpus/{C}subagent.jsonl", "main", "proj/subagent.jsonl")]),
     ("corpus-tool-heavy", [(f"corpus/{C}tool_heavy.jsonl", "main", "proj/tool_heavy.jsonl")]),
@@ -114,15 +118,30 @@ def docent_texts(python: Path, files: list[tuple[str, str]]) -> dict:
     return json.loads(r.stdout)
 
 
-def ccusage(bin_: Path, layout: list[tuple[Path, str]]) -> dict:
+def ccusage_sessions(bin_: Path, layout: list[tuple[Path, str]], *mode: str) -> list:
     with tempfile.TemporaryDirectory() as d:
         for src, rel in layout:
             dst = Path(d) / "projects" / rel
             dst.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dst)
         env = {**os.environ, "CLAUDE_CONFIG_DIR": d, "TZ": "UTC"}
-        r = subprocess.run([str(bin_), "session", "--json", "--offline"], capture_output=True, text=True, check=True, env=env)
-    sessions = json.loads(r.stdout).get("sessions", [])
+        r = subprocess.run([str(bin_), "session", "--json", "--offline", *mode], capture_output=True, text=True, check=True, env=env)
+    return json.loads(r.stdout).get("sessions", [])
+
+
+def ccusage_cost(bin_: Path, layout: list[tuple[Path, str]]) -> dict:
+    """What ccusage reports as cost in `--mode display`: the sum of the counted
+    records' own `costUSD` (0 for a record without one), in all and per model."""
+    total, by_model = 0.0, {}
+    for s in ccusage_sessions(bin_, layout, "--mode", "display"):
+        total += s["totalCost"]
+        for m in s.get("modelBreakdowns", []):
+            by_model[m["modelName"]] = by_model.get(m["modelName"], 0.0) + m["cost"]
+    return {"total": total, "byModel": dict(sorted(by_model.items()))}
+
+
+def ccusage(bin_: Path, layout: list[tuple[Path, str]]) -> dict:
+    sessions = ccusage_sessions(bin_, layout)
     total = {"input": 0, "output": 0, "cacheCreation": 0, "cacheRead": 0, "total": 0}
     by_model: dict[str, dict] = {}
     for s in sessions:
@@ -155,13 +174,16 @@ def main() -> None:
             got = texts[str(resolve(p))]
             write_if_changed(GOLDEN / f"{case}.{n}.current.txt", got["text"])
             entries.append({"path": p, "kind": kind, "text": f"{case}.{n}.current.txt", "metadata": got["metadata"],
-                            "ccusage": ccusage(ccu, [(resolve(p), f"f{n}/" + rel.rsplit('/', 1)[-1])])})
+                            "ccusage": ccusage(ccu, [(resolve(p), f"f{n}/" + rel.rsplit('/', 1)[-1])]),
+                            "ccusage_cost": ccusage_cost(ccu, [(resolve(p), f"f{n}/" + rel.rsplit('/', 1)[-1])])})
         manifest = {
             "references": {"docent": versions, "ccusage": ccu_version,
                            "text": "AgentRunView.from_agent_run(load_claude_code_session(records)).to_text()",
-                           "usage": "ccusage session --json --offline"},
+                           "usage": "ccusage session --json --offline",
+                           "cost": "ccusage session --json --offline --mode display"},
             "files": entries,
             "ccusage_combined": ccusage(ccu, [(resolve(p), rel) for p, _, rel in files]),
+            "ccusage_cost_combined": ccusage_cost(ccu, [(resolve(p), rel) for p, _, rel in files]),
         }
         write_if_changed(GOLDEN / f"{case}.json", json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
 

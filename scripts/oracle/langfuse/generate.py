@@ -26,11 +26,14 @@ Writes `tests/golden/langfuse/oracle.json` for every fixture of
   observations, per type, parent links (observations whose
   `parentObservationId` names an observation of the same trace), ERROR
   levels, scores, and usage totals (`usageDetails` input/output/total, else
-  the deprecated `usage`, else `promptTokens`/`completionTokens`/`totalTokens`).
+  the deprecated `usage`, else `promptTokens`/`completionTokens`/`totalTokens`),
+  and cost totals (how many observations report one, and their sum in USD),
+  each observation's cost read from the fields `ObservationsView` parses.
 """
 
 import glob
 import json
+import math
 import os
 import sys
 
@@ -75,6 +78,59 @@ def whole(x):
     if isinstance(x, str) and x.strip().isdigit():
         return int(x.strip())
     return 0
+
+
+def amount(x):
+    """A cost figure as the viewer reads it: a finite number (not a bool), or a decimal string."""
+    if isinstance(x, bool):
+        return None
+    if isinstance(x, (int, float)):
+        return float(x) if math.isfinite(x) else None
+    if isinstance(x, str):
+        try:
+            f = float(x.strip())
+        except ValueError:
+            return None
+        return f if math.isfinite(f) else None
+    return None
+
+
+def cost(o):
+    """The observation's cost in USD, from the fields of ObservationsView as the
+    langfuse model parses them (the raw object when the model rejects it):
+    costDetails (total, else the sum of its kinds), the deprecated calculated*Cost,
+    the deprecated usage.*Cost, and the UI export's own totalCost/inputCost/outputCost
+    only when there is no costDetails. (total, input, output) or None."""
+    from langfuse.api import ObservationsView
+    from langfuse.api.core.pydantic_utilities import parse_obj_as
+
+    try:
+        v = parse_obj_as(ObservationsView, o)
+        details = v.cost_details
+        calculated = (v.calculated_total_cost, v.calculated_input_cost, v.calculated_output_cost)
+        u = v.usage
+        legacy = (u.total_cost, u.input_cost, u.output_cost) if u is not None else (None, None, None)
+    except Exception:
+        details = o.get("costDetails") if isinstance(o.get("costDetails"), dict) else None
+        calculated = tuple(amount(o.get(k)) for k in ("calculatedTotalCost", "calculatedInputCost", "calculatedOutputCost"))
+        u = o.get("usage") if isinstance(o.get("usage"), dict) else {}
+        legacy = tuple(amount(u.get(k)) for k in ("totalCost", "inputCost", "outputCost"))
+
+    def parts(total, i, out, others=()):
+        if total is None and i is None and out is None and not others:
+            return None
+        return (total if total is not None else sum([x for x in (i, out) if x is not None] + list(others)), i, out)
+
+    if details:
+        got = {k: amount(x) for k, x in details.items()}
+        others = [x for k, x in got.items() if k not in ("total", "input", "output") and x is not None]
+        c = parts(got.get("total"), got.get("input"), got.get("output"), others)
+        if c:
+            return c
+    c = parts(*calculated) or parts(*legacy)
+    if c or "costDetails" in o:
+        return c
+    return parts(*(amount(o.get(k)) for k in ("totalCost", "inputCost", "outputCost")))
 
 
 def records(path):
@@ -125,7 +181,7 @@ def check_file(path):
     from langfuse.api.commons.types.score_v1 import ScoreV1
 
     objects = []
-    counts = {"runs": 0, "observations": 0, "by_type": {}, "parent_links": 0, "errors": 0, "scores": 0, "usage": {"input": 0, "output": 0, "total": 0}}
+    counts = {"runs": 0, "observations": 0, "by_type": {}, "parent_links": 0, "errors": 0, "scores": 0, "usage": {"input": 0, "output": 0, "total": 0}, "cost": {"events": 0, "total": 0.0}}
     for tid, t, shape, tpath, obs, scores, line in traces_of(path):
         if shape == "invalid":
             objects.append({"path": tpath, "line": line, "model": "(none)", "accepted": False, "error": "not an object"})
@@ -177,6 +233,10 @@ def check_file(path):
                 counts["usage"]["input"] += i
                 counts["usage"]["output"] += out_
                 counts["usage"]["total"] += tot if src[2] is not None else i + out_
+            c = cost(o)
+            if c is not None:
+                counts["cost"]["events"] += 1
+                counts["cost"]["total"] += c[0]
         counts["scores"] += len(scores)
     return {"objects": objects, "counts": counts}
 

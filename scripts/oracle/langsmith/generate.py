@@ -24,11 +24,17 @@ Writes `tests/golden/langsmith/oracle.json` for every fixture of
   same trace), runs with an `error`, and usage totals (`outputs.usage_metadata`,
   `outputs.usage`, `outputs.llm_output.token_usage`,
   `extra.metadata.usage_metadata`, else the run's `prompt_tokens` /
-  `completion_tokens` / `total_tokens`).
+  `completion_tokens` / `total_tokens`), and cost totals: how many `llm` runs
+  report a cost and its sum in USD (the run's `total_cost` / `prompt_cost` /
+  `completion_cost` as `schemas.Run` parses them, else the `total_cost` /
+  `input_cost` / `output_cost` of `outputs.usage_metadata` or
+  `extra.metadata.usage_metadata`; a total missing is its parts' sum). Other
+  run types are left out: LangSmith rolls children's costs up into parents.
 """
 
 import glob
 import json
+import math
 import os
 import sys
 
@@ -184,10 +190,51 @@ def usage(run):
     return (i or 0, o or 0, t if t is not None else (i or 0) + (o or 0))
 
 
+def amount(x):
+    """A cost figure: a finite number (not a bool), a Decimal, or a decimal string."""
+    if isinstance(x, bool) or x is None:
+        return None
+    try:
+        f = float(x.strip() if isinstance(x, str) else x)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def cost(run):
+    """An llm run's cost: (total, input, output), or None."""
+    from langsmith import schemas
+
+    if run.get("run_type") != "llm":
+        return None
+
+    def parts(total, i, out):
+        if total is None and i is None and out is None:
+            return None
+        return (total if total is not None else sum(x for x in (i, out) if x is not None), i, out)
+
+    try:
+        r = schemas.Run(**run)
+        own = (r.total_cost, r.prompt_cost, r.completion_cost)
+    except Exception:
+        own = (run.get("total_cost"), run.get("prompt_cost"), run.get("completion_cost"))
+    c = parts(*(amount(x) for x in own))
+    if c:
+        return c
+    outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}
+    meta = ((run.get("extra") or {}).get("metadata") or {}) if isinstance(run.get("extra"), dict) else {}
+    for u in (outputs.get("usage_metadata"), meta.get("usage_metadata")):
+        if isinstance(u, dict):
+            c = parts(*(amount(u.get(k)) for k in ("total_cost", "input_cost", "output_cost")))
+            if c:
+                return c
+    return None
+
+
 def check_file(path):
     found = runs_of(path)
     objects = []
-    counts = {"traces": 0, "runs": 0, "by_type": {}, "parent_links": 0, "errors": 0, "usage": {"input": 0, "output": 0, "total": 0}}
+    counts = {"traces": 0, "runs": 0, "by_type": {}, "parent_links": 0, "errors": 0, "usage": {"input": 0, "output": 0, "total": 0}, "cost": {"events": 0, "total": 0.0}}
     good = [f for f in found if "bad" not in f]
     ids_by_trace = {}
     for f in good:
@@ -213,6 +260,10 @@ def check_file(path):
         counts["usage"]["input"] += i
         counts["usage"]["output"] += o_
         counts["usage"]["total"] += tot
+        c = cost(run)
+        if c is not None:
+            counts["cost"]["events"] += 1
+            counts["cost"]["total"] += c[0]
     return {"objects": objects, "counts": counts}
 
 

@@ -268,7 +268,7 @@ impl Reader<'_, '_> {
         let usage = self.usage.take(&o);
         self.dispatch(o, &kind, range, path, timestamp, state);
         if let (Some(u), Some(e)) = (usage, self.out.event_mut(at)) {
-            e.facts_mut().usage = Some(u);
+            u.fill(e.facts_mut());
         }
     }
 

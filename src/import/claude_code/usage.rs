@@ -2,22 +2,38 @@
 //! Claude Code token totals) counts it: a record its `usageDataSchema`
 //! accepts (any record type), once per `message.id` + `requestId` (the split
 //! records of one response repeat the usage); a record lacking either id is
-//! counted each time.
+//! counted each time. The record's `costUSD` (older Claude Code versions
+//! wrote it) is its cost, counted with its usage by the same rule: what
+//! ccusage's `--mode display` adds up.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
 use crate::import::facts;
-use crate::model::Usage;
+use crate::model::{Cost, EventFacts, Usage};
 
 /// The usage pairs already counted in this input.
 #[derive(Default)]
 pub struct Counted(HashSet<(String, String)>);
 
+/// A counted record's usage, and its cost when it has a `costUSD`.
+pub struct Taken {
+    usage: Usage,
+    cost: Option<Cost>,
+}
+
+impl Taken {
+    /// Sets the event's usage and cost facts.
+    pub fn fill(self, facts: &mut EventFacts) {
+        facts.usage = Some(self.usage);
+        facts.cost = self.cost;
+    }
+}
+
 impl Counted {
-    /// The record's usage when ccusage would count it here.
-    pub fn take(&mut self, o: &Map<String, Value>) -> Option<Usage> {
+    /// The record's usage (and cost) when ccusage would count it here.
+    pub fn take(&mut self, o: &Map<String, Value>) -> Option<Taken> {
         let message = o.get("message")?.as_object()?;
         if !accepted(o, message) {
             return None;
@@ -25,9 +41,10 @@ impl Counted {
         let usage = facts::usage(message.get("usage")?)?;
         let id = message.get("id").and_then(Value::as_str);
         let request = o.get("requestId").and_then(Value::as_str);
+        let cost = facts::amount(o.get("costUSD")).map(|total| Cost { total, input: None, output: None });
         match (id, request) {
             (Some(m), Some(r)) if !self.0.insert((m.to_string(), r.to_string())) => None,
-            _ => Some(usage),
+            _ => Some(Taken { usage, cost }),
         }
     }
 }
@@ -97,5 +114,13 @@ mod tests {
         assert!(c.take(rec(json!([{"type": "text", "text": "b"}])).as_object().unwrap()).is_none(), "same message.id + requestId");
         let mut c = Counted::default();
         assert!(c.take(rec(json!("a string")).as_object().unwrap()).is_none(), "ccusage's schema wants a list of blocks");
+        let mut c = Counted::default();
+        let mut priced = rec(json!([]));
+        priced["costUSD"] = json!(0.0123);
+        let taken = c.take(priced.as_object().unwrap()).unwrap();
+        assert_eq!(taken.cost.map(|c| c.total), Some(0.0123));
+        assert!(c.take(priced.as_object().unwrap()).is_none(), "the repeat's cost is not counted again");
+        priced["costUSD"] = json!("0.0123");
+        assert!(Counted::default().take(priced.as_object().unwrap()).is_none(), "ccusage's schema wants a number");
     }
 }

@@ -177,15 +177,22 @@ fn outcome_events(out: &mut Builder, s: &SampleAt, has_events: bool) {
     let Ok(models) = scan::object_members(b, at) else { return };
     for (model, mr) in models {
         let Some(v) = get(&mr) else { continue };
-        let usage = usage_of(&v);
+        let (usage, cost) = (usage_of(&v), cost_of(&v));
         let path = crate::json::render_path(&s.path, &[Seg::key("model_usage"), Seg::key(&model)]);
         let i = out.push_event(EventBody::KeyValue(KeyValue { key: format!("model_usage: {model}"), value: v }), "sample.model_usage", mr, path, None);
         if let Some(e) = out.event_mut(i) {
             let facts = e.facts_mut();
             facts.usage = Some(usage);
+            facts.cost = cost;
             facts.model = Some(model);
         }
     }
+}
+
+/// `ModelUsage.total_cost` ("Total cost in dollars for this usage",
+/// inspect_ai 0.3.285; None when Inspect had no price for the model).
+pub(super) fn cost_of(v: &Value) -> Option<crate::model::Cost> {
+    crate::import::facts::amount(v.get("total_cost")).map(|total| crate::model::Cost { total, input: None, output: None })
 }
 
 /// Inspect's `ModelUsage` as the shared model's usage: `input_tokens`,

@@ -1,13 +1,13 @@
 //! An observation's typed facts: token usage (`usageDetails`, else the
 //! deprecated `usage` object, else the legacy `promptTokens` /
 //! `completionTokens` / `totalTokens`), the model, and the duration
-//! (`endTime` − `startTime`). Costs stay in the metadata as written: the
-//! shared model has no cost field.
+//! (`endTime` − `startTime`), and the cost Langfuse reports (see [`cost`]).
 
 use serde_json::{Map, Value};
 
 use crate::analysis::time::{parse_instant, Instant};
-use crate::model::{EventFacts, Usage};
+use crate::import::facts::amount;
+use crate::model::{Cost, EventFacts, Usage};
 
 /// A time as Langfuse writes it (ISO 8601).
 pub fn instant(v: Option<&Value>) -> Option<Instant> {
@@ -50,6 +50,25 @@ pub fn usage_details(d: &Map<String, Value>) -> Option<Usage> {
     })
 }
 
+/// The observation's cost in USD, from the first source that gives a figure:
+/// `costDetails` (`ObservationsView`: cost per kind, `total` "the sum of all
+/// (non-total) cost metrics or the total value ingested"), the deprecated
+/// `calculatedInputCost` / `calculatedOutputCost` / `calculatedTotalCost`,
+/// the deprecated `usage.inputCost` / `outputCost` / `totalCost`, and, only
+/// when there is no `costDetails` at all, the UI export's own `inputCost` /
+/// `outputCost` / `totalCost` (the export writes them as sums of
+/// `costDetails`, 0 for an empty one: an empty `costDetails` is no cost).
+pub fn cost(o: &Map<String, Value>) -> Option<Cost> {
+    let from = |m: &Map<String, Value>, total: &str, input: &str, output: &str| Cost::from_parts(amount(m.get(total)), amount(m.get(input)), amount(m.get(output)), &[]);
+    let details = o.get("costDetails").and_then(Value::as_object);
+    let others: Vec<f64> = details.into_iter().flatten().filter(|(k, _)| !matches!(k.as_str(), "total" | "input" | "output")).filter_map(|(_, v)| amount(Some(v))).collect();
+    details
+        .and_then(|d| Cost::from_parts(amount(d.get("total")), amount(d.get("input")), amount(d.get("output")), &others))
+        .or_else(|| from(o, "calculatedTotalCost", "calculatedInputCost", "calculatedOutputCost"))
+        .or_else(|| o.get("usage").and_then(Value::as_object).and_then(|u| from(u, "totalCost", "inputCost", "outputCost")))
+        .or_else(|| if o.contains_key("costDetails") { None } else { from(o, "totalCost", "inputCost", "outputCost") })
+}
+
 pub fn observation(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
     // The first source that has a count key at all (an unreadable count
     // there is 0, not a reason to read the deprecated fields).
@@ -71,6 +90,28 @@ pub fn observation(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
         _ => None,
     };
     let model = o.get("model").and_then(Value::as_str).filter(|m| !m.is_empty()).map(str::to_string);
-    let facts = EventFacts { usage, duration_ms, model, handoff: None };
+    let facts = EventFacts { usage, cost: cost(o), duration_ms, model, handoff: None };
     (facts != EventFacts::default()).then(|| Box::new(facts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn cost_of(v: Value) -> Option<Cost> {
+        cost(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn cost_sources_in_order() {
+        let c = cost_of(json!({"costDetails": {"input": 0.25, "output": 0.5, "input_cache_read": 0.125}, "calculatedTotalCost": 9.0}));
+        assert_eq!(c, Some(Cost { total: 0.875, input: Some(0.25), output: Some(0.5) }), "no total key: the sum of the kinds");
+        assert_eq!(cost_of(json!({"costDetails": {"total": 0.0009}})), Some(Cost { total: 0.0009, input: None, output: None }));
+        assert_eq!(cost_of(json!({"costDetails": {}, "calculatedTotalCost": 0.5})).map(|c| c.total), Some(0.5));
+        assert_eq!(cost_of(json!({"costDetails": {"total": "free"}, "usage": {"totalCost": 0.25}})).map(|c| c.total), Some(0.25));
+        assert_eq!(cost_of(json!({"costDetails": {}, "totalCost": 0})), None, "the export's 0 for an empty costDetails is no cost");
+        assert_eq!(cost_of(json!({"totalCost": 0.5, "inputCost": 0.5})).map(|c| (c.total, c.input)), Some((0.5, Some(0.5))));
+        assert_eq!(cost_of(json!({"calculatedTotalCost": null})), None);
+    }
 }

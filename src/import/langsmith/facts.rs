@@ -4,12 +4,14 @@
 //! outputs (LangChain `usage_metadata`, OpenAI `usage`, LangChain
 //! `llm_output.token_usage`), else the run's own `prompt_tokens` /
 //! `completion_tokens` / `total_tokens`; the model from `ls_model_name`,
-//! the invocation parameters, the outputs or the inputs.
+//! the invocation parameters, the outputs or the inputs; the cost of an
+//! `llm` run (see [`cost`]).
 
 use serde_json::{Map, Value};
 
 use crate::analysis::time::{parse_instant, Instant};
-use crate::model::{EventFacts, Usage};
+use crate::import::facts::amount;
+use crate::model::{Cost, EventFacts, Usage};
 
 /// A run time as an instant: an ISO string, or epoch milliseconds.
 pub fn instant(v: Option<&Value>) -> Option<Instant> {
@@ -87,6 +89,25 @@ pub fn usage(o: &Map<String, Value>) -> Option<Usage> {
         })
 }
 
+/// An `llm` run's cost in USD (LangSmith's API types say USD): the run's
+/// own `total_cost` / `prompt_cost` / `completion_cost` (`schemas.Run`,
+/// decimals), else the `total_cost` / `input_cost` / `output_cost` of its
+/// `outputs.usage_metadata` or `extra.metadata.usage_metadata` (LangSmith's
+/// `UsageMetadata`). Other runs' costs are not read: LangSmith rolls its
+/// children's costs up into a parent run, and adding both would count them
+/// twice. The `*_cost_details` breakdowns "do not need to sum" to the cost:
+/// they stay metadata.
+pub fn cost(o: &Map<String, Value>) -> Option<Cost> {
+    if o.get("run_type").and_then(Value::as_str) != Some("llm") {
+        return None;
+    }
+    let from = |m: &Map<String, Value>, total: &str, input: &str, output: &str| Cost::from_parts(amount(m.get(total)), amount(m.get(input)), amount(m.get(output)), &[]);
+    let usage_metadata = |m: Option<&Value>| m.and_then(|m| m.get("usage_metadata")).and_then(Value::as_object).and_then(|u| from(u, "total_cost", "input_cost", "output_cost"));
+    from(o, "total_cost", "prompt_cost", "completion_cost")
+        .or_else(|| usage_metadata(o.get("outputs")))
+        .or_else(|| usage_metadata(o.get("extra").and_then(|e| e.get("metadata"))))
+}
+
 pub fn model(o: &Map<String, Value>) -> Option<String> {
     let extra = o.get("extra");
     let candidates = [
@@ -105,7 +126,7 @@ pub fn facts(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
         _ => None,
     };
     let is_llm = o.get("run_type").and_then(Value::as_str) == Some("llm");
-    let facts = EventFacts { usage: usage(o), duration_ms, model: if is_llm { model(o) } else { None }, handoff: None };
+    let facts = EventFacts { usage: usage(o), cost: cost(o), duration_ms, model: if is_llm { model(o) } else { None }, handoff: None };
     (facts != EventFacts::default()).then(|| Box::new(facts))
 }
 
@@ -118,5 +139,15 @@ mod tests {
         let v = serde_json::json!(1728803137170u64);
         assert_eq!(timestamp(Some(&v)).as_deref(), Some("2024-10-13T07:05:37.170Z"));
         assert_eq!(instant(Some(&v)).map(|i| i.millis()), Some(1728803137170.0));
+    }
+
+    #[test]
+    fn cost_of_llm_runs_only() {
+        let run = |v: Value| cost(v.as_object().unwrap());
+        let c = run(serde_json::json!({"run_type": "llm", "total_cost": "0.0035", "prompt_cost": 0.001, "completion_cost": "0.0025"}));
+        assert_eq!(c, Some(Cost { total: 0.0035, input: Some(0.001), output: Some(0.0025) }));
+        let c = run(serde_json::json!({"run_type": "llm", "total_cost": null, "outputs": {"usage_metadata": {"input_cost": 0.5, "output_cost": 0.25}}}));
+        assert_eq!(c.map(|c| c.total), Some(0.75));
+        assert_eq!(run(serde_json::json!({"run_type": "chain", "total_cost": 1.0})), None, "a parent's cost rolls its children's up");
     }
 }

@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 use super::attrs::{count, json_in, str_of};
 use super::messages::Msg;
 use crate::import::chat;
-use crate::model::{Arguments, Content, ContentPart, EventFacts, Message, ToolCall, ToolResult, ToolStatus, Usage};
+use crate::import::facts::amount;
+use crate::model::{Arguments, Content, ContentPart, Cost, EventFacts, Message, ToolCall, ToolResult, ToolStatus, Usage};
 
 /// A message split into what the model shows as one message (text,
 /// reasoning, images, tool calls) and the tool results it carries
@@ -74,7 +75,7 @@ fn id_of(p: &Value) -> Option<String> {
 /// A span's facts: token usage (GenAI `gen_ai.usage.*`, its deprecated
 /// `prompt_tokens`/`completion_tokens`, OpenInference `llm.token_count.*`),
 /// the model (`gen_ai.response.model`, else `gen_ai.request.model`, else
-/// `llm.model_name`), and the duration.
+/// `llm.model_name`), the cost (see [`cost`]), and the duration.
 pub fn facts(a: &Map<String, Value>, duration_ms: Option<f64>) -> Option<Box<EventFacts>> {
     let first = |keys: &[&str]| keys.iter().find_map(|k| count(a, k));
     let input = first(&["gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt"]);
@@ -95,8 +96,17 @@ pub fn facts(a: &Map<String, Value>, duration_ms: Option<f64>) -> Option<Box<Eve
         }
     });
     let model = ["gen_ai.response.model", "gen_ai.request.model", "llm.model_name"].iter().find_map(|k| str_of(a, k)).map(str::to_string);
-    let facts = EventFacts { usage, duration_ms, model, handoff: None };
+    let facts = EventFacts { usage, cost: cost(a), duration_ms, model, handoff: None };
     (facts != EventFacts::default()).then(|| Box::new(facts))
+}
+
+/// OpenInference's cost attributes, in USD (openinference-semantic-conventions
+/// 0.1.42): `llm.cost.total` ("prompt + completion"), `llm.cost.prompt`,
+/// `llm.cost.completion`. Their `*_details.*` break the prompt and completion
+/// costs down, so they are not added again. The GenAI conventions
+/// (opentelemetry-semantic-conventions 0.66b2) define no cost attribute.
+pub fn cost(a: &Map<String, Value>) -> Option<Cost> {
+    Cost::from_parts(amount(a.get("llm.cost.total")), amount(a.get("llm.cost.prompt")), amount(a.get("llm.cost.completion")), &[])
 }
 
 /// What a tool span says about its call: name, call id, arguments, result.

@@ -11,6 +11,7 @@ import { eventLink } from '../../events.js';
 import { VariableList } from './vlist.js';
 import { renderItem } from './item.js';
 import { highlight, clearHighlights, reveal } from './search.js';
+import { dollars } from '../stats.js';
 
 /** Items of a sub-agent run shown where it was started; the rest through the run switcher. */
 const SUBAGENT_ITEMS = 60;
@@ -193,6 +194,7 @@ function renderSubagent(ctx, runIndex, { subagent }) {
         ctx.call('transcriptPage', { run: runIndex, start: 0, count: SUBAGENT_ITEMS }),
       ]);
       if (usage?.tokens) summary.append(` · ${usage.tokens.toLocaleString('en-US')} tokens`);
+      if (usage?.cost !== undefined) summary.append(` · ${dollars(usage.cost)} reported`);
       body.replaceChildren(...items.map((item) => el('div', { className: 'tr-item' }, renderItem(item, { subagent }))));
       if (run.eventCount > SUBAGENT_ITEMS) {
         body.append(el('p', { className: 'muted' }, `The first ${SUBAGENT_ITEMS} of ${plural(run.eventCount, 'event')}; pick run #${runIndex} in the run switcher for all of them, or go to its `, eventLink(run.firstEvent + SUBAGENT_ITEMS, 'next event'), '.'));
