@@ -15,7 +15,11 @@ fn cli(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
         .spawn()
         .expect("spawn");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
+        // A command that fails on its arguments exits without reading stdin:
+        // the write then races the exit and may find the pipe closed.
+        if let Err(e) = child.stdin.take().unwrap().write_all(input) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+        }
     } else {
         drop(child.stdin.take());
     }
