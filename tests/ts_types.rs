@@ -188,7 +188,7 @@ const TABLE: &[Row] = &[
         method: "llmMessages",
         values: |i| view_data(i, "llm-messages"),
     },
-    Row { ts: "FileGroup", rust: "import::FileGroup", method: "groupFiles", values: |i| each(import::group_files(&i.paths)) },
+    Row { ts: "FileGroup", rust: "import::FileGroup", method: "groupFiles", values: |i| each(import::group_files(&i.paths, &[])) },
 ];
 
 fn root() -> PathBuf {
