@@ -91,15 +91,24 @@ test('groupFiles(paths, heads): an older agent file joins the session its first 
 });
 
 test('groupSources with headsWanted: reads the first bytes of the wanted files only, and groups by them', async () => {
-  const sources = Object.entries(older).map(([path, text]) => ({ name: path.split('/').pop(), path, file: new File([text], path.split('/').pop()) }));
+  // One agent's first record is longer than the head: it is sliced, and named by its cut start.
+  const files = { ...older, 'proj/agent-a1.jsonl': record(A, { message: { role: 'user', content: 'x'.repeat(20_000) } }) };
+  const sources = Object.entries(files).map(([path, text]) => ({ name: path.split('/').pop(), path, file: new File([text], path.split('/').pop()) }));
   const read = [];
   for (const s of sources) {
-    const slice = s.file.slice.bind(s.file);
-    s.file.slice = (...args) => (read.push([s.path, ...args]), slice(...args));
+    const { file } = s;
+    const slice = file.slice.bind(file);
+    const whole = file.arrayBuffer.bind(file);
+    file.slice = (...args) => (read.push([s.path, 'slice', ...args]), slice(...args));
+    file.arrayBuffer = () => (read.push([s.path, 'whole']), whole());
   }
   const out = await groupSources(sources, async (paths, heads) => groupFiles(paths, heads), async (paths) => groupHeadsWanted(paths));
-  assert.deepEqual(read.map(([p]) => p).sort(), ['proj/agent-a1.jsonl', 'proj/agent-b1.jsonl', 'proj/agent-garbage.jsonl', 'proj/agent-gone.jsonl']);
-  assert.ok(read.every(([, from, to]) => from === 0 && to === 8192), 'the first 8 KB');
+  assert.deepEqual(read.sort(), [
+    ['proj/agent-a1.jsonl', 'slice', 0, 8192],
+    ['proj/agent-b1.jsonl', 'whole'],
+    ['proj/agent-garbage.jsonl', 'whole'],
+    ['proj/agent-gone.jsonl', 'whole'],
+  ], 'the wanted files only: their first 8 KB, a smaller file whole');
   assert.deepEqual(out.map((s) => [s.path, s.parts?.map((p) => p.path) ?? null]), [
     [`proj/${A} (2 session files)`, [`proj/${A}.jsonl`, 'proj/agent-a1.jsonl']],
     [`proj/${B} (2 session files)`, ['proj/agent-b1.jsonl', `proj/${B}.jsonl`]],
