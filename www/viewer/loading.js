@@ -51,7 +51,7 @@ export function installLoading(v) {
       try {
         grouped = await groupSources(
           sources,
-          (paths, heads) => state.worker.call('groupFiles', { paths, heads }, heads.filter(Boolean).map((h) => h.buffer)),
+          (paths, heads) => state.worker.call('groupFiles', { paths, heads }, (heads ?? []).filter(Boolean).map((h) => h.buffer)),
           (paths) => state.worker.call('groupHeadsWanted', { paths }),
         );
       } catch (e) {
