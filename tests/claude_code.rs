@@ -251,7 +251,7 @@ fn session_and_subagent_files_group_as_one_trace() {
         format!("p/{S}/subagents/agent-b1f2c3d.meta.json"),
     ]
     .into();
-    let groups = agent_trace_viewer::import::group_files(&paths);
+    let groups = agent_trace_viewer::import::group_files(&paths, &[]);
     assert_eq!(groups[0].files, [0, 1, 3], "the sub-agent's meta.json is one of the session's files");
     assert_eq!(groups.len(), 2);
 }
@@ -425,12 +425,57 @@ fn an_older_agent_file_beside_two_sessions_joins_its_own_and_the_sessions_stay_a
     }
 }
 
-/// What grouping by path can do for the older layout: nothing names the
-/// session of `agent-<id>.jsonl`, so a folder drop opens it apart (the gap
-/// documented in docs/formats/claude-code.md); two sessions are never one group.
+/// Grouping by path alone (no heads read): nothing names the session of an
+/// older `agent-<id>.jsonl`, so it stays apart; two sessions are never one group.
 #[test]
 fn by_path_an_older_agent_file_is_not_grouped_and_sessions_stay_apart() {
     let paths: Vec<String> = older_layout_folder().into_iter().map(|(p, _)| p).collect();
-    let groups = agent_trace_viewer::import::group_files(&paths);
+    let groups = agent_trace_viewer::import::group_files(&paths, &[]);
     assert_eq!(groups.iter().map(|g| g.files.clone()).collect::<Vec<_>>(), [vec![0], vec![1], vec![2]]);
+}
+
+/// The first bytes of each file, as the page reads them for grouping.
+fn heads_of(files: &[(String, Vec<u8>)]) -> Vec<Vec<u8>> {
+    files.iter().map(|(_, b)| b.get(..agent_trace_viewer::import::GROUP_HEAD_BYTES).unwrap_or(b).to_vec()).collect()
+}
+
+/// With the files' heads, an older `agent-<id>.jsonl` groups with the
+/// session its records name (`sessionId`), in the same folder only; a
+/// sub-agent whose session is absent, and a head that is no record, stay
+/// alone; the two sessions stay apart. The agent's group reads as one trace
+/// with the sub-agent linked to its call.
+#[test]
+fn with_heads_an_older_agent_file_groups_with_its_own_session() {
+    let big = "4d5611e5-241a-462a-8d15-5122611a9569";
+    let mut files = older_layout_folder();
+    let older = |n: &str| std::fs::read(resolve(&format!("fixtures/older/{n}"))).unwrap();
+    // A sub-agent of a session that is not in the folder (its session file is in another one).
+    files.push(("proj/agent-c9d8e7f.jsonl".into(), older("agent-c9d8e7f.jsonl")));
+    files.push(("elsewhere/66666666-7777-4888-8999-aaaaaaaaaaaa.jsonl".into(), older("66666666-7777-4888-8999-aaaaaaaaaaaa.jsonl")));
+    // Garbage where a record should be.
+    files.push(("proj/agent-0bad.jsonl".into(), b"\x00\x01 not json {\"sessionId\": \"x\"".to_vec()));
+    let paths: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let heads = heads_of(&files);
+    let wanted = agent_trace_viewer::import::group_heads_wanted(&paths);
+    assert_eq!(wanted, [0, 3, 5], "only the older agent files want a head");
+    let heads: Vec<Option<&[u8]>> = heads.iter().map(|h| Some(h.as_slice())).collect();
+    let groups = agent_trace_viewer::import::group_files(&paths, &heads);
+    let got: Vec<(&str, Vec<usize>)> = groups.iter().map(|g| (g.name.as_str(), g.files.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            (format!("{big} (2 session files)").as_str(), vec![0, 2]),
+            (format!("{S}.jsonl").as_str(), vec![1]),
+            ("agent-c9d8e7f.jsonl", vec![3]),
+            ("66666666-7777-4888-8999-aaaaaaaaaaaa.jsonl", vec![4]),
+            ("agent-0bad.jsonl", vec![5]),
+        ]
+    );
+    // The group opens as one trace: the session's main run and the sub-agent linked to its Task call.
+    let group: Vec<(String, Vec<u8>)> = groups[0].files.iter().map(|i| files[*i].clone()).collect();
+    let t = parse_files(group, &ParseOptions::default()).unwrap();
+    assert_eq!(t.runs[0].id, big);
+    let agent = t.runs.iter().find(|r| r.id == "agent-a2898e3").unwrap();
+    let call = agent.started_by.expect("linked to the Task call of its session");
+    assert_eq!(t.events[call.event as usize].run, 0);
 }

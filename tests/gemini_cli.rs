@@ -299,7 +299,7 @@ fn a_session_and_its_sub_agent_read_together_are_two_linked_runs() {
     .collect();
     // Dropped together, they are one group.
     let paths: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
-    let groups = agent_trace_viewer::import::group_files(&paths);
+    let groups = agent_trace_viewer::import::group_files(&paths, &[]);
     assert_eq!(groups.len(), 1, "{groups:?}");
     let t = agent_trace_viewer::parse_files(files, &ParseOptions::default()).unwrap();
     assert_eq!(t.format, "gemini-cli");

@@ -59,7 +59,7 @@ const BUILT_BY_HAND: &[&str] = &["Redacted", "RedactExample"];
 /// AgentRun text (one string, or the chunks of a token limit), a metadata
 /// field's scalar per run; and `Redacted`, built by hand (`bytes` a
 /// Uint8Array) around a `RedactReport`, which is checked as its own row.
-const PLAIN_JSON: &[&str] = &["string", "Record<string, unknown>", "string | string[]", "(string | number | boolean | null)[]", "Redacted"];
+const PLAIN_JSON: &[&str] = &["string", "Record<string, unknown>", "string | string[]", "(string | number | boolean | null)[]", "Redacted", "number[]"];
 
 /// Events (and rows) checked per trace: big traces repeat their shapes, and
 /// an even spread of 500 covers them (the test stays fast in a debug build).
@@ -188,7 +188,7 @@ const TABLE: &[Row] = &[
         method: "llmMessages",
         values: |i| view_data(i, "llm-messages"),
     },
-    Row { ts: "FileGroup", rust: "import::FileGroup", method: "groupFiles", values: |i| each(import::group_files(&i.paths)) },
+    Row { ts: "FileGroup", rust: "import::FileGroup", method: "groupFiles", values: |i| each(import::group_files(&i.paths, &[])) },
 ];
 
 fn root() -> PathBuf {

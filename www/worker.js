@@ -5,7 +5,7 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace, parseFiles, formats, groupFiles, redact } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles, formats, groupFiles, groupHeadsWanted, redact } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
 import { transcriptPage, transcriptLocate } from './views/transcript/page-data.js';
 
@@ -171,12 +171,17 @@ const ops = {
     return formats();
   },
   /**
-   * Which of the dropped files make one trace (`paths` as dropped): the
-   * core's `groupFiles`, [{ name, files: indices into paths }], each format
+   * Which of the dropped files make one trace (`paths` as dropped, `heads`
+   * the first bytes of the files `groupHeadsWanted` named): the core's
+   * `groupFiles`, [{ name, files: indices into paths }], each format
    * deciding for its own files.
    */
-  groupFiles({ paths }) {
-    return groupFiles(paths);
+  groupFiles({ paths, heads }) {
+    return groupFiles(paths, heads ?? undefined);
+  },
+  /** Which of `paths` the core groups by their first bytes (indices). */
+  groupHeadsWanted({ paths }) {
+    return groupHeadsWanted(paths);
   },
   /**
    * Reads a File here, in Blob.slice chunks with progress, so that the page's

@@ -90,8 +90,19 @@ pub trait Format: Sync {
     /// others (a conversation folder with one event per file): the group the
     /// file at `path` belongs to, or `None` for a file that is a trace of
     /// its own. The page reads each group with [`crate::parse_files`].
-    fn file_group(&self, _path: &str) -> Option<FileGroupKey> {
+    /// `head` is the file's first bytes (up to [`GROUP_HEAD_BYTES`], a line
+    /// possibly cut), given when [`Format::file_group_reads_head`] asked for
+    /// them and the caller could read them; without it, or when it says
+    /// nothing, the path alone decides.
+    fn file_group(&self, _path: &str, _head: Option<&[u8]>) -> Option<FileGroupKey> {
         None
+    }
+    /// True when [`Format::file_group`] of `path` may depend on the file's
+    /// first bytes (a path that names no group, whose records name one):
+    /// callers read heads only of those files, so that grouping a folder of
+    /// thousands stays a matter of names.
+    fn file_group_reads_head(&self, _path: &str) -> bool {
+        false
     }
     /// The views this format offers besides the event list.
     fn views(&self) -> &'static [ViewInfo] {
@@ -138,14 +149,29 @@ pub struct FileGroup {
     pub files: Vec<usize>,
 }
 
+/// How many first bytes of a file grouping reads, at most
+/// ([`Format::file_group`]'s `head`): enough for a record's first fields.
+pub const GROUP_HEAD_BYTES: usize = 8192;
+
+/// The indices of the `paths` whose first bytes [`group_files`] would use
+/// ([`Format::file_group_reads_head`]): the only files a caller needs to
+/// open before grouping.
+pub fn group_heads_wanted(paths: &[String]) -> Vec<usize> {
+    paths.iter().enumerate().filter(|(_, p)| FORMATS.iter().any(|f| f.file_group_reads_head(p))).map(|(i, _)| i).collect()
+}
+
 /// Groups files into traces: files some format claims for one group
 /// ([`Format::file_group`]) together, in the order given; every other file
-/// on its own. Groups come in the order of their first file.
-pub fn group_files(paths: &[String]) -> Vec<FileGroup> {
+/// on its own. Groups come in the order of their first file. `heads` are
+/// the files' first bytes by index (see [`group_heads_wanted`],
+/// [`GROUP_HEAD_BYTES`]); a missing or `None` one leaves the path to
+/// decide, so `&[]` groups by paths alone.
+pub fn group_files(paths: &[String], heads: &[Option<&[u8]>]) -> Vec<FileGroup> {
     let mut groups: Vec<(Option<(String, FileGroupKey)>, FileGroup)> = Vec::new();
     let mut by_key: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
     for (i, path) in paths.iter().enumerate() {
-        let claim = FORMATS.iter().find_map(|f| f.file_group(path).map(|k| (f.id().to_string(), k)));
+        let head = heads.get(i).copied().flatten();
+        let claim = FORMATS.iter().find_map(|f| f.file_group(path, head).map(|k| (f.id().to_string(), k)));
         match claim {
             Some((format, key)) => {
                 let slot = *by_key.entry((format.clone(), key.key.clone())).or_insert_with(|| {
@@ -404,7 +430,7 @@ mod tests {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        let groups = group_files(&paths);
+        let groups = group_files(&paths, &[]);
         let got: Vec<(&str, Vec<usize>)> = groups.iter().map(|g| (g.name.as_str(), g.files.clone())).collect();
         assert_eq!(
             got,

@@ -141,10 +141,32 @@ pub fn formats() -> JsValue {
 /// Groups dropped or picked files into traces: the files a format reads as
 /// one trace together (an OpenHands conversation's event files), every
 /// other file alone. Each group is `{ name, files }`, `files` indices into
-/// `paths`; read a group of several with `parseFiles`.
+/// `paths`; read a group of several with `parseFiles`. `heads`, optional,
+/// are the files' first bytes by index (a `Uint8Array` or `ArrayBuffer` of
+/// up to 8 KB; `null` or missing for a file not read): a file whose path names no group but whose records do (an
+/// older Claude Code sub-agent file) is grouped by them. `groupHeadsWanted`
+/// says which files to read.
 #[wasm_bindgen(js_name = groupFiles, unchecked_return_type = "FileGroup[]")]
-pub fn group_files(paths: Vec<String>) -> JsValue {
-    to_js(&crate::import::group_files(&paths))
+pub fn group_files(
+    paths: Vec<String>,
+    #[wasm_bindgen(unchecked_optional_param_type = "(Uint8Array | ArrayBuffer | null | undefined)[]")] heads: Option<js_sys::Array>,
+) -> JsValue {
+    let bytes = |h: JsValue| match h.dyn_into::<js_sys::Uint8Array>() {
+        Ok(b) => Some(b.to_vec()),
+        Err(h) => h.dyn_into::<js_sys::ArrayBuffer>().ok().map(|b| js_sys::Uint8Array::new(&b).to_vec()),
+    };
+    let heads: Vec<Option<Vec<u8>>> = heads.map(|a| a.iter().map(bytes).collect()).unwrap_or_default();
+    let heads: Vec<Option<&[u8]>> = heads.iter().map(|h| h.as_deref()).collect();
+    to_js(&crate::import::group_files(&paths, &heads))
+}
+
+/// The indices of the `paths` whose first bytes `groupFiles` would use (a
+/// name that says nothing of its group, a format that reads its records):
+/// read those files' first 8 KB (`file.slice(0, 8192)`) and pass them as
+/// `groupFiles(paths, heads)`; every other file is grouped by its path.
+#[wasm_bindgen(js_name = groupHeadsWanted, unchecked_return_type = "number[]")]
+pub fn group_heads_wanted(paths: Vec<String>) -> JsValue {
+    to_js(&crate::import::group_heads_wanted(&paths))
 }
 
 /// A parsed trace, held in wasm memory. Call `free()` when done.

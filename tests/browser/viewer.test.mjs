@@ -5,7 +5,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { CSP } from '../../scripts/serve.mjs';
@@ -180,6 +180,41 @@ test('hostile trace content is shown as text and runs nothing', async () => {
   assert.deepEqual(dialogs, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.server.url)), []);
   await page.screenshot({ path: join(artifacts, 'viewer-hostile.png') });
+  await context.close();
+});
+
+test('an older Claude Code project folder: an agent-<id>.jsonl beside two sessions opens in the trace of the session its records name', async () => {
+  const { page, context, errors } = await openViewer(env);
+  const big = '4d5611e5-241a-462a-8d15-5122611a9569';
+  const other = '11111111-2222-4333-8444-555555555555';
+  const src = join(corpus, 'claude-code', `marot__spotter__test__fixtures__transcripts__${big}`);
+  assert.ok(existsSync(`${src}.jsonl`), `CORPUS MISSING: ${src}.jsonl`);
+  // The layout older Claude Code versions wrote: sub-agents beside the sessions, named by nothing but their records.
+  const dir = join(artifacts, 'older-claude-project');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(`${src}__subagents__agent-a2898e3.jsonl`, join(dir, 'agent-a2898e3.jsonl'));
+  copyFileSync(`${src}.jsonl`, join(dir, `${big}.jsonl`));
+  copyFileSync(join(root, 'tests', 'fixtures', 'claude-code', 'session', `${other}.jsonl`), join(dir, `${other}.jsonl`));
+  await page.setInputFiles('#folder-input', dir);
+  await page.waitForFunction(() => document.querySelectorAll('#file-switcher option').length === 2);
+  const options = (await page.locator('#file-switcher option').allTextContents()).map((o) => o.replace(/ \([\d,]+ events\)$/, ''));
+  const group = `older-claude-project/${big} (2 session files)`;
+  assert.deepEqual([...options].sort(), [group, `older-claude-project/${other}.jsonl`].sort(), 'two traces: the session with its sub-agent, and the other session');
+  const runsOf = async (i, name) => {
+    await page.selectOption('#file-switcher', String(i));
+    await page.waitForFunction((n) => document.querySelector('#status').textContent.startsWith(`Loaded ${n}`) && window.__viewer.state.info, name);
+    return page.evaluate(() => window.__viewer.state.info.runs.map((r) => ({ id: r.id, startedBy: r.startedBy })));
+  };
+  const runs = await runsOf(options.indexOf(group), `${big} (2 session files)`);
+  assert.equal(runs[0].id, big, 'the session is run 0');
+  const agent = runs.find((r) => r.id === 'agent-a2898e3');
+  assert.ok(agent, JSON.stringify(runs));
+  assert.ok(agent.startedBy, 'linked to the Task call that started it');
+  assert.ok(!runs.some((r) => r.id === other), 'the other session is not merged in');
+  const alone = await runsOf(options.indexOf(`older-claude-project/${other}.jsonl`), `${other}.jsonl`);
+  assert.ok(!alone.some((r) => r.id === 'agent-a2898e3' || r.id === big), JSON.stringify(alone));
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

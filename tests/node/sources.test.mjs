@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupFiles } from 'agent-trace-viewer';
+import { groupFiles, groupHeadsWanted } from 'agent-trace-viewer';
 import { groupSources } from '../../www/viewer/sources.js';
 
 const file = (path) => ({ name: path.split('/').pop(), path, file: new File(['{}'], path.split('/').pop()) });
@@ -52,4 +52,68 @@ test('groupSources: fewer than two files are not worth asking the core about', a
   const one = [file('a/event-00000-x.json'), { name: 'pasted text', path: 'pasted text', text: '[]' }];
   assert.deepEqual(await groupSources(one, never), one);
   assert.deepEqual(await groupSources([], never), []);
+});
+
+// An older Claude Code project folder: two sessions and sub-agent files
+// `agent-<id>.jsonl` beside them, whose records name their session.
+const A = '11111111-2222-4333-8444-555555555555';
+const B = '66666666-7777-4888-8999-aaaaaaaaaaaa';
+const record = (sessionId, extra = {}) => `${JSON.stringify({ parentUuid: null, isSidechain: true, sessionId, agentId: 'x', type: 'user', message: { role: 'user', content: 'go' }, ...extra })}\n`;
+const older = {
+  [`proj/${A}.jsonl`]: record(A, { isSidechain: false }),
+  'proj/agent-b1.jsonl': record(B),
+  [`proj/${B}.jsonl`]: record(B, { isSidechain: false }),
+  'proj/agent-a1.jsonl': record(A),
+  'proj/agent-gone.jsonl': record('99999999-7777-4888-8999-aaaaaaaaaaaa'),
+  'proj/agent-garbage.jsonl': '\u0000 not a record',
+  'proj/notes.json': '{}',
+};
+
+test('groupFiles(paths, heads): an older agent file joins the session its first record names; without heads each is alone', () => {
+  const paths = Object.keys(older);
+  const wanted = groupHeadsWanted(paths);
+  assert.deepEqual(wanted, [1, 3, 4, 5], 'only the agent files');
+  const enc = new TextEncoder();
+  const heads = paths.map((p, i) => (wanted.includes(i) ? enc.encode(older[p]) : null));
+  const byHeads = groupFiles(paths, heads).map((g) => [g.name, g.files]);
+  assert.deepEqual(byHeads, [
+    [`${A} (2 session files)`, [0, 3]],
+    [`${B} (2 session files)`, [1, 2]],
+    ['agent-gone.jsonl', [4]],
+    ['agent-garbage.jsonl', [5]],
+    ['notes.json', [6]],
+  ]);
+  // ArrayBuffers do as well as Uint8Arrays; a short or absent list leaves the paths to decide.
+  assert.deepEqual(groupFiles(paths, heads.map((h) => h?.buffer ?? null)).map((g) => [g.name, g.files]), byHeads);
+  const alone = paths.map((p) => [p.split('/').pop(), [paths.indexOf(p)]]);
+  assert.deepEqual(groupFiles(paths).map((g) => [g.name, g.files]), alone);
+  assert.deepEqual(groupFiles(paths, []).map((g) => [g.name, g.files]), alone);
+});
+
+test('groupSources with headsWanted: reads the first bytes of the wanted files only, and groups by them', async () => {
+  // One agent's first record is longer than the head: it is sliced, and named by its cut start.
+  const files = { ...older, 'proj/agent-a1.jsonl': record(A, { message: { role: 'user', content: 'x'.repeat(20_000) } }) };
+  const sources = Object.entries(files).map(([path, text]) => ({ name: path.split('/').pop(), path, file: new File([text], path.split('/').pop()) }));
+  const read = [];
+  for (const s of sources) {
+    const { file } = s;
+    const slice = file.slice.bind(file);
+    const whole = file.arrayBuffer.bind(file);
+    file.slice = (...args) => (read.push([s.path, 'slice', ...args]), slice(...args));
+    file.arrayBuffer = () => (read.push([s.path, 'whole']), whole());
+  }
+  const out = await groupSources(sources, async (paths, heads) => groupFiles(paths, heads), async (paths) => groupHeadsWanted(paths));
+  assert.deepEqual(read.sort(), [
+    ['proj/agent-a1.jsonl', 'slice', 0, 8192],
+    ['proj/agent-b1.jsonl', 'whole'],
+    ['proj/agent-garbage.jsonl', 'whole'],
+    ['proj/agent-gone.jsonl', 'whole'],
+  ], 'the wanted files only: their first 8 KB, a smaller file whole');
+  assert.deepEqual(out.map((s) => [s.path, s.parts?.map((p) => p.path) ?? null]), [
+    [`proj/${A} (2 session files)`, [`proj/${A}.jsonl`, 'proj/agent-a1.jsonl']],
+    [`proj/${B} (2 session files)`, ['proj/agent-b1.jsonl', `proj/${B}.jsonl`]],
+    ['proj/agent-gone.jsonl', null],
+    ['proj/agent-garbage.jsonl', null],
+    ['proj/notes.json', null],
+  ]);
 });

@@ -49,7 +49,11 @@ export function installLoading(v) {
       }
       let grouped;
       try {
-        grouped = await groupSources(sources, (paths) => state.worker.call('groupFiles', { paths }));
+        grouped = await groupSources(
+          sources,
+          (paths, heads) => state.worker.call('groupFiles', { paths, heads }, (heads ?? []).filter(Boolean).map((h) => h.buffer)),
+          (paths) => state.worker.call('groupHeadsWanted', { paths }),
+        );
       } catch (e) {
         if (e instanceof Cancelled) throw abortError('the load was cancelled');
         if (e.fatal) v.restartAfterTrap();

@@ -44,19 +44,28 @@ export function toSource(input) {
   throw new TypeError('load() needs bytes, a File or Blob, a URL, or { name, bytes }');
 }
 
+/** How much of a file grouping reads when the core asks for it (the core's GROUP_HEAD_BYTES). */
+export const GROUP_HEAD_BYTES = 8192;
+
 /**
  * Gathers the files that make one trace (a conversation folder with one
  * event per file) into one source, read as one trace by the core's
  * `parseFiles`; which files those are is the formats' call, asked of the
- * core through `groupFiles(paths)` (the worker's op, passed in). A group of
- * several files becomes `{ name, path, parts }` at the place of its first
- * file, named by the core ("events (12 event files)"); other files, and
- * sources that are not files (URLs, bytes, text), stay as they are.
+ * core through `groupFiles(paths, heads)` (the worker's op, passed in). A
+ * file whose path names no group but whose records do (an older Claude Code
+ * `agent-<id>.jsonl`) is grouped by its first bytes: `headsWanted(paths)`,
+ * when given, says which files those are (the core's `groupHeadsWanted`),
+ * and only those are read, their first 8 KB. A group of several files
+ * becomes `{ name, path, parts }` at the place of its first file, named by
+ * the core ("events (12 event files)"); other files, and sources that are
+ * not files (URLs, bytes, text), stay as they are.
  */
-export async function groupSources(sources, groupFiles) {
+export async function groupSources(sources, groupFiles, headsWanted = null) {
   const files = sources.filter((s) => s.file);
   if (files.length < 2) return sources;
-  const groups = await groupFiles(files.map((s) => s.path ?? s.name));
+  const paths = files.map((s) => s.path ?? s.name);
+  const wanted = headsWanted ? await headsWanted(paths) : [];
+  const groups = await (wanted.length ? groupFiles(paths, await readHeads(files, wanted)) : groupFiles(paths));
   const grouped = new Map();
   for (const g of groups) {
     if (g.files.length < 2) continue;
@@ -68,6 +77,33 @@ export async function groupSources(sources, groupFiles) {
     const g = grouped.get(s);
     return g === undefined ? [s] : g ? [g] : [];
   });
+}
+
+/**
+ * The first bytes of the files at indices `wanted`, by index (null for the
+ * others, and for a file that cannot be read: its path decides), 64 reads
+ * at a time (each read is a round trip to the browser's file store, ~1 ms:
+ * one at a time took half as long again, all at once no less). A file no
+ * longer than the head is read whole: slicing it costs as much again.
+ */
+async function readHeads(files, wanted) {
+  const heads = new Array(files.length).fill(null);
+  let next = 0;
+  const reader = async () => {
+    while (next < wanted.length) {
+      const i = wanted[next++];
+      const file = files[i]?.file;
+      if (!file) continue;
+      try {
+        const head = file.size > GROUP_HEAD_BYTES ? file.slice(0, GROUP_HEAD_BYTES) : file;
+        heads[i] = new Uint8Array(await head.arrayBuffer());
+      } catch {
+        // Unreadable (gone, or a permission): grouped by its path.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(64, wanted.length) }, reader));
+  return heads;
 }
 
 /**

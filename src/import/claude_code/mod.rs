@@ -13,6 +13,7 @@
 mod agentrun;
 mod branches;
 mod blocks;
+mod head;
 mod meta;
 mod records;
 mod usage;
@@ -59,13 +60,18 @@ impl Format for ClaudeCode {
     /// A session file `<sessionId>.jsonl` and its sub-agents
     /// (`<sessionId>/subagents/agent-<id>.jsonl` with their
     /// `agent-<id>.meta.json`, also flattened as
-    /// `<sessionId>__subagents__agent-<id>.jsonl`) are one trace. Older
-    /// `agent-<id>.jsonl` files beside the session name no session in their
-    /// path: they stay alone (picked with the session, `parseFiles` joins them).
-    fn file_group(&self, path: &str) -> Option<FileGroupKey> {
+    /// `<sessionId>__subagents__agent-<id>.jsonl`) are one trace. An older
+    /// `agent-<id>.jsonl` beside the session names no session in its path:
+    /// it joins the session its first records name (`sessionId`, read from
+    /// `head`), and stays alone without a readable head.
+    fn file_group(&self, path: &str, head: Option<&[u8]>) -> Option<FileGroupKey> {
         let key = match subagent_of(path) {
             Some(key) if !key.ends_with('*') => key,
-            Some(_) => return None,
+            Some(_) => {
+                let prefix = older_agent_prefix(path).filter(|_| path.ends_with(".jsonl"))?;
+                let session = head.and_then(head::session_id).filter(|id| looks_like_session_id(id))?;
+                format!("{prefix}{session}")
+            }
             None => {
                 let stem = path.strip_suffix(".jsonl")?;
                 if !looks_like_session_id(base_name(stem)) {
@@ -78,6 +84,11 @@ impl Format for ClaudeCode {
         Some(FileGroupKey { key, label, what: "session files" })
     }
 
+    /// An older sub-agent's `agent-<id>.jsonl`: its session is in its records.
+    fn file_group_reads_head(&self, path: &str) -> bool {
+        path.ends_with(".jsonl") && subagent_of(path).is_some_and(|k| k.ends_with('*'))
+    }
+
     fn agent_run(&self, trace: &Trace, run: usize) -> Option<crate::agentrun::DocRun> {
         agentrun::agent_run(trace, run)
     }
@@ -85,9 +96,9 @@ impl Format for ClaudeCode {
 
 /// The session a sub-agent file (`agent-<id>.jsonl` or its
 /// `agent-<id>.meta.json`) belongs to (its path up to the session id), or
-/// its folder for an older `agent-<id>.jsonl` beside the session.
+/// `<folder>*` for an older `agent-<id>.jsonl` beside the session (its
+/// path names none).
 fn subagent_of(path: &str) -> Option<String> {
-    let base = base_name(path);
     if !path.ends_with(".jsonl") && meta_agent_id(path).is_none() {
         return None;
     }
@@ -98,11 +109,19 @@ fn subagent_of(path: &str) -> Option<String> {
             }
         }
     }
-    if base.starts_with("agent-") {
-        let dir = path.get(..path.len() - base.len()).unwrap_or("");
-        return Some(format!("{dir}*"));
+    older_agent_prefix(path).map(|dir| format!("{dir}*"))
+}
+
+/// The path of an older sub-agent file, `<folder>/agent-<id>.jsonl` (also
+/// flattened, `<folder>__agent-<id>.jsonl`), up to `agent-`: where its
+/// session file `<sessionId>.jsonl` would be, less the id.
+fn older_agent_prefix(path: &str) -> Option<&str> {
+    let base = base_name(path);
+    let last = base.rsplit("__").next().unwrap_or(base);
+    if !last.starts_with("agent-") {
+        return None;
     }
-    None
+    path.get(..path.len() - last.len())
 }
 
 /// The agent id of a sub-agent's metadata file, `agent-<id>.meta.json`
@@ -229,11 +248,38 @@ mod tests {
         let a = "p/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a2898e3.jsonl";
         let flat = "x__4d5611e5-241a-462a-8d15-5122611a9569__subagents__agent-acompact-e1f845.jsonl";
         let flat_session = "x__4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
-        assert_eq!(f.file_group(s).map(|k| k.key), f.file_group(a).map(|k| k.key));
-        assert_eq!(f.file_group(flat).map(|k| k.key), f.file_group(flat_session).map(|k| k.key));
+        let key = |p: &str| f.file_group(p, None).map(|k| k.key);
+        assert_eq!(key(s), key(a));
+        assert_eq!(key(flat), key(flat_session));
         assert!(f.file_order(s) < f.file_order(a));
         assert!(f.file_order("z/agent-1.jsonl") > f.file_order("z/b.jsonl"));
-        assert_eq!(f.file_group("notes.jsonl"), None);
-        assert_eq!(f.file_group("p/agent-1.jsonl"), None);
+        assert_eq!(key("notes.jsonl"), None);
+        assert_eq!(key("p/agent-1.jsonl"), None);
+        // Paths that name their group never need a head.
+        for p in [s, a, flat, flat_session, "notes.jsonl", "p/agent-1.meta.json"] {
+            assert!(!f.file_group_reads_head(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn an_older_agent_file_joins_the_session_its_head_names() {
+        let f = ClaudeCode;
+        let sid = "4d5611e5-241a-462a-8d15-5122611a9569";
+        let head = format!(r#"{{"parentUuid":null,"isSidechain":true,"sessionId":"{sid}","agentId":"a1","type":"user","message":{{"#);
+        let key = |p: &str, h: &str| f.file_group(p, Some(h.as_bytes())).map(|k| k.key);
+        for (agent, session) in [("p/agent-a1.jsonl", format!("p/{sid}.jsonl")), ("x__agent-a1.jsonl", format!("x__{sid}.jsonl")), ("agent-a1.jsonl", format!("{sid}.jsonl"))] {
+            assert!(f.file_group_reads_head(agent), "{agent}");
+            assert_eq!(key(agent, &head), key(&session, ""), "{agent}");
+            assert!(key(agent, &head).is_some());
+            assert!(f.file_order(&session) < f.file_order(agent));
+        }
+        // The same session in another folder is another trace.
+        assert_ne!(key("q/agent-a1.jsonl", &head), key(&format!("p/{sid}.jsonl"), ""));
+        // A head that names no session id (or not one that could be a file's) leaves the path rule: alone.
+        for bad in ["garbage", r#"{"sessionId":"../other"}"#, r#"{"sessionId":null}"#, ""] {
+            assert_eq!(key("p/agent-a1.jsonl", bad), None, "{bad}");
+        }
+        assert_eq!(key("p/agent-a1.meta.json", &head), None);
+        assert!(!f.file_group_reads_head("p/agent-a1.jsonl.gz"));
     }
 }

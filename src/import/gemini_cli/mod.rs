@@ -88,7 +88,7 @@ impl Format for GeminiCli {
 
     /// A session `chats/session-<time>-<first 8 of its id>.jsonl` and its
     /// sub-agents' `chats/<its id>/<sub-agent id>.jsonl` are one trace.
-    fn file_group(&self, path: &str) -> Option<FileGroupKey> {
+    fn file_group(&self, path: &str, _head: Option<&[u8]>) -> Option<FileGroupKey> {
         let base = base_name(path);
         let dir = path.get(..path.len() - base.len()).unwrap_or("");
         let key = if let Some(stem) = base.strip_prefix("session-").and_then(|s| s.strip_suffix(".jsonl").or_else(|| s.strip_suffix(".json"))) {
@@ -201,11 +201,11 @@ mod tests {
         let main = "/h/.gemini/tmp/p/chats/session-2026-03-01T10-00-c3d4e5f6.jsonl";
         let sub = "/h/.gemini/tmp/p/chats/c3d4e5f6-0000-4000-8000-00000000f003/d4e5f6a7-0000-4000-8000-00000000f004.jsonl";
         let other = "/h/.gemini/tmp/p/chats/d4e5f6a7-0000-4000-8000-00000000f009/d4e5f6a7-0000-4000-8000-00000000f004.jsonl";
-        assert_eq!(f.file_group(main).map(|k| k.key), f.file_group(sub).map(|k| k.key));
-        assert_ne!(f.file_group(main).map(|k| k.key), f.file_group(other).map(|k| k.key));
+        assert_eq!(f.file_group(main, None).map(|k| k.key), f.file_group(sub, None).map(|k| k.key));
+        assert_ne!(f.file_group(main, None).map(|k| k.key), f.file_group(other, None).map(|k| k.key));
         assert!(f.file_order(main) < f.file_order(sub));
         for alone in ["notes.jsonl", "p/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", "p/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-a1.jsonl", "session-x.jsonl"] {
-            assert_eq!(f.file_group(alone), None, "{alone}");
+            assert_eq!(f.file_group(alone, None), None, "{alone}");
         }
     }
 }

@@ -64,7 +64,7 @@ impl Format for OpenHands {
     /// A conversation folder's event files (`…/events/event-00012-<id>.json`,
     /// also inside longer names) are one trace: grouped by what precedes
     /// `event-`.
-    fn file_group(&self, path: &str) -> Option<FileGroupKey> {
+    fn file_group(&self, path: &str, _head: Option<&[u8]>) -> Option<FileGroupKey> {
         let base = base_name(path);
         let at = path.len() - base.len();
         let i = base.rfind("event-")?;
