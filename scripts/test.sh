@@ -18,9 +18,10 @@ cargo test
 
 # The hostile inputs that are large (a 100 MB string, a gzip bomb, a million events, the
 # byte and event caps) are #[ignore]d in the debug run above and run here, in release,
-# where they take seconds: none of them may be skipped.
-log "cargo test --release: the large adversarial inputs"
-cargo test --release --test adversarial -- --include-ignored
+# where they take seconds: none of them may be skipped. The linear-time check of every
+# format (tests/scaling.rs) is timed here too: in debug it took nine minutes.
+log "cargo test --release: the large adversarial inputs and the linear-time check"
+cargo test --release --test adversarial --test scaling -- --include-ignored
 
 log "tsc: the package's TypeScript types, used as a user would"
 node_modules/.bin/tsc -p tests/types

@@ -17,8 +17,10 @@ use std::time::Duration;
 use agent_trace_viewer::{format_ids, parse_trace, ParseOptions};
 use serde_json::Value;
 
-/// The smaller size; the larger is 8 ×.
-const N: usize = 2_000;
+/// The smaller size; the larger is 8 ×. The test runs in the release step of
+/// `scripts/test.sh` (a debug build spent nine minutes here, a quarter of the
+/// suite), where 4,000 records keep the small parse well above the clock's noise.
+const N: usize = 4_000;
 /// Allowed growth from n to 8n.
 const MAX_RATIO: f64 = 16.0;
 
@@ -65,6 +67,7 @@ fn times(small: &[u8], large: &[u8], format: &str) -> (Duration, Duration) {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "timed in release: scripts/test.sh runs it with --include-ignored")]
 fn every_format_parses_in_linear_time() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut failures = Vec::new();
