@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod ends;
+pub mod fields;
 pub mod path;
 pub mod python;
 pub mod read;

@@ -19,6 +19,7 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::{Reader, KNOWN_ROLES};
+use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::scan;
 use crate::model::{Arguments, Content, ContentPart, LazyValue, ToolCall, ToolStatus};
@@ -58,36 +59,6 @@ fn encodes_an_object(s: &str) -> bool {
         && hazards.is_empty()
 }
 
-/// The members of one object that a reader looks at, found by key; `None`
-/// (not read fast) when one of them appears twice or any key is escaped.
-struct Fields<const N: usize> {
-    found: [Option<usize>; N],
-}
-
-impl<const N: usize> Fields<N> {
-    fn find(b: &[u8], members: &[Member], names: [&[u8]; N]) -> Option<Fields<N>> {
-        let mut found = [None; N];
-        for (i, m) in members.iter().enumerate() {
-            if m.key_escaped {
-                return None;
-            }
-            let key = b.get(m.key.clone())?;
-            if let Some(k) = names.iter().position(|n| *n == key) {
-                let slot = found.get_mut(k)?;
-                if slot.is_some() {
-                    return None;
-                }
-                *slot = Some(i);
-            }
-        }
-        Some(Fields { found })
-    }
-
-    fn get<'m>(&self, members: &'m [Member], k: usize) -> Option<&'m Member> {
-        members.get((*self.found.get(k)?)?)
-    }
-}
-
 const ROLE: usize = 0;
 const CONTENT: usize = 1;
 const TOOL_CALLS: usize = 2;
@@ -114,14 +85,9 @@ impl Reader<'_, '_> {
         event
     }
 
-    /// True when serde_json would read the record as the scanner did: it is
-    /// valid UTF-8 and holds none of the split's hazards (a lone surrogate
-    /// escape, nesting past serde_json's limit, its private number key).
+    /// True when serde_json would read the record as the scanner did.
     fn fast_allowed(&self, r: &Range<usize>) -> bool {
-        let Some(bytes) = self.b.get(r.clone()) else { return false };
-        let first_hazard = self.hazards.partition_point(|h| *h < r.start);
-        let hazard_inside = self.hazards.get(first_hazard).is_some_and(|h| *h < r.end);
-        !hazard_inside && (self.out.utf8_valid() || std::str::from_utf8(bytes).is_ok())
+        fields::plain_record(self.b, r, self.hazards, self.out.utf8_valid())
     }
 
     fn fast_event_in(&mut self, r: &Range<usize>, s: &mut Scratch) -> Option<FastEvent> {

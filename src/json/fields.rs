@@ -1,0 +1,87 @@
+//! What a fast path needs before it reads a record member by member: the
+//! members it looks at, found by key, and the assurance that serde_json (the
+//! exact path) would read the record as the scanner did.
+//!
+//! Shared by the formats' fast paths (`src/import/*/fast.rs`), which each
+//! read their common records straight from the bytes and leave the rest to
+//! their exact path.
+
+use std::ops::Range;
+
+use super::read::Member;
+
+/// The members of one object that a reader looks at, found by key; `None`
+/// (not read fast) when one of them appears twice or any key is escaped:
+/// serde_json keeps the last of repeated keys and decodes escaped ones, which
+/// a byte-level reader would get wrong.
+pub struct Fields<const N: usize> {
+    found: [Option<usize>; N],
+}
+
+impl<const N: usize> Fields<N> {
+    pub fn find(b: &[u8], members: &[Member], names: [&[u8]; N]) -> Option<Fields<N>> {
+        let mut found = [None; N];
+        for (i, m) in members.iter().enumerate() {
+            if m.key_escaped {
+                return None;
+            }
+            let key = b.get(m.key.clone())?;
+            if let Some(k) = names.iter().position(|n| *n == key) {
+                let slot = found.get_mut(k)?;
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(i);
+            }
+        }
+        Some(Fields { found })
+    }
+
+    /// The member named `names[k]`, if the object has it.
+    pub fn get<'m>(&self, members: &'m [Member], k: usize) -> Option<&'m Member> {
+        members.get((*self.found.get(k)?)?)
+    }
+}
+
+/// True when serde_json would read the record at `r` as the scanner did: it
+/// is valid UTF-8 (`utf8_valid`: the whole input is) and holds none of the
+/// split's `hazards` (a lone surrogate escape, nesting past serde_json's
+/// limit, its private number key; sorted offsets).
+pub fn plain_record(b: &[u8], r: &Range<usize>, hazards: &[usize], utf8_valid: bool) -> bool {
+    let Some(bytes) = b.get(r.clone()) else { return false };
+    let first_hazard = hazards.partition_point(|h| *h < r.start);
+    let hazard_inside = hazards.get(first_hazard).is_some_and(|h| *h < r.end);
+    !hazard_inside && (utf8_valid || std::str::from_utf8(bytes).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::read::members;
+    use crate::json::scan::NO_ENDS;
+
+    fn fields(src: &[u8]) -> Option<(Option<usize>, Option<usize>)> {
+        let mut m = Vec::new();
+        members(src, 0, &NO_ENDS, &mut m)?;
+        let f = Fields::find(src, &m, [b"a", b"b"])?;
+        Some((f.get(&m, 0).map(|m| m.value.start), f.get(&m, 1).map(|m| m.value.start)))
+    }
+
+    #[test]
+    fn finds_members_and_refuses_repeats_and_escapes() {
+        assert_eq!(fields(br#"{"a":1,"c":2}"#), Some((Some(5), None)));
+        assert_eq!(fields(br#"{"c":1,"c":2,"b":3}"#), Some((None, Some(17))));
+        assert_eq!(fields(br#"{"a":1,"a":2}"#), None);
+        assert_eq!(fields(br#"{"\u0061":1}"#), None);
+    }
+
+    #[test]
+    fn plain_records_have_no_hazard_and_valid_utf8() {
+        let b = b"{\"a\":1} {\"b\":\xff}";
+        assert!(plain_record(b, &(0..7), &[], false));
+        assert!(!plain_record(b, &(8..b.len()), &[], false));
+        assert!(plain_record(b, &(8..b.len()), &[], true));
+        assert!(!plain_record(b, &(0..7), &[3], true));
+        assert!(plain_record(b, &(0..7), &[7], true));
+    }
+}
