@@ -174,3 +174,104 @@ fn the_comparison_sees_a_difference() {
     assert_ne!(model(&a), model(&b));
     assert_eq!(texts_in_source(&a), 1);
 }
+
+/// A Docent run's messages, with one edit applied: each edit is a shape only
+/// the exact path may read (a validation error or warning, an escape, a
+/// repeat) or one the fast path must read as the exact path does.
+fn docent_run(older: bool, edit: (&str, &str)) -> String {
+    let messages = r#"[
+        {"role": "system", "content": "be brief", "id": null, "metadata": {"k": 1}},
+        {"role": "user", "content": [{"type": "text", "text": "hi \u00e9", "refusal": null}], "tool_call_id": null},
+        {"role": "assistant", "content": [{"type": "reasoning", "reasoning": "think", "signature": "s", "redacted": false, "summary": null}],
+         "model": "m", "tool_calls": [{"id": "c1", "function": "ls", "arguments": {"path": "/"}, "type": "function", "parse_error": null}]},
+        {"role": "tool", "content": "a b", "tool_call_id": "c1", "function": "ls", "error": null},
+        {"role": "assistant", "content": "x", "tool_calls": [{"id": "c2", "function": "cat", "arguments": {}, "type": null}]},
+        {"role": "tool", "content": "oops", "function": "cat", "error": {"message": "no"}}
+    ]"#;
+    let (from, to) = edit;
+    let messages = if from.is_empty() { messages.to_string() } else { messages.replacen(from, to, 1) };
+    if older {
+        format!(r#"{{"id": "r", "metadata": {{"scores": {{}}}}, "transcripts": {{"main": {{"messages": {messages}}}}}}}"#)
+    } else {
+        format!(r#"{{"id": "r", "transcripts": [{{"id": "t", "messages": {messages}}}]}}"#)
+    }
+}
+
+#[test]
+fn docent_messages_read_fast_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""role": "user""#, r#""rol\u0065": "user""#),
+        (r#""role": "user""#, r#""role": "us\u0065r""#),
+        (r#""role": "user""#, r#""role": "user", "role": "system""#),
+        (r#""role": "user""#, r#""role": "human""#),
+        (r#""role": "user""#, r#""role": 1"#),
+        (r#""content": "be brief""#, r#""content": null"#),
+        (r#""content": "be brief""#, r#""content": 3"#),
+        (r#""content": "be brief""#, r#""text": "be brief""#),
+        (r#""content": "be brief""#, r#""content": "be \ud800 brief""#),
+        (r#""content": "be brief""#, r#""content": "a", "content": "b""#),
+        (r#""id": null"#, r#""id": 5"#),
+        (r#""metadata": {"k": 1}"#, r#""metadata": null"#),
+        (r#""metadata": {"k": 1}"#, r#""metadata": 1"#),
+        (r#""refusal": null"#, r#""refusal": "yes""#),
+        (r#""refusal": null"#, r#""refusal": true"#),
+        (r#""type": "text""#, r#""type": "image""#),
+        (r#""type": "text""#, r#""type": "t\u0065xt""#),
+        (r#""text": "hi \u00e9""#, r#""text": 1"#),
+        (r#""tool_call_id": null"#, r#""tool_call_id": ["c1"]"#),
+        (r#""tool_call_id": null"#, r#""tool_call_id": [1]"#),
+        (r#""redacted": false"#, r#""redacted": null"#),
+        (r#""redacted": false"#, r#""redacted": "true""#),
+        (r#""summary": null"#, r#""summary": 2"#),
+        (r#""signature": "s""#, r#""signature": 1"#),
+        (r#""model": "m""#, r#""model": 3"#),
+        (r#""type": "function""#, r#""type": "fn""#),
+        (r#", "type": "function""#, ""),
+        (r#""type": null"#, r#""type": "function", "view": {"format": "text", "content": "ls"}"#),
+        (r#""type": null"#, r#""type": null, "view": null"#),
+        (r#""type": null"#, r#""type": null, "google_thought_signature": 7"#),
+        (r#""parse_error": null"#, r#""parse_error": 1"#),
+        (r#""arguments": {"path": "/"}"#, r#""arguments": "{\"path\": \"/\"}""#),
+        (r#""arguments": {"path": "/"}"#, r#""arguments": {"path": "/", "path": "~"}"#),
+        (r#""function": "ls", "arguments""#, r#""function": {"name": "ls"}, "arguments""#),
+        (r#""id": "c1""#, r#""id": 1"#),
+        (r#""id": "c1""#, r#""i\u0064": "c1""#),
+        (r#""tool_calls": [{"id": "c1""#, r#""tool_calls": 5, "x": [{"id": "c1""#),
+        (r#""tool_call_id": "c1""#, r#""tool_call_id": 1"#),
+        (r#""tool_call_id": "c1""#, r#""tool_call_id": "c9""#),
+        (r#""tool_call_id": "c1""#, r#""tool_call_id": "\u0063\u0031""#),
+        (r#""error": null"#, r#""error": "bad""#),
+        (r#""function": "cat", "error""#, r#""function": 2, "error""#),
+        (r#""content": "oops""#, r#""content": [{"type": "text", "text": "o\nops"}]"#),
+    ];
+    let mut left_in_source = 0;
+    for older in [false, true] {
+        for edit in edits {
+            let run = docent_run(older, *edit);
+            for format in [None, Some("docent")] {
+                left_in_source += same_both_ways(run.as_bytes(), format).unwrap_or_else(|e| panic!("older {older}, edit {edit:?}: {e}"));
+            }
+        }
+    }
+    // The clean messages were read fast: most of them, in most runs.
+    assert!(left_in_source > edits.len() * 2 * 2 * 3, "only {left_in_source} texts read fast");
+}
+
+/// Every format with a fast path takes it on its corpus files and fixtures.
+#[test]
+fn each_fast_format_reads_its_own_files_fast() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files = common::files_under(&common::corpus_dir());
+    files.extend(common::files_under(&root.join("fixtures")));
+    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent"].into_iter().map(|f| (f, 0)).collect();
+    for f in &files {
+        let Ok(trace) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };
+        if let Some(n) = fast.get_mut(trace.format) {
+            *n += texts_in_source(&trace);
+        }
+    }
+    for (format, n) in fast {
+        assert!(n > 100, "{format}: only {n} texts read by its fast path in the corpus and fixtures");
+    }
+}

@@ -14,6 +14,7 @@
 //! by `tool_call_id` within the transcript.
 
 mod agentrun;
+mod fast;
 mod rules;
 
 use std::collections::HashMap;
@@ -100,7 +101,7 @@ impl Format for Docent {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, scratch: fast::Scratch::default() };
         match input.split.layout {
             Layout::Json => {
                 if let Some(doc) = input.split.values.first() {
@@ -131,6 +132,9 @@ struct Reader<'r, 'a> {
     b: &'a [u8],
     /// The split's container ends: records are jumped over, not rescanned.
     ends: &'r crate::json::ContainerEnds,
+    /// The split's hazards: messages holding one take the exact path.
+    hazards: &'r [usize],
+    scratch: fast::Scratch,
 }
 
 /// A run's `transcripts` member, located but not read.
@@ -395,8 +399,14 @@ impl<'r, 'a> Reader<'r, 'a> {
         renamed
     }
 
-    /// One chat message → one event.
+    /// One chat message → one event: read fast when it is of a common,
+    /// valid shape (see [`fast`]), else parsed and validated whole.
     fn message(&mut self, range: Range<usize>, path: &str, gen: Gen, links: &mut Links) {
+        if let Some(m) = self.fast_message(&range, gen) {
+            let index = self.out.next_event();
+            self.place(m, range, path, index, links);
+            return;
+        }
         let v = match self.out.parse_record(&range, path) {
             Ok(v) => v,
             Err(msg) => {
@@ -417,20 +427,26 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(other) => other.to_string(),
             None => String::new(),
         };
-        let kind = match rules::class_of(&role) {
+        let answer = (role == "tool").then(|| Answer::of(&o));
+        let tool_calls = if role == "assistant" { calls(o.get("tool_calls")) } else { Vec::new() };
+        let m = ReadMessage { content: content(o.get("content")), role, tool_calls, answer };
+        self.place(m, range, path, index, links);
+    }
+
+    /// Pushes a read message as event `index`, linking its calls or its answer.
+    fn place(&mut self, m: ReadMessage, range: Range<usize>, path: &str, index: u32, links: &mut Links) {
+        let kind = match rules::class_of(&m.role) {
             Some(class) => class.to_string(),
-            None if role.is_empty() => "ChatMessage".to_string(),
-            None => format!("ChatMessage:{role}"),
+            None if m.role.is_empty() => "ChatMessage".to_string(),
+            None => format!("ChatMessage:{}", m.role),
         };
-        let content = content(o.get("content"));
-        if role == "tool" {
-            let result = self.tool_result(&o, content, links, &range, path, index);
+        if let Some(answer) = m.answer {
+            let result = self.tool_result(answer, m.content, links, &range, path, index);
             self.out.push_event(EventBody::ToolResult(result), &kind, range, path.to_string(), None);
             return;
         }
-        let tool_calls = if role == "assistant" { calls(o.get("tool_calls")) } else { Vec::new() };
-        self.register_calls(&tool_calls, index, &range, path, links);
-        let body = Message { role, content, tool_calls };
+        self.register_calls(&m.tool_calls, index, &range, path, links);
+        let body = Message { role: m.role, content: m.content, tool_calls: m.tool_calls };
         self.out.push_event(EventBody::Message(body), &kind, range, path.to_string(), None);
     }
 
@@ -458,24 +474,21 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// A `tool` message: linked by `tool_call_id`, or without one to the first
     /// unanswered call (of the same function, when named) of the latest assistant message.
-    fn tool_result(&mut self, o: &Map<String, Value>, content: Content, links: &mut Links, range: &Range<usize>, path: &str, index: u32) -> ToolResult {
-        let status = match o.get("error") {
-            None | Some(Value::Null) => ToolStatus::Success,
-            Some(_) => ToolStatus::Error,
-        };
+    fn tool_result(&mut self, answer: Answer, content: Content, links: &mut Links, range: &Range<usize>, path: &str, index: u32) -> ToolResult {
+        let status = if answer.errored { ToolStatus::Error } else { ToolStatus::Success };
         let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
-        let target = match o.get("tool_call_id") {
-            Some(Value::String(id)) => {
-                result.call_id = Some(id.clone());
-                let found = links.by_id.get(id).copied();
+        let target = match answer.call_id {
+            AnswerId::Id(id) => {
+                let found = links.by_id.get(&id).copied();
                 if found.is_none() {
                     let message = format!("no tool call before this message in its transcript has id {id:?}");
                     self.out.diag_in(Warning, "unknown-tool-call-id", message, range, path, &[Seg::key("tool_call_id")], Some(index));
                 }
+                result.call_id = Some(id);
                 found
             }
-            None | Some(Value::Null) => {
-                let function = o.get("function").and_then(Value::as_str);
+            AnswerId::Missing => {
+                let function = answer.function.as_deref();
                 let found = links.latest.first_unanswered(self.out, function);
                 match found {
                     Some(_) => result.implicit_link = true,
@@ -487,7 +500,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
                 found
             }
-            Some(_) => None,
+            AnswerId::Other => None,
         };
         if let Some(cref) = target {
             result.call = Some(cref);
@@ -505,6 +518,45 @@ impl<'r, 'a> Reader<'r, 'a> {
             let name = if call.function.is_empty() { "tool call".to_string() } else { format!("call to `{}`", call.function) };
             let at = [Seg::key("tool_calls"), Seg::Index(cref.call as usize)];
             self.out.diag_in(Warning, "unanswered-tool-call", format!("{name} never gets a tool message"), &range, &path, &at, Some(cref.event));
+        }
+    }
+}
+
+/// A message as the importer places it, read by either path.
+struct ReadMessage {
+    role: String,
+    content: Content,
+    tool_calls: Vec<ToolCall>,
+    /// For a `tool` message: what it says about the call it answers.
+    answer: Option<Answer>,
+}
+
+/// A `tool` message's `error`, `tool_call_id` and `function`.
+struct Answer {
+    errored: bool,
+    call_id: AnswerId,
+    /// The function answered, used to link a message without an id.
+    function: Option<String>,
+}
+
+enum AnswerId {
+    Id(String),
+    /// Absent or null: linked to the latest unanswered call.
+    Missing,
+    /// Not a string (an error reported by validation): linked to nothing.
+    Other,
+}
+
+impl Answer {
+    fn of(o: &Map<String, Value>) -> Answer {
+        Answer {
+            errored: !matches!(o.get("error"), None | Some(Value::Null)),
+            call_id: match o.get("tool_call_id") {
+                Some(Value::String(id)) => AnswerId::Id(id.clone()),
+                None | Some(Value::Null) => AnswerId::Missing,
+                Some(_) => AnswerId::Other,
+            },
+            function: o.get("function").and_then(Value::as_str).map(str::to_string),
         }
     }
 }
