@@ -264,7 +264,7 @@ fn each_fast_format_reads_its_own_files_fast() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut files = common::files_under(&common::corpus_dir());
     files.extend(common::files_under(&root.join("fixtures")));
-    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent"].into_iter().map(|f| (f, 0)).collect();
+    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent"].into_iter().map(|f| (f, 0)).collect();
     for f in &files {
         let Ok(trace) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };
         if let Some(n) = fast.get_mut(trace.format) {
@@ -274,4 +274,63 @@ fn each_fast_format_reads_its_own_files_fast() {
     for (format, n) in fast {
         assert!(n > 100, "{format}: only {n} texts read by its fast path in the corpus and fixtures");
     }
+}
+
+/// A SWE-agent trajectory with one edit applied (see [`docent_run`]).
+fn swe_agent_trajectory(edit: (&str, &str)) -> String {
+    let doc = r#"{"environment": "swe_main", "trajectory": [
+        {"action": "ls -a", "observation": "a\nb", "response": "look", "thought": "look", "execution_time": 0.5,
+         "state": {"open_file": "n/a"}, "query": [{"role": "system", "content": "be brief"}], "extra_info": {}},
+        {"action": "cat a", "observation": "x", "response": "", "thought": "", "execution_time": 1, "state": {}, "messages": [{"role": "user"}]}
+    ], "history": [
+        {"role": "system", "content": "be brief", "agent": "main", "message_type": "system_prompt"},
+        {"role": "user", "content": "fix \u00e9 it", "agent": "main", "message_type": "observation"},
+        {"role": "assistant", "content": "ok", "thought": "ok", "action": "ls", "agent": "main", "message_type": "action",
+         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]},
+        {"role": "tool", "content": "a b", "tool_call_ids": ["c1"], "agent": "main", "message_type": "observation"}
+    ], "info": {"exit_status": "submitted"}}"#;
+    let (from, to) = edit;
+    if from.is_empty() { doc.to_string() } else { doc.replacen(from, to, 1) }
+}
+
+#[test]
+fn swe_agent_records_read_fast_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""content": "be brief", "agent""#, r#""c\u006fntent": "be brief", "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": "a", "content": "b", "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text", "text": "be brief"}], "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": null, "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": 4, "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": "be \ud800 brief", "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": "x", "thinking_blocks": [{"thinking": "hm"}], "agent""#),
+        (r#""agent": "main", "message_type": "system_prompt""#, r#""agent": "main", "agent": "other", "message_type": "system_prompt""#),
+        (r#""content": "be brief", "agent""#, r#""content": "x", "thinking_blocks": null, "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text", "text": "a\tb"}, {"type": "text", "text": "c"}], "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text", "text": "a", "text": "b"}], "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": [{"type": "t\u0065xt", "text": "a"}], "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": [{"type": "image_url", "image_url": {"url": "data:,"}}], "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text"}], "agent""#),
+        (r#""content": "be brief", "agent""#, r#""content": ["text"], "agent""#),
+        (r#""role": "user""#, r#""role": 1"#),
+        (r#""tool_call_ids": ["c1"]"#, r#""tool_call_ids": "c1""#),
+        (r#""state": {"open_file": "n/a"}"#, r#""state": "{\"open_file\": \"n/a\"}""#),
+        (r#""state": {"open_file": "n/a"}"#, r#""state": "not json""#),
+        (r#""query": [{"role": "system", "content": "be brief"}]"#, r#""query": [{"content": "be \udc00"}]"#),
+        (r#""query": [{"role": "system", "content": "be brief"}]"#, r#""query": 1, "query": 2"#),
+        (r#""query": [{"role": "system", "content": "be brief"}]"#, r#""\u0071uery": [1]"#),
+        (r#""execution_time": 0.5"#, r#""execution_time": "slow""#),
+        (r#""execution_time": 0.5"#, r#""execution_time": 1e400"#),
+        (r#""action": "ls -a""#, r#""action": ["ls"]"#),
+        (r#""observation": "a\nb""#, r#""observation": {"out": 1}"#),
+        (r#""extra_info": {}"#, r#""extra_info": {"n": 12345678901234567890123}"#),
+    ];
+    let mut left_in_source = 0;
+    for edit in edits {
+        let doc = swe_agent_trajectory(*edit);
+        for format in [None, Some("swe-agent")] {
+            left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+    }
+    assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
 }

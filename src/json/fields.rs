@@ -8,6 +8,9 @@
 
 use std::ops::Range;
 
+use serde_json::{Map, Value};
+
+use super::ends::ContainerEnds;
 use super::read::Member;
 
 /// The members of one object that a reader looks at, found by key; `None`
@@ -54,6 +57,33 @@ pub fn plain_record(b: &[u8], r: &Range<usize>, hazards: &[usize], utf8_valid: b
     !hazard_inside && (utf8_valid || std::str::from_utf8(bytes).is_ok())
 }
 
+/// The object at `r` as serde_json reads it, but without the members named
+/// in `skip`, which are not read at all (a member a reader leaves in the
+/// source, such as a step's copy of the whole prompt). `None` when the
+/// record is not plain, not an object, has an escaped key, or holds a value
+/// the builder declines: the caller then parses it whole.
+pub fn object_without(b: &[u8], r: &Range<usize>, ends: &ContainerEnds, hazards: &[usize], utf8_valid: bool, skip: &[&[u8]]) -> Option<Map<String, Value>> {
+    if !plain_record(b, r, hazards, utf8_valid) {
+        return None;
+    }
+    let mut members = Vec::new();
+    super::read::members(b, super::scan::skip_ws(b, r.start), ends, &mut members)?;
+    let mut out = Map::new();
+    for m in &members {
+        if m.key_escaped {
+            return None;
+        }
+        let key = b.get(m.key.clone())?;
+        if skip.contains(&key) {
+            continue;
+        }
+        let value = super::build::value(b.get(m.value.clone())?)?;
+        // As serde_json: a repeated key keeps its first place and its last value.
+        out.insert(std::str::from_utf8(key).ok()?.to_string(), value);
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +103,18 @@ mod tests {
         assert_eq!(fields(br#"{"c":1,"c":2,"b":3}"#), Some((None, Some(17))));
         assert_eq!(fields(br#"{"a":1,"a":2}"#), None);
         assert_eq!(fields(br#"{"\u0061":1}"#), None);
+    }
+
+    #[test]
+    fn objects_without_skipped_members_are_what_serde_json_reads_less_those() {
+        let src = br#" {"a": [1, {"b": "x\u00e9"}], "query": [{"big": 1}], "c": 1, "a": 2.50} "#;
+        let got = object_without(src, &(0..src.len()), &NO_ENDS, &[], true, &[b"query"]).unwrap();
+        let mut want: Map<String, Value> = serde_json::from_slice(src).unwrap();
+        want.remove("query");
+        assert_eq!(serde_json::to_string(&got).unwrap(), serde_json::to_string(&want).unwrap());
+        assert!(object_without(br#"{"\u0061": 1}"#, &(0..13), &NO_ENDS, &[], true, &[]).is_none());
+        assert!(object_without(b"[1]", &(0..3), &NO_ENDS, &[], true, &[]).is_none());
+        assert!(object_without(br#"{"a": 1}"#, &(0..8), &NO_ENDS, &[2], true, &[]).is_none());
     }
 
     #[test]

@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 
 use super::super::{json_type, CallQueue, CallSite};
 use super::Reader;
-use crate::json::Seg;
+use crate::json::fields::{self, Fields};
+use crate::json::read::{self, Kind};
+use crate::json::{scan, Seg};
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, LazyValue, Message, Text, ToolCall, ToolResult, ToolStatus};
 
 /// Keys the message body holds; every other key is event metadata.
@@ -34,9 +36,12 @@ pub fn read(rd: &mut Reader, r: Range<usize>, path: &str) {
 }
 
 fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
-    let v = match rd.out.parse_record(&r, path) {
-        Ok(v) => v,
-        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
+    let (v, text) = match item_without_content(rd, &r) {
+        Some((o, content)) => (Value::Object(o), Some(content)),
+        None => match rd.out.parse_record(&r, path) {
+            Ok(v) => (v, None),
+            Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
+        },
     };
     let Value::Object(o) = v else {
         let message = format!("expected a history item (an object with `role` and `content`); found {}", json_type(&v));
@@ -54,7 +59,10 @@ fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
             String::new()
         }
     };
-    let content = content(rd, &o, &r, path, at);
+    let content = match text {
+        Some(c) => c,
+        None => content(rd, &o, &r, path, at),
+    };
     let kind = o.get("message_type").and_then(Value::as_str).unwrap_or("message").to_string();
     let is_tool = role == "tool";
     if is_tool {
@@ -76,6 +84,47 @@ fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
         rd.out.push_event(EventBody::Message(Message { role, content, tool_calls: calls }), &kind, r, path.to_string(), None);
     }
     metadata(rd, &o, at, is_tool);
+}
+
+/// The common item, read fast: its `content` a string or a list of text
+/// parts, left in the source, and `thinking_blocks` absent or null; its
+/// other members as serde_json reads them. `None` (parse whole) for anything
+/// else or with the fast paths off.
+fn item_without_content(rd: &Reader, r: &Range<usize>) -> Option<(Map<String, Value>, Content)> {
+    if rd.out.exact_only() {
+        return None;
+    }
+    let b = rd.b;
+    let mut members = Vec::new();
+    read::members(b, scan::skip_ws(b, r.start), rd.ends, &mut members)?;
+    let f = Fields::find(b, &members, [b"content", b"thinking_blocks"])?;
+    if f.get(&members, 1).is_some_and(|t| t.kind != Kind::Null) {
+        return None;
+    }
+    let content = f.get(&members, 0)?;
+    let content = match content.kind {
+        Kind::String => Content::Text(rd.out.text(content.inner(), content.escaped)),
+        Kind::Array => Content::Parts(text_parts(rd, content.value.start)?),
+        _ => return None,
+    };
+    let o = fields::object_without(b, r, rd.ends, rd.hazards, rd.out.utf8_valid(), &[b"content"])?;
+    Some((o, content))
+}
+
+/// A list of `{"type": "text", "text": …}` parts, left in the source.
+fn text_parts(rd: &Reader, open: usize) -> Option<Vec<ContentPart>> {
+    let b = rd.b;
+    let (mut items, mut part) = (Vec::new(), Vec::new());
+    read::items(b, open, rd.ends, &mut items)?;
+    let mut parts = Vec::with_capacity(items.len());
+    for item in items {
+        read::members(b, item.start, rd.ends, &mut part)?;
+        let f = Fields::find(b, &part, [b"type", b"text"])?;
+        f.get(&part, 0).filter(|t| t.kind == Kind::String && !t.escaped && b.get(t.inner()) == Some(b"text"))?;
+        let text = f.get(&part, 1).filter(|t| t.kind == Kind::String)?;
+        parts.push(ContentPart::Text(rd.out.text(text.inner(), text.escaped)));
+    }
+    Some(parts)
 }
 
 /// Copies the keys the body has no place for into the event's metadata:

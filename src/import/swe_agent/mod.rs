@@ -53,7 +53,7 @@ impl Format for SweAgent {
             let path = "$".to_string();
             let is_last = i + 1 == input.split.values.len();
             let whole = complete || !is_last || v.range.end < b.len() || input.split.layout == Layout::Jsonl;
-            let mut reader = Reader { out, b, ends: &input.split.ends };
+            let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards };
             reader.document(v.range.clone(), &path, whole);
         }
     }
@@ -64,6 +64,8 @@ pub(super) struct Reader<'r, 'a> {
     pub(super) out: &'r mut Builder<'a>,
     pub(super) b: &'a [u8],
     pub(super) ends: &'r crate::json::ContainerEnds,
+    /// The split's hazards: records holding one are parsed whole.
+    pub(super) hazards: &'r [usize],
 }
 
 /// The top-level keys the transcripts read; every other key is run metadata.

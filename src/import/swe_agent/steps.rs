@@ -7,6 +7,8 @@ use serde_json::{Map, Value};
 use super::super::json_type;
 use super::super::pydantic_lax as lax;
 use super::Reader;
+use crate::json::fields::{self, Fields};
+use crate::json::read::{self, Kind};
 use crate::json::{scan, Seg};
 use crate::model::{Arguments, CallRef, Content, EventBody, KeyValue, Message, Text, ToolCall, ToolResult, ToolStatus, Usage};
 
@@ -26,9 +28,12 @@ pub fn read_trajectory(rd: &mut Reader, r: Range<usize>, path: &str) {
 /// `action`, then the `observation` as that call's result (an event over
 /// the observation's bytes).
 fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
-    let v = match rd.out.parse_record(&r, path) {
-        Ok(v) => v,
-        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
+    let (v, fast_observation) = match rd.step_without_prompt(&r) {
+        Some((o, observation)) => (Value::Object(o), observation),
+        None => match rd.out.parse_record(&r, path) {
+            Ok(v) => (v, None),
+            Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
+        },
     };
     let at = rd.out.next_event();
     let Value::Object(o) = v else {
@@ -58,8 +63,39 @@ fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
     let has_call = !calls.is_empty();
     rd.out.push_event(EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: calls }), "step", r.clone(), path.to_string(), None);
     step_metadata(rd, &o, &r, path, at);
-    if let Some(obs) = o.get("observation") {
-        observation(rd, obs, &r, path, at, has_call);
+    let found = match (fast_observation, o.get("observation")) {
+        (Some((text, range)), _) => Some((Content::Text(text), Some(range))),
+        (None, Some(Value::String(s))) => Some((Content::Text(Text::from(s.as_str())), None)),
+        (None, Some(Value::Null)) => Some((Content::None, None)),
+        (None, Some(other)) => Some((Content::Json(other.clone()), None)),
+        (None, None) => None,
+    };
+    if let Some((content, range)) = found {
+        observation(rd, content, range, &r, path, at, has_call);
+    }
+}
+
+/// A string member's text left in the source, and the member's range.
+type SourceText = (Text, Range<usize>);
+
+impl Reader<'_, '_> {
+    /// The step's members but its prompt (`query`, `messages`), which no
+    /// event reads (building it was most of a step's parse, for a copy of the
+    /// history the step's raw JSON already shows), and its `observation`
+    /// when a string, returned apart (its text left in the source, and its range). `None` (parse
+    /// whole) when the fast paths are off or the record is not plain.
+    fn step_without_prompt(&self, r: &Range<usize>) -> Option<(Map<String, Value>, Option<SourceText>)> {
+        if self.out.exact_only() {
+            return None;
+        }
+        let b = self.b;
+        let mut members = Vec::new();
+        read::members(b, scan::skip_ws(b, r.start), self.ends, &mut members)?;
+        let f = Fields::find(b, &members, [b"observation"])?;
+        let observation = f.get(&members, 0).filter(|m| m.kind == Kind::String);
+        let skip: &[&[u8]] = if observation.is_some() { &[b"query", b"messages", b"observation"] } else { &[b"query", b"messages"] };
+        let o = fields::object_without(b, r, self.ends, self.hazards, self.out.utf8_valid(), skip)?;
+        Some((o, observation.map(|m| (self.out.text(m.inner(), m.escaped), m.value.clone()))))
     }
 }
 
@@ -104,15 +140,14 @@ fn step_metadata(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path
 
 /// The observation as the result of the step's call, over the
 /// observation's own bytes.
-fn observation(rd: &mut Reader, obs: &Value, r: &Range<usize>, path: &str, step: u32, has_call: bool) {
-    let start = scan::skip_ws(rd.b, r.start);
-    let member = scan::object_members_in(rd.b, start, rd.ends).ok().and_then(|m| m.into_iter().find(|(k, _)| k == "observation"));
-    let Some((_, range)) = member else { return };
-    let content = match obs {
-        Value::String(s) => Content::Text(Text::from(s.as_str())),
-        Value::Null => Content::None,
-        other => Content::Json(other.clone()),
-    };
+/// `range` is the observation's when the fast path found it.
+fn observation(rd: &mut Reader, content: Content, range: Option<Range<usize>>, r: &Range<usize>, path: &str, step: u32, has_call: bool) {
+    let range = range.or_else(|| {
+        let start = scan::skip_ws(rd.b, r.start);
+        let members = scan::object_members_in(rd.b, start, rd.ends).ok()?;
+        members.into_iter().find(|(k, _)| k == "observation").map(|(_, r)| r)
+    });
+    let Some(range) = range else { return };
     let call = has_call.then_some(CallRef { event: step, call: 0 });
     let result = ToolResult { call_id: None, content, status: ToolStatus::Unknown, call, implicit_link: false };
     let at = rd.out.push_event(EventBody::ToolResult(result), "observation", range, format!("{path}.observation"), None);
