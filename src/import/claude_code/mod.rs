@@ -13,6 +13,7 @@
 mod agentrun;
 mod branches;
 mod blocks;
+mod fast;
 mod head;
 mod meta;
 mod records;

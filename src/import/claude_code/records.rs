@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::fast::{self, FastContent};
 use super::meta::{self, MetaRecord, RunMeta};
 use super::{blocks, branches, is_agent_meta, meta_agent_id, usage};
 use crate::diagnostic::Severity;
@@ -157,7 +158,8 @@ pub fn import(input: &Input, out: &mut Builder) {
             run.records.push((r.range, r.path));
         }
     }
-    let mut reader = Reader { out, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
+    let (ends, hazards) = (&input.split.ends, &input.split.hazards);
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -165,6 +167,9 @@ pub fn import(input: &Input, out: &mut Builder) {
 
 struct Reader<'r, 'a> {
     out: &'r mut Builder<'a>,
+    /// The split's container ends and hazards, for the fast path.
+    ends: &'r crate::json::ContainerEnds,
+    hazards: &'r [usize],
     /// The usage counted so far (once per `message.id` + `requestId`).
     usage: usage::Counted,
     /// Tool calls by their `tool_use` id.
@@ -196,7 +201,7 @@ impl Reader<'_, '_> {
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
             if let Some(v) = meta::read(self.out, rec, &mut run_meta) {
-                self.record(v, &rec.range, &rec.path, &mut state);
+                self.record(v, None, &rec.range, &rec.path, &mut state);
             }
         }
         if let (true, Some(rec)) = (run.records.is_empty(), run.metas.first()) {
@@ -206,7 +211,18 @@ impl Reader<'_, '_> {
             self.agent_calls.entry(agent.clone()).or_insert_with(|| call.to_string());
         }
         for (range, path) in &run.records {
-            let Ok(v) = self.out.parse_record(range, path) else { continue };
+            let fast = if self.out.exact_only() {
+                None
+            } else {
+                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, range)
+            };
+            let (v, fast) = match fast {
+                Some(f) => (f.value, Some((f.content, f.listed))),
+                None => match self.out.parse_record(range, path) {
+                    Ok(v) => (v, None),
+                    Err(_) => continue,
+                },
+            };
             if let Some(o) = v.as_object() {
                 for k in RUN_KEYS {
                     if let Some(x) = o.get(*k).filter(|x| !x.is_null() && !state.metadata.contains_key(*k)) {
@@ -214,7 +230,7 @@ impl Reader<'_, '_> {
                     }
                 }
             }
-            self.record(v, range, path, &mut state);
+            self.record(v, fast, range, path, &mut state);
         }
         for (call, range, segs) in std::mem::take(&mut state.sites) {
             if self.out.answered(call) {
@@ -242,7 +258,9 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn record(&mut self, v: Value, range: &Range<usize>, path: &str, state: &mut RunState) {
+    /// One record; `fast` is its `message.content` when the fast path read
+    /// it (the value then holds `null` in its place) and whether it is a list.
+    fn record(&mut self, v: Value, fast: Option<(FastContent, bool)>, range: &Range<usize>, path: &str, state: &mut RunState) {
         let Value::Object(o) = v else {
             let at = self.out.next_event();
             self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
@@ -260,25 +278,29 @@ impl Reader<'_, '_> {
             logical: str_field(&o, "parentUuid").is_none() && str_field(&o, "logicalParentUuid").is_some(),
             conversation: kind == "user" || kind == "assistant",
             attached: kind == "user" && o.get("toolUseResult").is_some()
-                || o.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
-                    b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result"))
-                }),
+                || match &fast {
+                    Some((content, _)) => matches!(content, FastContent::OneResult { .. }),
+                    None => o.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
+                        b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result"))
+                    }),
+                },
             message_id: o.get("message").and_then(|m| m.get("id")).and_then(Value::as_str).filter(|_| kind == "assistant").map(str::to_string),
         });
-        let usage = self.usage.take(&o);
-        self.dispatch(o, &kind, range, path, timestamp, state);
+        let usage = self.usage.take(&o, fast.as_ref().map(|(_, listed)| *listed));
+        self.dispatch(o, fast.map(|(content, _)| content), &kind, range, path, timestamp, state);
         if let (Some(u), Some(e)) = (usage, self.out.event_mut(at)) {
             u.fill(e.facts_mut());
         }
     }
 
     /// Reads the record by its type into exactly one event.
-    fn dispatch(&mut self, mut o: Map<String, Value>, kind: &str, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
+    #[allow(clippy::too_many_arguments)]
+    fn dispatch(&mut self, mut o: Map<String, Value>, fast: Option<FastContent>, kind: &str, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
         let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
         let kind = kind.to_string();
         let body = match kind.as_str() {
-            "assistant" => return self.assistant(o, range, path, timestamp, state),
-            "user" => return self.user(o, range, path, timestamp),
+            "assistant" => return self.assistant(o, fast, range, path, timestamp, state),
+            "user" => return self.user(o, fast, range, path, timestamp),
             "system" => {
                 let subtype = str_field(&o, "subtype").unwrap_or_default();
                 let content = str_field(&o, "content").unwrap_or_default();
@@ -349,7 +371,8 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn assistant(&mut self, mut o: Map<String, Value>, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
+    #[allow(clippy::too_many_arguments)]
+    fn assistant(&mut self, mut o: Map<String, Value>, fast: Option<FastContent>, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
         let message = match o.remove("message") {
             Some(Value::Object(m)) => m,
             other => {
@@ -362,7 +385,10 @@ impl Reader<'_, '_> {
             }
         };
         let message_id = message.get("id").and_then(Value::as_str).map(str::to_string);
-        let (content, calls) = blocks::content(message.get("content"));
+        let (content, calls) = match fast {
+            Some(FastContent::Blocks { content, calls }) => (content, calls),
+            _ => blocks::content(message.get("content")),
+        };
         let model = message.get("model").and_then(Value::as_str).map(str::to_string);
         let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(id.as_str())).map(|(_, ev)| *ev);
         let (ev, turn_event, base) = match open {
@@ -413,7 +439,7 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn user(&mut self, mut o: Map<String, Value>, range: &Range<usize>, path: &str, timestamp: Option<String>) {
+    fn user(&mut self, mut o: Map<String, Value>, fast: Option<FastContent>, range: &Range<usize>, path: &str, timestamp: Option<String>) {
         let message = match o.remove("message") {
             Some(Value::Object(m)) => m,
             other => {
@@ -424,38 +450,40 @@ impl Reader<'_, '_> {
             }
         };
         let at = self.out.next_event();
-        let blocks = message.get("content").and_then(Value::as_array);
-        let results: Vec<(usize, &Value)> = blocks
-            .map(|b| b.iter().enumerate().filter(|(_, x)| x.get("type").and_then(Value::as_str) == Some("tool_result")).collect())
-            .unwrap_or_default();
+        let (results, body) = match fast {
+            Some(FastContent::OneResult { tool_use_id, is_error, content }) => {
+                (vec![ResultBlock { index: 0, tool_use_id, is_error }], UserBody::OneResult(content))
+            }
+            Some(FastContent::Blocks { content, .. }) => (Vec::new(), UserBody::Message(content)),
+            None => user_blocks(&message),
+        };
         let mut failed = false;
         let mut links = Vec::new();
-        for (i, block) in &results {
-            let id = block.get("tool_use_id").and_then(Value::as_str);
-            failed |= block.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-            match id.and_then(|id| self.calls.get(id)).copied() {
+        for r in &results {
+            failed |= r.is_error;
+            match r.tool_use_id.as_ref().and_then(|id| self.calls.get(id)).copied() {
                 Some(call) => links.push(call),
                 None => {
-                    let segs = [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(*i), Seg::Key("tool_use_id".into())];
-                    let message = format!("tool_result for `{}` answers no tool_use of this session", id.unwrap_or_default());
+                    let segs = [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(r.index), Seg::Key("tool_use_id".into())];
+                    let message = format!("tool_result for `{}` answers no tool_use of this session", r.tool_use_id.as_deref().unwrap_or_default());
                     self.out.diag_in(Severity::Warning, "orphan-tool-result", message, range, path, &segs, Some(at));
                 }
             }
         }
-        if let (Some(agent), Some((_, first))) = (o.get("toolUseResult").and_then(|t| t.get("agentId")).and_then(Value::as_str), results.first()) {
-            if let Some(call) = first.get("tool_use_id").and_then(Value::as_str) {
-                self.agent_calls.entry(agent.to_string()).or_insert_with(|| call.to_string());
+        if let (Some(agent), Some(first)) = (o.get("toolUseResult").and_then(|t| t.get("agentId")).and_then(Value::as_str), results.first()) {
+            if let Some(call) = &first.tool_use_id {
+                self.agent_calls.entry(agent.to_string()).or_insert_with(|| call.clone());
             }
         }
-        let body = match (results.as_slice(), blocks.map(Vec::len)) {
-            ([(_, block)], Some(1)) => EventBody::ToolResult(ToolResult {
-                call_id: block.get("tool_use_id").and_then(Value::as_str).map(str::to_string),
-                content: blocks::result_content(block),
+        let body = match body {
+            UserBody::OneResult(content) => EventBody::ToolResult(ToolResult {
+                call_id: results.first().and_then(|r| r.tool_use_id.clone()),
+                content,
                 status: if failed { ToolStatus::Error } else { ToolStatus::Success },
                 call: links.first().copied(),
                 implicit_link: false,
             }),
-            _ => EventBody::Message(Message { role: "user".to_string(), content: blocks::content(message.get("content")).0, tool_calls: Vec::new() }),
+            UserBody::Message(content) => EventBody::Message(Message { role: "user".to_string(), content, tool_calls: Vec::new() }),
         };
         let ev = self.out.push_event(body, "user", range.clone(), path.to_string(), timestamp);
         for call in links {
@@ -469,4 +497,39 @@ impl Reader<'_, '_> {
             e.failed = failed;
         }
     }
+}
+
+/// A user record's `tool_result` block: where it is and what the reading needs of it.
+struct ResultBlock {
+    index: usize,
+    tool_use_id: Option<String>,
+    is_error: bool,
+}
+
+/// A user record's event body, before its links are known.
+enum UserBody {
+    /// The content is one `tool_result` block: a tool result with its content.
+    OneResult(Content),
+    Message(Content),
+}
+
+/// The `tool_result` blocks of a user message, and its body.
+fn user_blocks(message: &Map<String, Value>) -> (Vec<ResultBlock>, UserBody) {
+    let blocks = message.get("content").and_then(Value::as_array);
+    let results: Vec<(usize, &Value)> = blocks
+        .map(|b| b.iter().enumerate().filter(|(_, x)| x.get("type").and_then(Value::as_str) == Some("tool_result")).collect())
+        .unwrap_or_default();
+    let body = match (results.as_slice(), blocks.map(Vec::len)) {
+        ([(_, block)], Some(1)) => UserBody::OneResult(blocks::result_content(block)),
+        _ => UserBody::Message(blocks::content(message.get("content")).0),
+    };
+    let results = results
+        .into_iter()
+        .map(|(index, block)| ResultBlock {
+            index,
+            tool_use_id: block.get("tool_use_id").and_then(Value::as_str).map(str::to_string),
+            is_error: block.get("is_error").and_then(Value::as_bool).unwrap_or(false),
+        })
+        .collect();
+    (results, body)
 }

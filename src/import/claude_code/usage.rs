@@ -33,9 +33,11 @@ impl Taken {
 
 impl Counted {
     /// The record's usage (and cost) when ccusage would count it here.
-    pub fn take(&mut self, o: &Map<String, Value>) -> Option<Taken> {
+    /// `listed`: the fast path read `message.content` (left `null` in `o`)
+    /// and found a list whose blocks' `text`s are strings, or not a list.
+    pub fn take(&mut self, o: &Map<String, Value>, listed: Option<bool>) -> Option<Taken> {
         let message = o.get("message")?.as_object()?;
-        if !accepted(o, message) {
+        if !accepted(o, message, listed) {
             return None;
         }
         let usage = facts::usage(message.get("usage")?)?;
@@ -50,7 +52,7 @@ impl Counted {
 }
 
 /// ccusage's `usageDataSchema` (valibot; `optional` takes a missing key, not `null`).
-fn accepted(o: &Map<String, Value>, message: &Map<String, Value>) -> bool {
+fn accepted(o: &Map<String, Value>, message: &Map<String, Value>, listed: Option<bool>) -> bool {
     let opt = |m: &Map<String, Value>, k: &str, ok: &dyn Fn(&Value) -> bool| m.get(k).is_none_or(ok);
     let nonempty = |v: &Value| v.as_str().is_some_and(|s| !s.is_empty());
     let number = |v: &Value| v.is_number();
@@ -69,8 +71,10 @@ fn accepted(o: &Map<String, Value>, message: &Map<String, Value>) -> bool {
         && opt(usage, "speed", &|v| matches!(v.as_str(), Some("standard" | "fast")))
         && opt(message, "model", &nonempty)
         && opt(message, "id", &nonempty)
-        && opt(message, "content", &|v| {
-            v.as_array().is_some_and(|blocks| blocks.iter().all(|b| b.as_object().is_some_and(|b| opt(b, "text", &|t| t.is_string()))))
+        && listed.unwrap_or_else(|| {
+            opt(message, "content", &|v| {
+                v.as_array().is_some_and(|blocks| blocks.iter().all(|b| b.as_object().is_some_and(|b| opt(b, "text", &|t| t.is_string()))))
+            })
         })
 }
 

@@ -1,0 +1,195 @@
+//! The Claude Code reader's fast path: a `user` or `assistant` record's
+//! `message.content` read straight from the bytes.
+//!
+//! The content is most of a session's bytes (the kit's file: 7.3 of 10 MB).
+//! Built into a `serde_json::Value` it was copied twice (into the tree, then
+//! into the model); here its texts stay in the source ([`Text`]) and tool
+//! inputs are parsed when first read ([`crate::model::LazyValue`]). The rest
+//! of the record is built as serde_json builds it, with `message.content` a
+//! `null` in its place, so the event metadata (the record less its content,
+//! in serde_json's key order after the removal) comes out the same.
+//!
+//! Taken only when the record is plain (no hazard serde_json refuses, valid
+//! UTF-8), no key is escaped, `type`, `message` and `content` appear once,
+//! and the content is a string or a list of the common blocks: `text` and
+//! `thinking` with string texts, `tool_use` with a string `name`, an
+//! optional string `id` and an `input`; or, in a `user` record, one
+//! `tool_result` block alone with string or text-block `content`. Anything
+//! else returns `None` and the exact path reads the record.
+//! tests/fast_paths.rs holds the two paths to the same model.
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::blocks::CallBlock;
+use crate::json::fields::{self, Fields};
+use crate::json::read::{self, Kind, Member};
+use crate::json::{build, scan, ContainerEnds, Seg};
+use crate::import::Builder;
+use crate::model::{Arguments, Content, ContentPart, Text, ToolCall};
+
+/// `message.content` as the record's reading needs it.
+pub enum FastContent {
+    /// A string, or a list of text, thinking and tool-use blocks.
+    Blocks { content: Content, calls: Vec<CallBlock> },
+    /// A user record's one `tool_result` block.
+    OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
+}
+
+/// A record read fast: its value with `message.content` null, and the content.
+pub struct FastRecord {
+    pub value: Value,
+    pub content: FastContent,
+    /// The content is a list of blocks (what ccusage's usage check reads; a
+    /// block's `text`, when present, is always a string here).
+    pub listed: bool,
+}
+
+/// The source and what the split found in it.
+pub struct Source<'r, 'a> {
+    pub out: &'r Builder<'a>,
+    pub b: &'a [u8],
+    pub ends: &'r ContainerEnds,
+    pub hazards: &'r [usize],
+}
+
+impl Source<'_, '_> {
+    fn text(&self, m: &Member) -> Text {
+        self.out.text(m.inner(), m.escaped)
+    }
+
+    fn decoded(&self, m: &Member) -> String {
+        self.text(m).decoded().into_owned()
+    }
+
+    fn is(&self, m: Option<&Member>, want: &[u8]) -> bool {
+        m.is_some_and(|m| m.kind == Kind::String && !m.escaped && self.b.get(m.inner()) == Some(want))
+    }
+}
+
+/// The record at `r` read fast, or `None` for the exact path.
+pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
+    if !fields::plain_record(s.b, r, s.hazards, s.out.utf8_valid()) {
+        return None;
+    }
+    let b = s.b;
+    let mut members = Vec::new();
+    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
+    let f = Fields::find(b, &members, [b"type", b"message"])?;
+    let user = s.is(f.get(&members, 0), b"user");
+    if !user && !s.is(f.get(&members, 0), b"assistant") {
+        return None;
+    }
+    let message = f.get(&members, 1).filter(|m| m.kind == Kind::Object)?;
+    let mut message_members = Vec::new();
+    read::members(b, message.value.start, s.ends, &mut message_members)?;
+    let g = Fields::find(b, &message_members, [b"content"])?;
+    let content = g.get(&message_members, 0)?;
+    let listed = content.kind == Kind::Array;
+    let content = match content.kind {
+        Kind::String => FastContent::Blocks { content: Content::Text(s.text(content)), calls: Vec::new() },
+        Kind::Array => blocks(s, content.value.start, user)?,
+        _ => return None,
+    };
+    let mut value = Map::new();
+    for m in &members {
+        let v = if m.value == message.value { Value::Object(object(s, &message_members, true)?) } else { build::value(b.get(m.value.clone())?)? };
+        value.insert(key(b, m)?, v);
+    }
+    Some(FastRecord { value: Value::Object(value), content, listed })
+}
+
+fn key(b: &[u8], m: &Member) -> Option<String> {
+    if m.key_escaped {
+        return None;
+    }
+    std::str::from_utf8(b.get(m.key.clone())?).ok().map(str::to_string)
+}
+
+/// An object's members built, `content` (when `null_content`) as `null`.
+fn object(s: &Source<'_, '_>, members: &[Member], null_content: bool) -> Option<Map<String, Value>> {
+    let mut out = Map::new();
+    for m in members {
+        let k = key(s.b, m)?;
+        let v = if null_content && k == "content" { Value::Null } else { build::value(s.b.get(m.value.clone())?)? };
+        out.insert(k, v);
+    }
+    Some(out)
+}
+
+const TYPE: usize = 0;
+const TEXT: usize = 1;
+const THINKING: usize = 2;
+const ID: usize = 3;
+const NAME: usize = 4;
+const INPUT: usize = 5;
+const TOOL_USE_ID: usize = 6;
+const IS_ERROR: usize = 7;
+const CONTENT: usize = 8;
+const BLOCK_FIELDS: [&[u8]; 9] = [b"type", b"text", b"thinking", b"id", b"name", b"input", b"tool_use_id", b"is_error", b"content"];
+
+/// A content list of common blocks (see the module's doc).
+fn blocks(s: &Source<'_, '_>, open: usize, user: bool) -> Option<FastContent> {
+    let b = s.b;
+    let mut items = Vec::new();
+    read::items(b, open, s.ends, &mut items)?;
+    let (mut parts, mut calls) = (Vec::with_capacity(items.len()), Vec::new());
+    let mut block = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        read::members(b, item.start, s.ends, &mut block)?;
+        let f = Fields::find(b, &block, BLOCK_FIELDS)?;
+        let get = |k: usize| f.get(&block, k);
+        // ccusage's check of an assistant's usage reads every block's `text`.
+        if get(TEXT).is_some_and(|t| t.kind != Kind::String) {
+            return None;
+        }
+        if s.is(get(TYPE), b"text") {
+            parts.push(ContentPart::Text(s.text(get(TEXT)?)));
+        } else if s.is(get(TYPE), b"thinking") {
+            parts.push(ContentPart::Reasoning(s.text(get(THINKING).filter(|t| t.kind == Kind::String)?)));
+        } else if s.is(get(TYPE), b"tool_use") {
+            let name = get(NAME).filter(|n| n.kind == Kind::String)?;
+            let id = match get(ID) {
+                None => None,
+                Some(id) if id.kind == Kind::String => Some(s.decoded(id)),
+                Some(_) => return None,
+            };
+            let input = get(INPUT)?;
+            let arguments = Arguments { value: Some(s.out.json(input.value.clone())), text: None };
+            let call = ToolCall { id, function: s.decoded(name), arguments, result: None };
+            calls.push(CallBlock { call, segs: vec![Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(i)] });
+        } else if user && items.len() == 1 && s.is(get(TYPE), b"tool_result") {
+            let tool_use_id = get(TOOL_USE_ID).filter(|t| t.kind == Kind::String).map(|t| s.decoded(t));
+            let is_error = get(IS_ERROR).is_some_and(|e| e.kind == Kind::Bool && b.get(e.value.clone()) == Some(b"true"));
+            let content = match get(CONTENT) {
+                None => Content::None,
+                Some(c) if c.kind == Kind::Null => Content::None,
+                Some(c) if c.kind == Kind::String => Content::Text(s.text(c)),
+                Some(c) if c.kind == Kind::Array => Content::Parts(text_blocks(s, c.value.start)?),
+                Some(_) => return None,
+            };
+            return Some(FastContent::OneResult { tool_use_id, is_error, content });
+        } else {
+            return None;
+        }
+    }
+    Some(FastContent::Blocks { content: Content::Parts(parts), calls })
+}
+
+/// A tool result's list content: text blocks only.
+fn text_blocks(s: &Source<'_, '_>, open: usize) -> Option<Vec<ContentPart>> {
+    let b = s.b;
+    let (mut items, mut block) = (Vec::new(), Vec::new());
+    read::items(b, open, s.ends, &mut items)?;
+    let mut parts = Vec::with_capacity(items.len());
+    for item in items {
+        read::members(b, item.start, s.ends, &mut block)?;
+        let f = Fields::find(b, &block, [b"type", b"text"])?;
+        if !s.is(f.get(&block, 0), b"text") {
+            return None;
+        }
+        parts.push(ContentPart::Text(s.text(f.get(&block, 1).filter(|t| t.kind == Kind::String)?)));
+    }
+    Some(parts)
+}
