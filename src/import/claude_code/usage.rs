@@ -114,17 +114,17 @@ mod tests {
             json!({"timestamp": "2026-02-10T21:11:52.438Z", "requestId": "r", "message": {"id": "m", "content": content, "usage": {"input_tokens": 1, "output_tokens": 2}}})
         };
         let mut c = Counted::default();
-        assert!(c.take(rec(json!([{"type": "text", "text": "a"}])).as_object().unwrap()).is_some());
-        assert!(c.take(rec(json!([{"type": "text", "text": "b"}])).as_object().unwrap()).is_none(), "same message.id + requestId");
+        assert!(c.take(rec(json!([{"type": "text", "text": "a"}])).as_object().unwrap(), None).is_some());
+        assert!(c.take(rec(json!([{"type": "text", "text": "b"}])).as_object().unwrap(), None).is_none(), "same message.id + requestId");
         let mut c = Counted::default();
-        assert!(c.take(rec(json!("a string")).as_object().unwrap()).is_none(), "ccusage's schema wants a list of blocks");
+        assert!(c.take(rec(json!("a string")).as_object().unwrap(), None).is_none(), "ccusage's schema wants a list of blocks");
         let mut c = Counted::default();
         let mut priced = rec(json!([]));
         priced["costUSD"] = json!(0.0123);
-        let taken = c.take(priced.as_object().unwrap()).unwrap();
+        let taken = c.take(priced.as_object().unwrap(), None).unwrap();
         assert_eq!(taken.cost.map(|c| c.total), Some(0.0123));
-        assert!(c.take(priced.as_object().unwrap()).is_none(), "the repeat's cost is not counted again");
+        assert!(c.take(priced.as_object().unwrap(), None).is_none(), "the repeat's cost is not counted again");
         priced["costUSD"] = json!("0.0123");
-        assert!(Counted::default().take(priced.as_object().unwrap()).is_none(), "ccusage's schema wants a number");
+        assert!(Counted::default().take(priced.as_object().unwrap(), None).is_none(), "ccusage's schema wants a number");
     }
 }
