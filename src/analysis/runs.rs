@@ -39,6 +39,10 @@ pub struct RunRow<'t> {
     pub failures: u32,
     /// Total tokens the run's events report (0 when none does).
     pub tokens: u64,
+    /// The cost the run's events report (in US dollars, the trace's own
+    /// figures), when any does; calls reporting none are not in it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
     /// Seconds from the run's first to its last timestamp, when both read as times.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_seconds: Option<f64>,
@@ -64,6 +68,7 @@ pub fn run_rows(trace: &Trace) -> Vec<RunRow<'_>> {
             tool_calls: 0,
             failures: 0,
             tokens: 0,
+            cost: None,
             duration_seconds: None,
             error: error(&run.metadata),
         })
@@ -97,6 +102,7 @@ pub fn run_rows(trace: &Trace) -> Vec<RunRow<'_>> {
     }
     for ((row, u), (first, last)) in rows.iter_mut().zip(&usage).zip(times) {
         row.tokens = u.total.total_tokens;
+        row.cost = u.cost.as_ref().map(|c| c.total.total);
         row.model = u
             .by_model
             .iter()

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::analysis::compare::{step_line, Change, Comparison};
 use crate::analysis::runs::RunRow;
+use crate::render::dollars::dollars;
 use crate::model::Trace;
 
 /// Characters of each side of a row.
@@ -42,6 +43,12 @@ pub fn deltas(a: &RunRow, b: &RunRow) -> Vec<String> {
         }
     }
     out.extend(delta("tokens", a.tokens as f64, b.tokens as f64, ""));
+    if let (Some(x), Some(y)) = (a.cost, b.cost) {
+        if x != y {
+            let (d, plus) = (y - x, if y > x { "+" } else { "" });
+            out.push(format!("cost {} → {} ({plus}{})", dollars(x), dollars(y), dollars(d)));
+        }
+    }
     out.extend(delta("tool calls", f64::from(a.tool_calls), f64::from(b.tool_calls), ""));
     out.extend(delta("failures", f64::from(a.failures), f64::from(b.failures), ""));
     out.extend(delta("events", f64::from(a.events), f64::from(b.events), ""));
@@ -98,6 +105,17 @@ pub fn diff_text(c: &Comparison, left: &Trace, right: &Trace, names: (&str, &str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cost_delta_is_in_dollars() {
+        let t = crate::parse_trace(br#"{"id": "a", "transcripts": {"m": {"messages": [{"role": "user", "content": "q"}]}}}"#.to_vec(), &crate::ParseOptions::default()).unwrap();
+        let rows = crate::analysis::runs::run_rows(&t);
+        let (mut a, mut b) = (rows[0].clone(), rows[0].clone());
+        (a.cost, b.cost) = (Some(0.005335), Some(0.0042));
+        assert!(deltas(&a, &b).contains(&"cost $0.00534 → $0.0042 (-$0.00114)".to_string()), "{:?}", deltas(&a, &b));
+        b.cost = None;
+        assert!(!deltas(&a, &b).iter().any(|d| d.starts_with("cost")), "one side without a cost: no delta");
+    }
 
     #[test]
     fn deltas_name_what_changed() {

@@ -14,6 +14,7 @@
 pub mod context;
 pub mod current;
 pub mod diff;
+pub mod dollars;
 pub mod legacy;
 pub mod pattern;
 pub mod pyjson;

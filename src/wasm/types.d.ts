@@ -387,6 +387,8 @@ export interface RunRow {
   failures: number;
   /** Total tokens the run's events report. */
   tokens: number;
+  /** The cost (US dollars) the run's events report, when any does; calls reporting none are not in it. */
+  cost?: number;
   /** First to last timestamp of the run, when both read as times. */
   durationSeconds?: number;
   /** What the run's metadata says went wrong (`error`, or a `limit` reached). */

@@ -8,9 +8,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, openViewer, artifacts } from './helpers.mjs';
+import { launch, openViewer, artifacts, root } from './helpers.mjs';
 
 const RUNS = 10_000;
 const FILE = join(artifacts, 'runs-10000.json');
@@ -143,6 +143,27 @@ test('runs table: 10,000 runs sort, filter, summarise, open, and stay in the has
   await page.waitForFunction((r) => window.__viewer.state.run === r && window.__viewer.state.view === 'events', opened);
   await page.waitForFunction(() => document.querySelector('#match-count').textContent.startsWith('4 '));
   assert.equal(await page.inputValue('#run-select'), String(opened));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the runs table has a cost column when the trace reports costs, in dollars as the Stats view writes them', async () => {
+  const text = readFileSync(join(root, 'tests', 'fixtures', 'langfuse', 'costs.json'), 'utf8');
+  const copy = (n) => JSON.parse(text.replaceAll('trace-costs', `trace-costs-${n}`).replaceAll('"c-', `"c${n}-`));
+  const bare = { ...copy(3), totalCost: null };
+  bare.observations = bare.observations.slice(0, 1);
+  const { page, context, errors } = await openViewer(env);
+  await page.setInputFiles('#file-input', { name: 'costs.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify([copy(1), copy(2), bare])) });
+  await page.waitForFunction(() => document.querySelector('[data-fact="runs"]')?.textContent === '3');
+  await page.click('#tab-runs');
+  await page.waitForSelector('#runs-list .vrow:not(.loading)');
+  const head = await header(page);
+  const at = head.indexOf('cost');
+  assert.equal(at, head.indexOf('tokens') + 1, `a cost column after tokens: ${head}`);
+  const rows = await cells(page);
+  const costs = rows.map((r) => r[at]);
+  assert.match(costs[0], /^\$0\.0053[34]$/, 'the reported total ($0.005335), to three significant digits');
+  assert.deepEqual(costs, [costs[0], costs[0], ''], 'the same total for the copy; empty where nothing is reported');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -238,6 +238,33 @@ test('usage(run): a run reports what its source says (SWE-agent model_stats), th
   }
 });
 
+/** The Langfuse cost fixture as three traces: two copies, and one whose observations report nothing. */
+function threeCostRuns() {
+  const text = fixture('langfuse/costs.json').toString('utf8');
+  const copy = (n) => JSON.parse(text.replaceAll('trace-costs', `trace-costs-${n}`).replaceAll('"c-', `"c${n}-`));
+  const bare = copy(3);
+  bare.observations = bare.observations.slice(0, 1);
+  bare.totalCost = null;
+  return [copy(1), copy(2), bare];
+}
+
+test('runRows(): each run\'s cost is the cost its events report (usage(run).cost.total), absent when they report none', () => {
+  const t = parseTrace(Buffer.from(JSON.stringify(threeCostRuns())));
+  try {
+    assert.equal(t.format, 'langfuse');
+    const rows = t.runRows();
+    assert.equal(rows.length, 3);
+    for (const [i, r] of rows.entries()) {
+      const cost = t.usage(i).cost;
+      if (i < 2) assert.equal(r.cost, cost.total.total);
+      else assert.equal('cost' in r, false, 'a run whose events report no cost has none');
+    }
+    assert.ok(Math.abs(rows[0].cost - 0.005335) < 1e-12, 'the fixture\'s total, as Langfuse reports it');
+  } finally {
+    t.free();
+  }
+});
+
 test('usage(run).cost: what the trace reports (Langfuse costDetails and its deprecated fields), per model; absent, not 0, when nothing reports one', () => {
   const golden = JSON.parse(readFileSync(join(root, 'tests', 'golden', 'langfuse', 'oracle.json'), 'utf8')).files['fixtures/costs.json'].counts.cost;
   const t = parseTrace(fixture('langfuse/costs.json'));
@@ -260,6 +287,7 @@ test('usage(run).cost: what the trace reports (Langfuse costDetails and its depr
   try {
     assert.ok(none.usage().events > 0);
     assert.equal('cost' in none.usage(), false, 'no cost reported: no cost field, not 0');
+    assert.ok(none.runRows().every((r) => !('cost' in r)), 'nor a cost in its run rows');
   } finally {
     none.free();
   }

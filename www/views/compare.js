@@ -32,6 +32,7 @@ function deltaTable(left, right, names = ['left', 'right']) {
     ['tool calls', left.toolCalls, right.toolCalls, 'number'],
     ['failures', left.failures, right.failures, 'number'],
     ['tokens', left.tokens, right.tokens, 'number'],
+    ...(left.cost !== undefined || right.cost !== undefined ? [['cost', left.cost ?? null, right.cost ?? null, 'dollars']] : []),
     ['duration', left.durationSeconds ?? null, right.durationSeconds ?? null, 'seconds'],
     ['error', left.error ?? null, right.error ?? null, 'text'],
   ];

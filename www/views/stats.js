@@ -49,6 +49,7 @@ function usageBlock(usage) {
  * decimals and at most ten (`$0.0000103`, `$0.000402`, `$1.50`), as the CLI prints them.
  */
 export function dollars(x) {
+  if (x < 0) return `-${dollars(-x)}`;
   const decimals = x === 0 ? 2 : Math.max(2, Math.min(10, 2 - Math.floor(Math.log10(Math.abs(x)))));
   const [whole, frac = ''] = x.toFixed(decimals).split('.');
   return `$${whole}.${frac.replace(/0+$/, '').padEnd(2, '0')}`;

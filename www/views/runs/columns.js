@@ -1,11 +1,14 @@
+import { dollars } from '../stats.js';
+
 // The columns of the runs table: the core's run rows (`trace.runRows()`,
 // analysis::runs) give the fixed ones and the scores; metadata fields the
 // user adds come from `trace.runFieldValues(name)`. Sorting is here: a
 // table of 10,000 runs sorts in a few milliseconds.
 
-/** A cell value as text (numbers grouped, durations in seconds). */
+/** A cell value as text (numbers grouped, durations in seconds, costs in dollars). */
 export function cellText(value, kind) {
   if (value === null || value === undefined) return '';
+  if (kind === 'dollars') return dollars(value);
   if (kind === 'seconds') return value < 60 ? `${value.toFixed(1)} s` : `${(value / 60).toFixed(1)} min`;
   if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(Math.round(value * 1000) / 1000);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
@@ -14,10 +17,12 @@ export function cellText(value, kind) {
 
 /**
  * The table's columns for `rows` plus the `extra` metadata fields:
- * { key, label, kind ('text' | 'number' | 'seconds' | 'score' | 'field'), get(row, i) }.
+ * { key, label, kind ('text' | 'number' | 'seconds' | 'dollars' | 'score' | 'field'), get(row, i) }.
  */
 export function columnsFor(rows, extra, fieldValues) {
   const scoreNames = [...new Set(rows.flatMap((r) => Object.keys(r.scores)))].sort();
+  // Only traces that report a cost get the column (most formats never do).
+  const costs = rows.some((r) => r.cost !== undefined);
   return [
     { key: 'id', label: 'run', kind: 'text', get: (r) => r.name ? `${r.id} · ${r.name}` : r.id },
     ...scoreNames.map((name) => ({ key: `score:${name}`, label: name, kind: 'score', score: name, get: (r) => r.scores[name] ?? null })),
@@ -27,6 +32,7 @@ export function columnsFor(rows, extra, fieldValues) {
     { key: 'toolCalls', label: 'tool calls', kind: 'number', get: (r) => r.toolCalls },
     { key: 'failures', label: 'failures', kind: 'number', get: (r) => r.failures },
     { key: 'tokens', label: 'tokens', kind: 'number', get: (r) => r.tokens },
+    ...(costs ? [{ key: 'cost', label: 'cost', kind: 'dollars', get: (r) => r.cost ?? null }] : []),
     { key: 'duration', label: 'duration', kind: 'seconds', get: (r) => r.durationSeconds ?? null },
     { key: 'error', label: 'error', kind: 'text', get: (r) => r.error ?? null },
   ];
