@@ -18,13 +18,14 @@
 //! tokenizer crate, a dependency of this binary only (feature `cli`), never
 //! of the wasm module.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use agent_trace_viewer::analysis::diagnostics::group;
 use agent_trace_viewer::analysis::stats::trace_stats;
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::{Cost, Trace, Usage};
+use agent_trace_viewer::render::dollars::dollars;
 use agent_trace_viewer::redact::RedactOptions;
 use agent_trace_viewer::render::{agent_run_text, ContextConfig, Style, TextOptions, Tokenizer};
 use agent_trace_viewer::{parse_trace, ParseOptions};
@@ -34,6 +35,8 @@ use serde_json::{json, Value};
 mod bundle;
 #[path = "cli/diff.rs"]
 mod diff;
+#[path = "cli/folder.rs"]
+mod folder;
 #[path = "cli/redact.rs"]
 mod redact;
 
@@ -314,15 +317,6 @@ fn parse_args(args: Vec<String>) -> Result<Args, String> {
     Ok(out)
 }
 
-fn read(file: &str) -> Result<Vec<u8>, String> {
-    if file == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin().read_to_end(&mut buf).map_err(|e| format!("-: cannot read standard input: {e}"))?;
-        return Ok(buf);
-    }
-    std::fs::read(file).map_err(|e| format!("{file}: cannot read: {e}"))
-}
-
 /// `formats`: every format of the registry, in detection order.
 fn print_formats(json: bool) {
     let formats = agent_trace_viewer::import::FORMATS;
@@ -394,20 +388,30 @@ fn main() -> ExitCode {
             }
         };
     }
-    let several = args.files.len() > 1;
+    let mut inputs = Vec::new();
     for file in &args.files {
-        let bytes = match read(file) {
-            Ok(b) => b,
+        match folder::traces(file) {
+            Ok(traces) => inputs.extend(traces),
             Err(e) => {
                 eprintln!("agent-trace-viewer: {e}");
                 status = 2;
-                continue;
             }
-        };
+        }
+    }
+    if args.command == Command::Convert && inputs.len() > 1 {
+        eprintln!("agent-trace-viewer: convert takes one trace; this folder holds {} (convert each file, or a folder of one trace)", inputs.len());
+        return ExitCode::from(2);
+    }
+    let several = inputs.len() > 1;
+    for input in inputs {
+        let file = &input.label;
+        let mut files = input.files;
         // `convert --redact` without `--to` masks the input as it was read (a
         // zip stays a zip): only then is a copy of the bytes kept.
-        let original = (args.command == Command::Convert && args.redact.is_some() && args.to.is_none()).then(|| bytes.clone());
-        let trace = match parse_trace(bytes, &options) {
+        let keep = args.command == Command::Convert && args.redact.is_some() && args.to.is_none() && files.len() == 1;
+        let original = files.first().filter(|_| keep).map(|(_, bytes)| bytes.clone());
+        let parsed = if files.len() == 1 { parse_trace(files.remove(0).1, &options) } else { agent_trace_viewer::parse_files(files, &options) };
+        let trace = match parsed {
             Ok(t) => t,
             Err(e) => {
                 status = status.max(1);
@@ -608,16 +612,6 @@ fn usage_line(u: &Usage) -> String {
     }
     parts.push(format!("{} total", u.total_tokens));
     parts.join(", ")
-}
-
-/// Dollars to three significant digits below a cent, cents above, two to ten
-/// decimals: `$0.0000103`, `$0.000402`, `$1.50` (as the page shows them).
-fn dollars(x: f64) -> String {
-    let decimals = if x == 0.0 || !x.is_finite() { 2 } else { (2 - x.abs().log10().floor() as i64).clamp(2, 10) as usize };
-    let s = format!("{x:.decimals$}");
-    let trimmed = s.trim_end_matches('0');
-    let decimals = trimmed.split_once('.').map_or(0, |(_, d)| d.len());
-    format!("${}{}", trimmed, "0".repeat(2usize.saturating_sub(decimals)))
 }
 
 /// `$0.0035 (input $0.001, output $0.0025)`, the parts when the source gave them.

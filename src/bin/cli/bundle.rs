@@ -9,7 +9,8 @@ use agent_trace_viewer::redact::redact_input;
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::{json, Value};
 
-use super::{plural, read, Args};
+use super::folder::read;
+use super::{plural, Args};
 
 /// Where the viewer is: `--viewer DIR`, else `$ATV_VIEWER_DIR`, else the
 /// build's `dist/` (or `www/`) in this directory.

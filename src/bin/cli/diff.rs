@@ -6,7 +6,8 @@ use agent_trace_viewer::model::Trace;
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use serde_json::json;
 
-use super::{plural, read, Args};
+use super::folder::read;
+use super::{plural, Args};
 
 /// `diff`: two runs aligned (`analysis::compare`), as text or JSON. Errors:
 /// (1, why) for inputs that are no trace or runs that do not exist, (2, why) for I/O.
