@@ -84,6 +84,28 @@ pub fn object_without(b: &[u8], r: &Range<usize>, ends: &ContainerEnds, hazards:
     Some(out)
 }
 
+/// The object whose members are `members`, as serde_json builds it, but
+/// with the values `replace` gives for the members it names (a reader takes
+/// those from the bytes itself and leaves a placeholder, so that the keys
+/// and their order stay serde_json's). `None` for an escaped key or a value
+/// the builder declines.
+pub fn build_object(b: &[u8], members: &[Member], mut replace: impl FnMut(&[u8], &Member) -> Option<Value>) -> Option<Map<String, Value>> {
+    let mut out = Map::new();
+    for m in members {
+        if m.key_escaped {
+            return None;
+        }
+        let key = b.get(m.key.clone())?;
+        let value = match replace(key, m) {
+            Some(v) => v,
+            None => super::build::value(b.get(m.value.clone())?)?,
+        };
+        // As serde_json: a repeated key keeps its first place and its last value.
+        out.insert(std::str::from_utf8(key).ok()?.to_string(), value);
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

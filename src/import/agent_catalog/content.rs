@@ -11,7 +11,7 @@ use crate::import::json_type;
 use crate::json::{path, scan, Seg};
 use crate::model::{
     Arguments, CallRef, Content, EventBody, Handoff, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall, ToolDefinition, ToolResult,
-    ToolStatus,
+    ToolStatus, Text,
 };
 
 /// What `content` became.
@@ -61,7 +61,8 @@ impl Links {
 
 impl Reader<'_, '_> {
     /// Reads `content` into an event body, with its source kind and, for a
-    /// tool result, the call event it answers.
+    /// tool result, the call event it answers. `text`: a message record's
+    /// text, when the fast path read it from the source.
     pub(super) fn content(
         &mut self,
         o: &Map<String, Value>,
@@ -69,6 +70,7 @@ impl Reader<'_, '_> {
         span: Option<&[String]>,
         meta: &mut Metadata,
         links: &mut Links,
+        text: Option<Text>,
     ) -> Read {
         let c = match o.get("content") {
             None => {
@@ -132,12 +134,18 @@ impl Reader<'_, '_> {
                 if kind == "user" {
                     self.optional_string(c, "user_id", ctx);
                 }
-                let content = self.required_text(c, "value", &kind, ctx);
+                let content = match text {
+                    Some(t) => Content::Text(t),
+                    None => self.required_text(c, "value", &kind, ctx),
+                };
                 EventBody::Message(Message { role: kind.clone(), content, tool_calls: Vec::new() })
             }
             "chat-completion" => {
                 self.optional_object(c, "meta", ctx);
-                let content = self.required_text(c, "output", &kind, ctx);
+                let content = match text {
+                    Some(t) => Content::Text(t),
+                    None => self.required_text(c, "output", &kind, ctx),
+                };
                 EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: Vec::new() })
             }
             "tool-call" => {
@@ -146,7 +154,7 @@ impl Reader<'_, '_> {
                 EventBody::ToolCall(call)
             }
             "tool-result" => {
-                let (result, target) = self.tool_result(c, ctx, links);
+                let (result, target) = self.tool_result(c, ctx, links, text);
                 link = target;
                 EventBody::ToolResult(result)
             }
@@ -300,15 +308,18 @@ impl Reader<'_, '_> {
         (call, failed)
     }
 
-    fn tool_result(&mut self, c: &Map<String, Value>, ctx: &Ctx, links: &mut Links) -> (ToolResult, Option<u32>) {
-        let content = match c.get("tool_result") {
-            None => {
-                self.missing(ctx, &content_at("tool_result"), " for a `tool-result` record (null is allowed)");
-                Content::None
-            }
-            Some(Value::Null) => Content::None,
-            Some(Value::String(s)) => Content::Text(s.as_str().into()),
-            Some(v) => Content::Json(v.clone()),
+    fn tool_result(&mut self, c: &Map<String, Value>, ctx: &Ctx, links: &mut Links, text: Option<Text>) -> (ToolResult, Option<u32>) {
+        let content = match (text, c.get("tool_result")) {
+            (Some(t), _) => Content::Text(t),
+            (None, found) => match found {
+                None => {
+                    self.missing(ctx, &content_at("tool_result"), " for a `tool-result` record (null is allowed)");
+                    Content::None
+                }
+                Some(Value::Null) => Content::None,
+                Some(Value::String(s)) => Content::Text(s.as_str().into()),
+                Some(v) => Content::Json(v.clone()),
+            },
         };
         let status = self.status(c, ctx);
         let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
