@@ -17,6 +17,9 @@ use serde_json::{Map, Value};
 use crate::import::pydantic_lax;
 use crate::json::Seg;
 
+mod quick;
+pub use quick::event_is_silent;
+
 /// One way an event breaks the SDK's models.
 #[derive(Debug, Clone)]
 pub struct Issue {
