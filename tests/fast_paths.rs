@@ -174,3 +174,87 @@ fn the_comparison_sees_a_difference() {
     assert_ne!(model(&a), model(&b));
     assert_eq!(texts_in_source(&a), 1);
 }
+
+/// OpenHands: the SDK events of the corpus and fixtures are read fast (their
+/// texts stay in the source), and records mangled in the ways the byte-level
+/// reader or the byte-level validation could misread parse the same both
+/// ways: escaped or repeated keys, `\u` escapes, lone surrogates, fields the
+/// SDK's models check given the wrong type or value, arguments that are not
+/// JSON, ids that disagree.
+#[test]
+fn openhands_records_are_read_fast_and_the_same_both_ways() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files: Vec<PathBuf> = common::files_under(&common::corpus_dir()).into_iter().filter(|f| f.to_string_lossy().contains("OpenHands__")).collect();
+    files.extend(common::files_under(&root.join("fixtures/openhands")));
+    files.sort();
+    let mut left_in_source = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        left_in_source += same_both_ways(&bytes, Some("openhands")).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    // Most corpus files are V0 trajectories or older SDK output the
+    // validation speaks about: those take the exact path.
+    assert!(left_in_source > 100, "only {left_in_source} texts read fast in {} OpenHands files", files.len());
+    for name in ["sdk_stream.jsonl", "sdk_stream.json", "sdk_eval_output.jsonl"] {
+        let bytes = std::fs::read(root.join("fixtures/openhands").join(name)).unwrap();
+        assert!(same_both_ways(&bytes, Some("openhands")).unwrap() > 10, "{name}: the fast path was not taken");
+    }
+
+    // (from, to): each applied at one occurrence, chosen by the case.
+    let mangles: &[(&str, &str)] = &[
+        ("\"kind\":\"", "\"kin\\u0064\":\""),
+        ("{\"id\":", "{\"id\":\"twice\",\"id\":"),
+        ("\"text\":\"", "\"text\":\"\\ud800"),
+        ("\"text\":\"", "\"text\":\"\\u00e9\\n\\\""),
+        ("\"text\":\"", "\"text\":1,\"x\":\""),
+        ("\"cache_prompt\":false", "\"cache_prompt\":\"yes\""),
+        ("\"cache_prompt\":false", "\"cache_prompt\":2"),
+        ("\"source\":\"agent\"", "\"source\":\"nobody\""),
+        ("\"source\":\"agent\"", "\"source\":\"ag\\u0065nt\""),
+        ("\"is_error\":false", "\"is_error\":\"maybe\""),
+        ("\"is_error\":false", "\"is_error\":1"),
+        ("\"exit_code\":0", "\"exit_code\":1.5"),
+        ("\"exit_code\":0", "\"exit_code\":12345678901234567890"),
+        ("\"timeout\":null", "\"timeout\":-1"),
+        ("\"kind\":\"TerminalAction\"", "\"kind\":\"TerminalActio\""),
+        ("\"kind\":\"ActionEvent\"", "\"kind\":\"MessageEvent\""),
+        ("\"tool_call_id\":\"", "\"tool_call_id\":\"other"),
+        ("\"arguments\":\"", "\"arguments\":\"not json"),
+        ("\"role\":\"user\"", "\"role\":\"robot\""),
+        ("\"llm_message\":{", "\"llm_message\":{\"content\":\"plain\",\"x\":"),
+        ("\"llm_message\":{", "\"llm_message\":{\"content\":null,\"x\":"),
+        ("\"reasoning_content\":null", "\"reasoning_content\":\"why\""),
+        ("\"thinking_blocks\":[]", "\"thinking_blocks\":[{\"type\":\"thinking\",\"thinking\":\"t\",\"signature\":\"s\"}]"),
+        ("\"thinking_blocks\":[]", "\"thinking_blocks\":[{\"type\":\"redacted_thinking\",\"data\":\"d\"}]"),
+        ("\"thought\":[", "\"thought\":[{\"type\":\"text\",\"text\":\"\"},"),
+        ("\"parent_id\":null", "\"parent_id\":null,\"unknown\":1"),
+        ("\"id\":\"", "\"id\":\"__root__\",\"x\":\""),
+        ("\"tools\":[", "\"tools\":[{\"kind\":\"NoSuchTool\"},"),
+        ("\"content\":[{", "\"content\":[{\"type\":\"image\",\"image_urls\":[\"data:x\"]},{"),
+        ("\"extended_content\":[]", "\"extended_content\":[{\"type\":\"text\",\"text\":\"more\"}]"),
+    ];
+    let sources: Vec<String> = ["sdk_stream.jsonl", "sdk_eval_output.jsonl"]
+        .iter()
+        .map(|n| std::fs::read_to_string(root.join("fixtures/openhands").join(n)).unwrap())
+        .collect();
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() });
+    let strategy = (0..sources.len(), proptest::collection::vec((0..mangles.len(), 0usize..40), 1..4), any::<bool>());
+    runner
+        .run(&strategy, |(source, picks, ascii)| {
+            let mut s = sources[source].clone();
+            if ascii {
+                s = s.chars().map(|c| if c.is_ascii() { c.to_string() } else { c.encode_utf16(&mut [0; 2]).iter().map(|u| format!("\\u{u:04x}")).collect() }).collect();
+            }
+            for (m, n) in picks {
+                let (from, to) = mangles[m];
+                let at: Vec<usize> = s.match_indices(from).map(|(i, _)| i).collect();
+                if let Some(i) = at.get(n % at.len().max(1)) {
+                    s.replace_range(*i..*i + from.len(), to);
+                }
+            }
+            same_both_ways(s.as_bytes(), Some("openhands")).map_err(|e| TestCaseError::fail(format!("{e}\nsource: {s}")))?;
+            same_both_ways(s.as_bytes(), None).map_err(|e| TestCaseError::fail(format!("{e}\nsource: {s}")))?;
+            Ok(())
+        })
+        .unwrap();
+}

@@ -90,7 +90,13 @@ impl Format for OpenHands {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, pending_metadata: None };
+        // The objects that may repeat a key, by offset (complete only without a syntax error).
+        let repeats = input.split.errors.is_empty().then(|| {
+            let mut r = input.split.repeats.clone();
+            r.sort_unstable();
+            r
+        });
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, repeats: repeats.as_deref(), pending_metadata: None };
         match input.split.layout {
             Layout::Json => {
                 if let Some(doc) = input.split.values.first() {
@@ -256,6 +262,8 @@ struct Reader<'r, 'a> {
     ends: &'r crate::json::ContainerEnds,
     /// The split's hazards: records holding one take the exact path.
     hazards: &'r [usize],
+    /// The split's `repeats`, sorted; `None` when they may be incomplete.
+    repeats: Option<&'r [usize]>,
     /// A `base_state.json` read before the events it describes.
     pending_metadata: Option<Metadata>,
 }
@@ -269,6 +277,10 @@ impl<'r, 'a> Reader<'r, 'a> {
         let first_hazard = self.hazards.partition_point(|h| *h < r.start);
         let hazard_inside = self.hazards.get(first_hazard).is_some_and(|h| *h < r.end);
         !self.out.exact_only() && !hazard_inside && (self.out.utf8_valid() || std::str::from_utf8(bytes).is_ok())
+    }
+
+    fn objects(&self) -> validate::Objects<'r> {
+        validate::Objects { b: self.b, ends: self.ends, repeats: self.repeats }
     }
 
     fn first_byte(&self, r: &Range<usize>) -> Option<u8> {
@@ -504,12 +516,10 @@ impl<'r, 'a> Reader<'r, 'a> {
         if crate::json::read::members(self.b, start, self.ends, &mut members).is_none() {
             return false;
         }
-        let key = |m: &crate::json::read::Member| self.b.get(m.key.clone()).unwrap_or(&[]);
-        for (i, m) in members.iter().enumerate() {
-            if m.key_escaped || members.iter().skip(i + 1).any(|x| key(x) == key(m)) {
-                return false;
-            }
+        if !self.objects().plain_keys(start, &members) {
+            return false;
         }
+        let key = |m: &crate::json::read::Member| self.b.get(m.key.clone()).unwrap_or(&[]);
         let Some(history) = members.iter().find(|m| key(m) == b"history") else { return false };
         if members.iter().any(|m| key(m) == b"kind") {
             return false;

@@ -29,6 +29,8 @@ pub(super) struct Run {
     /// Warnings about links, held back: a run of one record (a single event
     /// file) has nothing to link to, and saying so would only be noise.
     link_warnings: Vec<LinkWarning>,
+    /// The fast path's objects, read by the validator, then by the mapping.
+    cache: super::validate::MemberCache,
 }
 
 struct LinkWarning {

@@ -18,7 +18,7 @@ use crate::import::pydantic_lax;
 use crate::json::Seg;
 
 mod quick;
-pub use quick::event_is_silent;
+pub use quick::{event_is_silent, MemberCache, Objects};
 
 /// One way an event breaks the SDK's models.
 #[derive(Debug, Clone)]

@@ -17,16 +17,17 @@
 //! gives a diagnostic. It is off with `exact_only`; tests/fast_paths.rs
 //! holds it to giving the exact path's model.
 
+use std::cell::RefCell;
 use std::ops::Range;
 
 use serde_json::Value;
 
 use super::{content_of, tool_summary, Ctx, Run};
-use crate::import::openhands::validate::event_is_silent;
+use crate::import::openhands::validate::{event_is_silent, MemberCache, Objects};
 use crate::import::openhands::Reader;
 use crate::import::Builder;
 use crate::json::read::{self, Kind, Member};
-use crate::json::{scan, ContainerEnds, Seg};
+use crate::json::{scan, Seg};
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, LazyValue, Message, Text, ToolCall, ToolStatus};
 
 /// What a record reads as, before anything of the run changes.
@@ -45,21 +46,11 @@ impl Run {
             return false;
         }
         let open = scan::skip_ws(rd.b, r.start);
-        let f = Bytes { b: rd.b, ends: rd.ends, out: &*rd.out };
-        let Some(top) = f.object_at(open) else { return false };
-        let Some(kind) = top.get(b"kind").and_then(|m| f.plain(m)) else { return false };
-        let read = match kind {
-            "MessageEvent" | "ActionEvent" | "ObservationEvent" | "SystemPromptEvent" if event_is_silent(rd.b, rd.ends, open) => match kind {
-                "MessageEvent" => f.message(&top),
-                "ActionEvent" => f.action(&top, self.batch.as_deref()),
-                "ObservationEvent" => f.observation(&top),
-                _ => f.system_prompt(&top),
-            },
-            _ => None,
-        };
-        let Some(read) = read else { return false };
-        let id = top.get(b"id").and_then(|m| f.string(m));
-        let timestamp = top.get(b"timestamp").and_then(|m| f.string(m));
+        let mut cache = std::mem::take(&mut self.cache);
+        let read = read(rd.objects(), &mut cache, &*rd.out, open, self.batch.as_deref());
+        cache.clear();
+        self.cache = cache;
+        let Some(Event { read, kind, id, timestamp }) = read else { return false };
 
         // As `Run::event` does, in its order.
         let index = rd.out.next_event();
@@ -101,6 +92,38 @@ impl Run {
     }
 }
 
+/// A record read fast, before anything of the run changes.
+struct Event<'a> {
+    read: Read,
+    kind: &'a str,
+    id: Option<String>,
+    timestamp: Option<String>,
+}
+
+/// The record whose `{` is at `open`, when it is of a kind read here and
+/// the validator is silent about it.
+fn read<'a>(o: Objects<'a>, cache: &mut MemberCache, out: &Builder<'_>, open: usize, batch: Option<&str>) -> Option<Event<'a>> {
+    let top = cache.take(&o, open)?;
+    let kind = top.iter().find(|m| o.b.get(m.key.clone()) == Some(b"kind")).filter(|m| m.kind == Kind::String && !m.escaped);
+    let kind = kind.and_then(|m| std::str::from_utf8(o.b.get(m.inner())?).ok());
+    cache.put(open, top);
+    let kind = kind.filter(|k| matches!(*k, "MessageEvent" | "ActionEvent" | "ObservationEvent" | "SystemPromptEvent"))?;
+    if !event_is_silent(o, cache, open) {
+        return None;
+    }
+    let f = Bytes { o, cache: RefCell::new(cache), out };
+    let top = f.object_at(open)?;
+    let read = match kind {
+        "MessageEvent" => f.message(&top),
+        "ActionEvent" => f.action(&top, batch),
+        "ObservationEvent" => f.observation(&top),
+        _ => f.system_prompt(&top),
+    }?;
+    let id = top.get(b"id").and_then(|m| f.string(m));
+    let timestamp = top.get(b"timestamp").and_then(|m| f.string(m));
+    Some(Event { read, kind, id, timestamp })
+}
+
 /// An object's members, each key plain (no escape) and given once, so that
 /// looking one up finds what serde_json's map would hold.
 struct Obj<'a> {
@@ -115,24 +138,18 @@ impl Obj<'_> {
 }
 
 /// The record's bytes, read in place.
-struct Bytes<'x, 'a> {
-    b: &'a [u8],
-    ends: &'x ContainerEnds,
-    out: &'x Builder<'a>,
+struct Bytes<'x, 'a, 'o> {
+    o: Objects<'a>,
+    /// The objects the validator read.
+    cache: RefCell<&'x mut MemberCache>,
+    out: &'x Builder<'o>,
 }
 
-impl<'a> Bytes<'_, 'a> {
+impl<'a> Bytes<'_, 'a, '_> {
     /// The object whose `{` is at `open`; `None` if a key is escaped or repeated.
     fn object_at(&self, open: usize) -> Option<Obj<'a>> {
-        let mut members = Vec::new();
-        read::members(self.b, open, self.ends, &mut members)?;
-        for (i, m) in members.iter().enumerate() {
-            let key = self.b.get(m.key.clone());
-            if m.key_escaped || members.iter().skip(i + 1).any(|x| self.b.get(x.key.clone()) == key) {
-                return None;
-            }
-        }
-        Some(Obj { b: self.b, members })
+        let members = self.cache.borrow_mut().take(&self.o, open)?;
+        self.o.plain_keys(open, &members).then_some(Obj { b: self.o.b, members })
     }
 
     /// The member's value when it is an object (`Some(None)` when it is not).
@@ -145,16 +162,8 @@ impl<'a> Bytes<'_, 'a> {
 
     fn items(&self, m: &Member) -> Option<Vec<Range<usize>>> {
         let mut items = Vec::new();
-        read::items(self.b, m.value.start, self.ends, &mut items)?;
+        read::items(self.o.b, m.value.start, self.o.ends, &mut items)?;
         Some(items)
-    }
-
-    /// A string value without escapes, borrowed.
-    fn plain(&self, m: &Member) -> Option<&'a str> {
-        if m.kind != Kind::String || m.escaped {
-            return None;
-        }
-        std::str::from_utf8(self.b.get(m.inner())?).ok()
     }
 
     /// A string value, left in the source.
@@ -173,17 +182,17 @@ impl<'a> Bytes<'_, 'a> {
 
     /// The string item at `r`, left in the source.
     fn item_text(&self, r: &Range<usize>) -> Option<Text> {
-        let (end, escaped) = read::string_end(self.b, r.start)?;
+        let (end, escaped) = read::string_end(self.o.b, r.start)?;
         Some(self.out.text(r.start + 1..end.saturating_sub(1).max(r.start + 1), escaped))
     }
 
     fn parse(&self, r: &Range<usize>) -> Option<Value> {
-        crate::json::build::value(self.b.get(r.clone())?)
+        crate::json::build::value(self.o.b.get(r.clone())?)
     }
 
     /// `part`: a TextContent / ImageContent item.
     fn part(&self, r: &Range<usize>) -> Option<ContentPart> {
-        if self.b.get(r.start) != Some(&b'{') {
+        if self.o.b.get(r.start) != Some(&b'{') {
             return self.parse(r).map(ContentPart::Other);
         }
         let o = self.object_at(r.start)?;
@@ -193,7 +202,7 @@ impl<'a> Bytes<'_, 'a> {
         }
         match o.get(b"image_urls").filter(|m| m.kind == Kind::Array) {
             Some(m) => match self.items(m)?.as_slice() {
-                [url] if self.b.get(url.start) == Some(&b'"') => Some(ContentPart::Image { url: self.item_text(url)? }),
+                [url] if self.o.b.get(url.start) == Some(&b'"') => Some(ContentPart::Image { url: self.item_text(url)? }),
                 [_] => Some(ContentPart::Image { url: Text::from("") }),
                 _ => self.parse(r).map(ContentPart::Other),
             },
@@ -217,7 +226,7 @@ impl<'a> Bytes<'_, 'a> {
         }
         if let Some(m) = o.get(b"thinking_blocks").filter(|m| m.kind == Kind::Array) {
             for r in self.items(m)? {
-                let block = match self.b.get(r.start) {
+                let block = match self.o.b.get(r.start) {
                     Some(b'{') => self.object_at(r.start)?,
                     _ => {
                         parts.push(ContentPart::Other(self.parse(&r)?));
@@ -233,7 +242,7 @@ impl<'a> Bytes<'_, 'a> {
         if let Some(item) = self.object(o.get(b"responses_reasoning_item"))? {
             for key in [&b"summary"[..], b"content"] {
                 if let Some(m) = item.get(key).filter(|m| m.kind == Kind::Array) {
-                    for r in self.items(m)?.iter().filter(|r| self.b.get(r.start) == Some(&b'"')) {
+                    for r in self.items(m)?.iter().filter(|r| self.o.b.get(r.start) == Some(&b'"')) {
                         parts.push(ContentPart::Reasoning(self.item_text(r)?));
                     }
                 }
@@ -269,7 +278,7 @@ impl<'a> Bytes<'_, 'a> {
         if let Some(m) = lm.as_ref().and_then(|lm| lm.get(b"tool_calls")).filter(|m| m.kind == Kind::Array) {
             for r in self.items(m)? {
                 // `message_tool_call`.
-                if self.b.get(r.start) != Some(&b'{') {
+                if self.o.b.get(r.start) != Some(&b'{') {
                     return None;
                 }
                 let c = self.object_at(r.start)?;
@@ -342,7 +351,7 @@ impl<'a> Bytes<'_, 'a> {
                     }
                     None => Content::Json(self.parse(&m.value)?),
                 };
-                let failed = obs.get(b"is_error").is_some_and(|e| self.b.get(e.value.clone()) == Some(b"true"));
+                let failed = obs.get(b"is_error").is_some_and(|e| self.o.b.get(e.value.clone()) == Some(b"true"));
                 (content, failed)
             }
             Some(m) => (Content::Json(self.parse(&m.value)?), false),

@@ -6,9 +6,10 @@
 //! `serde_json::Value` only to learn that was most of an OpenHands parse, so
 //! this walks the same model table over the record's bytes: objects and
 //! lists member by member (from the split's container ends), strings by
-//! their first byte; every other value (numbers, booleans, literals,
-//! constrained values, coerced `content`) is parsed alone, small, and handed
-//! to the exact validator. It answers `true` only when it is sure the exact
+//! their first byte, `true`/`false`, short integers and plain literal
+//! strings by their bytes; every other value (long numbers, escaped
+//! literals, constrained values, coerced `content`) is parsed alone, small,
+//! and handed to the exact validator. It answers `true` only when it is sure the exact
 //! validator reports nothing; anything it does not follow (an escaped or
 //! repeated key, a value it cannot parse) is `false`, and the record takes
 //! the exact path, which then says what is wrong. The caller guarantees the
@@ -22,20 +23,72 @@ use crate::json::read::{self, Kind, Member};
 use crate::json::ContainerEnds;
 
 /// True when [`super::validate_event`] would report nothing about the event
-/// whose `{` is at `open`.
-pub fn event_is_silent(b: &[u8], ends: &ContainerEnds, open: usize) -> bool {
-    let q = Quick { b, ends, schema: super::schema() };
-    let Some(end) = read::value_end(b, open, ends) else { return false };
+/// whose `{` is at `open`. The objects read on the way are left in `cache`
+/// for the reader that maps the event.
+pub fn event_is_silent(objects: Objects, cache: &mut MemberCache, open: usize) -> bool {
+    let Some(end) = read::value_end(objects.b, open, objects.ends) else { return false };
+    let mut q = Quick { o: objects, schema: super::schema(), cache };
     q.poly("Event", &Member { key: 0..0, key_escaped: false, value: open..end, kind: Kind::Object, escaped: false })
 }
 
-struct Quick<'b> {
-    b: &'b [u8],
-    ends: &'b ContainerEnds,
-    schema: &'static Schema,
+/// Where a record's objects are read from: the bytes, the split's
+/// container ends, and the split's `repeats` (sorted; `None` when the split
+/// met a syntax error and they may be incomplete).
+#[derive(Clone, Copy)]
+pub struct Objects<'b> {
+    pub b: &'b [u8],
+    pub ends: &'b ContainerEnds,
+    pub repeats: Option<&'b [usize]>,
 }
 
-impl<'b> Quick<'b> {
+impl Objects<'_> {
+    /// True when each key of the object at `open` (members `ms`) is its
+    /// bytes and is given once, so that a key found among `ms` is the one
+    /// serde_json's map holds. The split lists every object that may break
+    /// this; only those are checked here.
+    pub fn plain_keys(&self, open: usize, ms: &[Member]) -> bool {
+        if self.repeats.is_some_and(|r| r.binary_search(&open).is_err()) {
+            return true;
+        }
+        let key = |m: &Member| self.b.get(m.key.clone());
+        ms.iter().enumerate().all(|(i, m)| !m.key_escaped && !ms.iter().skip(i + 1).any(|x| key(x) == key(m)))
+    }
+}
+
+/// The members of objects read once by the validator and again by the
+/// mapping, kept between the two (by their `{`).
+#[derive(Default)]
+pub struct MemberCache {
+    objects: Vec<(usize, Vec<Member>)>,
+}
+
+impl MemberCache {
+    /// The members of the object at `open`, from the cache or read now.
+    pub fn take(&mut self, o: &Objects, open: usize) -> Option<Vec<Member>> {
+        if let Some(i) = self.objects.iter().position(|(at, _)| *at == open) {
+            return Some(self.objects.swap_remove(i).1);
+        }
+        let mut out = Vec::with_capacity(16);
+        read::members(o.b, open, o.ends, &mut out)?;
+        Some(out)
+    }
+
+    pub fn put(&mut self, open: usize, members: Vec<Member>) {
+        self.objects.push((open, members));
+    }
+
+    pub fn clear(&mut self) {
+        self.objects.clear();
+    }
+}
+
+struct Quick<'b, 'c> {
+    o: Objects<'b>,
+    schema: &'static Schema,
+    cache: &'c mut MemberCache,
+}
+
+impl<'b> Quick<'b, '_> {
     /// The exact validator's verdict on one value, parsed alone.
     fn exact(&self, ty: &Ty, m: &Member) -> bool {
         let Some(v) = self.parse(m) else { return false };
@@ -45,20 +98,30 @@ impl<'b> Quick<'b> {
     }
 
     fn parse(&self, m: &Member) -> Option<Value> {
-        crate::json::build::value(self.b.get(m.value.clone())?)
-    }
-
-    fn members(&self, m: &Member) -> Option<Vec<Member>> {
-        let mut out = Vec::new();
-        read::members(self.b, m.value.start, self.ends, &mut out)?;
-        Some(out)
+        crate::json::build::value(self.o.b.get(m.value.clone())?)
     }
 
     fn key(&self, m: &Member) -> &'b [u8] {
-        self.b.get(m.key.clone()).unwrap_or(&[])
+        self.o.b.get(m.key.clone()).unwrap_or(&[])
     }
 
-    fn value(&self, ty: &Ty, m: &Member) -> bool {
+    fn bytes(&self, m: &Member) -> &'b [u8] {
+        self.o.b.get(m.value.clone()).unwrap_or(&[])
+    }
+
+    /// Validates the members of the object `m` with `f`, then leaves them in the cache.
+    fn object(&mut self, m: &Member, f: impl FnOnce(&mut Self, &[Member]) -> bool) -> bool {
+        if m.kind != Kind::Object {
+            return false;
+        }
+        let open = m.value.start;
+        let Some(ms) = self.cache.take(&self.o, open) else { return false };
+        let ok = f(self, &ms);
+        self.cache.put(open, ms);
+        ok
+    }
+
+    fn value(&mut self, ty: &Ty, m: &Member) -> bool {
         match ty {
             Ty::Any => true,
             Ty::Null => m.kind == Kind::Null,
@@ -68,82 +131,106 @@ impl<'b> Quick<'b> {
                     return false;
                 }
                 let mut items = Vec::new();
-                if read::items(self.b, m.value.start, self.ends, &mut items).is_none() {
+                if read::items(self.o.b, m.value.start, self.o.ends, &mut items).is_none() {
                     return false;
                 }
-                items.into_iter().all(|r| self.value(item, &self.item(r)))
+                items.into_iter().all(|r| {
+                    let m = self.item(r);
+                    self.value(item, &m)
+                })
             }
-            Ty::Dict(item) => m.kind == Kind::Object && self.members(m).is_some_and(|ms| ms.iter().all(|x| self.value(item, x))),
+            Ty::Dict(item) => self.object(m, |q, ms| ms.iter().all(|x| q.value(item, x))),
             // Smart mode: valid as soon as one member is.
             Ty::Union(members) => members.iter().any(|t| self.value(t, m)),
-            Ty::Model(name) => m.kind == Kind::Object && self.members(m).is_some_and(|ms| self.model(name, &ms, false)),
+            Ty::Model(name) => self.object(m, |q, ms| q.model(name, m.value.start, ms, false)),
             Ty::Poly(union) => self.poly(union, m),
+            // `true`/`false` are booleans; short integer literals are integers and numbers.
+            Ty::Bool if m.kind == Kind::Bool => true,
+            Ty::Int | Ty::Float if m.kind == Kind::Number && self.short_integer(m) => true,
+            Ty::Literal(values) if self.literal_given(values, m) => true,
             Ty::Int | Ty::Float | Ty::Bool | Ty::Literal(_) | Ty::KindOf(_) | Ty::Constrained(..) => self.exact(ty, m),
         }
     }
 
+    fn short_integer(&self, m: &Member) -> bool {
+        let digits = self.bytes(m).strip_prefix(b"-").unwrap_or(self.bytes(m));
+        !digits.is_empty() && digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit)
+    }
+
+    /// A plain string or null among the literal's values.
+    fn literal_given(&self, values: &[Value], m: &Member) -> bool {
+        match m.kind {
+            Kind::Null => values.iter().any(Value::is_null),
+            Kind::String if !m.escaped => {
+                let inner = self.o.b.get(m.inner()).unwrap_or(&[]);
+                values.iter().any(|v| v.as_str().is_some_and(|s| s.as_bytes() == inner))
+            }
+            _ => false,
+        }
+    }
+
     /// An array item as a member (no key; `escaped`, which only keys and
-    /// `kind`/`id` values are asked, is not looked for).
+    /// `kind`/`id`/literal values are asked, is not looked for).
     fn item(&self, r: std::ops::Range<usize>) -> Member {
-        let kind = self.b.get(r.start).map(|c| Kind::of(*c)).unwrap_or(Kind::Null);
+        let kind = self.o.b.get(r.start).map(|c| Kind::of(*c)).unwrap_or(Kind::Null);
         Member { key: 0..0, key_escaped: false, value: r, kind, escaped: true }
     }
 
     /// `Cx::poly`: the class `kind` names, validated without its `kind`.
-    fn poly(&self, union: &str, m: &Member) -> bool {
-        if m.kind != Kind::Object {
-            return false;
-        }
-        let Some(ms) = self.members(m) else { return false };
-        let kinds = self.schema.kinds(union);
-        let given = ms.iter().find(|x| self.key(x) == b"kind");
-        let kind = match given {
-            Some(k) if k.kind == Kind::String && !k.escaped => match std::str::from_utf8(self.b.get(k.inner()).unwrap_or(&[])) {
-                Ok(s) => s.to_string(),
-                Err(_) => return false,
-            },
-            None if kinds.len() == 1 => kinds.first().cloned().unwrap_or_default(),
-            Some(k) if k.kind == Kind::Null && kinds.len() == 1 => kinds.first().cloned().unwrap_or_default(),
-            _ => return false,
-        };
-        if !self.schema.is_kind(union, &kind) || !self.model(&kind, &ms, true) {
-            return false;
-        }
-        // `check_event_id`: the reserved root id.
-        union != "Event" || !ms.iter().any(|x| self.key(x) == b"id" && x.kind == Kind::String && (x.escaped || self.b.get(x.inner()) == Some(ROOT_PARENT_ID.as_bytes())))
-    }
-
-    /// `Cx::model_object` on the members `ms`; `kind_taken` when `poly`
-    /// removed `kind` before.
-    fn model(&self, name: &str, ms: &[Member], kind_taken: bool) -> bool {
-        let Some(model) = self.schema.models.get(name) else { return true };
-        // Keys must be their bytes and each given once, as serde_json's map holds them.
-        for (i, m) in ms.iter().enumerate() {
-            if m.key_escaped || ms.iter().skip(i + 1).any(|x| self.key(x) == self.key(m)) {
+    fn poly(&mut self, union: &str, m: &Member) -> bool {
+        self.object(m, |q, ms| {
+            let kinds = q.schema.kinds(union);
+            let given = ms.iter().find(|x| q.key(x) == b"kind");
+            let kind = match given {
+                Some(k) if k.kind == Kind::String && !k.escaped => match std::str::from_utf8(q.o.b.get(k.inner()).unwrap_or(&[])) {
+                    Ok(s) => s,
+                    Err(_) => return false,
+                },
+                None if kinds.len() == 1 => kinds.first().map(String::as_str).unwrap_or_default(),
+                Some(k) if k.kind == Kind::Null && kinds.len() == 1 => kinds.first().map(String::as_str).unwrap_or_default(),
+                _ => return false,
+            };
+            if !q.schema.is_kind(union, kind) || !q.model(kind, m.value.start, ms, true) {
                 return false;
             }
+            // `check_event_id`: the reserved root id.
+            union != "Event"
+                || !ms.iter().any(|x| q.key(x) == b"id" && x.kind == Kind::String && (x.escaped || q.o.b.get(x.inner()) == Some(ROOT_PARENT_ID.as_bytes())))
+        })
+    }
+
+    /// `Cx::model_object` on the members `ms` of the object at `open`;
+    /// `kind_taken` when `poly` removed `kind` before.
+    fn model(&mut self, name: &str, open: usize, ms: &[Member], kind_taken: bool) -> bool {
+        let Some(model) = self.schema.models.get(name) else { return true };
+        if !self.o.plain_keys(open, ms) {
+            return false;
         }
-        let is = |m: &Member, k: &str| self.key(m) == k.as_bytes();
-        let deprecated = |m: &Member| model.deprecated.iter().any(|d| is(m, d));
         let kind_dropped = kind_taken || model.discriminated;
-        if model.discriminated && !kind_taken {
-            if let Some(k) = ms.iter().find(|m| is(m, "kind") && !deprecated(m)) {
-                let named = k.kind == Kind::String && !k.escaped && self.b.get(k.inner()) == Some(name.as_bytes());
-                if !(k.kind == Kind::Null || named) {
+        // Each member once: removed (deprecated, or the popped `kind`), a field (validated), or extra.
+        let mut found = [false; 64];
+        for m in ms {
+            let key = self.key(m);
+            if model.deprecated.iter().any(|d| d.as_bytes() == key) {
+                continue;
+            }
+            if key == b"kind" && kind_dropped {
+                // A discriminated model's own `kind`: null or its name.
+                let named = m.kind == Kind::String && !m.escaped && self.o.b.get(m.inner()) == Some(name.as_bytes());
+                if !kind_taken && !(m.kind == Kind::Null || named) {
                     return false;
                 }
+                continue;
             }
-        }
-        for f in &model.fields {
-            let key = f.alias.as_deref().unwrap_or(&f.name);
-            let found = ms.iter().find(|m| is(m, key) && !deprecated(m) && !(kind_dropped && key == "kind"));
-            let Some(m) = found else {
-                if f.required {
+            let Some(i) = model.fields.iter().position(|f| f.alias.as_deref().unwrap_or(&f.name).as_bytes() == key) else {
+                if model.extra == Extra::Forbid {
                     return false;
                 }
                 continue;
             };
-            let ok = if model.coerce_content && key == "content" && matches!(m.kind, Kind::Null | Kind::String) {
+            let (Some(seen), Some(f)) = (found.get_mut(i), model.fields.get(i)) else { return false };
+            *seen = true;
+            let ok = if model.coerce_content && key == b"content" && matches!(m.kind, Kind::Null | Kind::String) {
                 // A coerced value is no longer null: constraints would apply to it.
                 f.constraints.is_empty() && self.coerced_content(&f.ty, m)
             } else {
@@ -161,11 +248,7 @@ impl<'b> Quick<'b> {
                 }
             }
         }
-        if model.extra == Extra::Forbid {
-            let known = |m: &Member| model.fields.iter().any(|f| is(m, f.alias.as_deref().unwrap_or(&f.name)));
-            return ms.iter().all(|m| known(m) || deprecated(m) || (kind_dropped && is(m, "kind")));
-        }
-        true
+        model.fields.len() <= found.len() && model.fields.iter().zip(found).all(|(f, seen)| seen || !f.required)
     }
 
     /// `Message.content`: null reads as `[]`, a string as one text part.
