@@ -204,6 +204,9 @@ fn openhands_records_are_read_fast_and_the_same_both_ways() {
     let mangles: &[(&str, &str)] = &[
         ("\"kind\":\"", "\"kin\\u0064\":\""),
         ("{\"id\":", "{\"id\":\"twice\",\"id\":"),
+        ("\"text\":\"", "\"text\":\"first\",\"text\":\""),
+        ("\"text\":\"", "\"text\":\"first\",\"t\\u0065xt\":\""),
+        ("\"tool_call_id\":\"", "\"tool_call_id\":\"first\",\"tool_call_id\":\""),
         ("\"text\":\"", "\"text\":\"\\ud800"),
         ("\"text\":\"", "\"text\":\"\\u00e9\\n\\\""),
         ("\"text\":\"", "\"text\":1,\"x\":\""),
