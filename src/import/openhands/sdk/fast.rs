@@ -23,7 +23,7 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::{content_of, tool_summary, Ctx, Run};
-use crate::import::openhands::validate::{event_is_silent, MemberCache, Objects};
+use crate::import::openhands::validate::{event_is_silent, same, MemberCache, Objects};
 use crate::import::openhands::Reader;
 use crate::import::Builder;
 use crate::json::read::{self, Kind, Member};
@@ -111,29 +111,43 @@ fn read<'a>(o: Objects<'a>, cache: &mut MemberCache, out: &Builder<'_>, open: us
     if !event_is_silent(o, cache, open) {
         return None;
     }
-    let f = Bytes { o, cache: RefCell::new(cache), out };
-    let top = f.object_at(open)?;
-    let read = match kind {
-        "MessageEvent" => f.message(&top),
-        "ActionEvent" => f.action(&top, batch),
-        "ObservationEvent" => f.observation(&top),
-        _ => f.system_prompt(&top),
-    }?;
-    let id = top.get(b"id").and_then(|m| f.string(m));
-    let timestamp = top.get(b"timestamp").and_then(|m| f.string(m));
-    Some(Event { read, kind, id, timestamp })
+    let f = Bytes { o, cache: RefCell::new(std::mem::take(cache)), out };
+    let event = (|| {
+        let top = f.object_at(open)?;
+        let read = match kind {
+            "MessageEvent" => f.message(&top),
+            "ActionEvent" => f.action(&top, batch),
+            "ObservationEvent" => f.observation(&top),
+            _ => f.system_prompt(&top),
+        }?;
+        let id = top.get(b"id").and_then(|m| f.string(m));
+        let timestamp = top.get(b"timestamp").and_then(|m| f.string(m));
+        Some(Event { read, kind, id, timestamp })
+    })();
+    *cache = f.cache.into_inner();
+    event
 }
 
 /// An object's members, each key plain (no escape) and given once, so that
-/// looking one up finds what serde_json's map would hold.
-struct Obj<'a> {
+/// looking one up finds what serde_json's map would hold. Its buffer goes
+/// back to the cache when it is dropped.
+struct Obj<'c, 'a> {
     b: &'a [u8],
     members: Vec<Member>,
+    cache: &'c RefCell<MemberCache>,
 }
 
-impl Obj<'_> {
+impl Obj<'_, '_> {
     fn get(&self, key: &[u8]) -> Option<&Member> {
-        self.members.iter().find(|m| self.b.get(m.key.clone()) == Some(key))
+        self.members.iter().find(|m| same(self.b.get(m.key.clone()).unwrap_or(&[]), key))
+    }
+}
+
+impl Drop for Obj<'_, '_> {
+    fn drop(&mut self) {
+        if let Ok(mut cache) = self.cache.try_borrow_mut() {
+            cache.recycle(std::mem::take(&mut self.members));
+        }
     }
 }
 
@@ -141,19 +155,22 @@ impl Obj<'_> {
 struct Bytes<'x, 'a, 'o> {
     o: Objects<'a>,
     /// The objects the validator read.
-    cache: RefCell<&'x mut MemberCache>,
+    cache: RefCell<MemberCache>,
     out: &'x Builder<'o>,
 }
 
 impl<'a> Bytes<'_, 'a, '_> {
     /// The object whose `{` is at `open`; `None` if a key is escaped or repeated.
-    fn object_at(&self, open: usize) -> Option<Obj<'a>> {
-        let members = self.cache.borrow_mut().take(&self.o, open)?;
-        self.o.plain_keys(open, &members).then_some(Obj { b: self.o.b, members })
+    fn object_at(&self, open: usize) -> Option<Obj<'_, 'a>> {
+        let mut cache = self.cache.borrow_mut();
+        let members = cache.take(&self.o, open)?;
+        let plain = cache.plain_keys(&self.o, open, &members);
+        drop(cache);
+        plain.then_some(Obj { b: self.o.b, members, cache: &self.cache })
     }
 
     /// The member's value when it is an object (`Some(None)` when it is not).
-    fn object(&self, m: Option<&Member>) -> Option<Option<Obj<'a>>> {
+    fn object(&self, m: Option<&Member>) -> Option<Option<Obj<'_, 'a>>> {
         match m {
             Some(m) if m.kind == Kind::Object => self.object_at(m.value.start).map(Some),
             _ => Some(None),

@@ -50,9 +50,39 @@ impl Objects<'_> {
         if self.repeats.is_some_and(|r| r.binary_search(&open).is_err()) {
             return true;
         }
-        let key = |m: &Member| self.b.get(m.key.clone());
-        ms.iter().enumerate().all(|(i, m)| !m.key_escaped && !ms.iter().skip(i + 1).any(|x| key(x) == key(m)))
+        let key = |m: &Member| self.b.get(m.key.clone()).unwrap_or(&[]);
+        if ms.len() > 48 {
+            return ms.iter().enumerate().all(|(i, m)| !m.key_escaped && !ms.iter().skip(i + 1).any(|x| same(key(x), key(m))));
+        }
+        // An open-addressing table of the keys' hashes: only keys of equal
+        // hash are compared.
+        let mut table = [(0u64, usize::MAX); 64];
+        for (i, m) in ms.iter().enumerate() {
+            if m.key_escaped {
+                return false;
+            }
+            let h = key(m).iter().fold(0xcbf2_9ce4_8422_2325u64, |h, c| (h ^ u64::from(*c)).wrapping_mul(0x0100_0000_01b3));
+            let mut slot = (h as usize) & 63;
+            loop {
+                let Some(entry) = table.get_mut(slot) else { return false };
+                if entry.1 == usize::MAX {
+                    *entry = (h, i);
+                    break;
+                }
+                if entry.0 == h && ms.get(entry.1).is_some_and(|x| key(x) == key(m)) {
+                    return false;
+                }
+                slot = (slot + 1) & 63;
+            }
+        }
+        true
     }
+}
+
+/// Byte-string equality that looks at the length and the first and last
+/// bytes before comparing the rest (keys of one object mostly differ there).
+pub fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.first() == b.first() && a.last() == b.last() && a == b
 }
 
 /// The members of objects read once by the validator and again by the
@@ -60,6 +90,10 @@ impl Objects<'_> {
 #[derive(Default)]
 pub struct MemberCache {
     objects: Vec<(usize, Vec<Member>)>,
+    /// The objects whose keys were found plain ([`Objects::plain_keys`]).
+    plain: Vec<usize>,
+    /// Emptied buffers, reused from record to record.
+    spare: Vec<Vec<Member>>,
 }
 
 impl MemberCache {
@@ -68,7 +102,7 @@ impl MemberCache {
         if let Some(i) = self.objects.iter().position(|(at, _)| *at == open) {
             return Some(self.objects.swap_remove(i).1);
         }
-        let mut out = Vec::with_capacity(16);
+        let mut out = self.spare.pop().unwrap_or_else(|| Vec::with_capacity(16));
         read::members(o.b, open, o.ends, &mut out)?;
         Some(out)
     }
@@ -77,8 +111,27 @@ impl MemberCache {
         self.objects.push((open, members));
     }
 
+    /// [`Objects::plain_keys`], asked once per object.
+    pub fn plain_keys(&mut self, o: &Objects, open: usize, ms: &[Member]) -> bool {
+        if self.plain.contains(&open) {
+            return true;
+        }
+        let plain = o.plain_keys(open, ms);
+        if plain {
+            self.plain.push(open);
+        }
+        plain
+    }
+
+    /// Forgets the record's objects, keeping their buffers.
     pub fn clear(&mut self) {
-        self.objects.clear();
+        self.plain.clear();
+        self.spare.extend(self.objects.drain(..).map(|(_, v)| v));
+    }
+
+    /// Takes back a buffer a reader is done with.
+    pub fn recycle(&mut self, members: Vec<Member>) {
+        self.spare.push(members);
     }
 }
 
@@ -203,7 +256,7 @@ impl<'b> Quick<'b, '_> {
     /// `kind_taken` when `poly` removed `kind` before.
     fn model(&mut self, name: &str, open: usize, ms: &[Member], kind_taken: bool) -> bool {
         let Some(model) = self.schema.models.get(name) else { return true };
-        if !self.o.plain_keys(open, ms) {
+        if !self.cache.plain_keys(&self.o, open, ms) {
             return false;
         }
         let kind_dropped = kind_taken || model.discriminated;
@@ -211,7 +264,7 @@ impl<'b> Quick<'b, '_> {
         let mut found = [false; 64];
         for m in ms {
             let key = self.key(m);
-            if model.deprecated.iter().any(|d| d.as_bytes() == key) {
+            if model.deprecated.iter().any(|d| same(d.as_bytes(), key)) {
                 continue;
             }
             if key == b"kind" && kind_dropped {
@@ -222,7 +275,7 @@ impl<'b> Quick<'b, '_> {
                 }
                 continue;
             }
-            let Some(i) = model.fields.iter().position(|f| f.alias.as_deref().unwrap_or(&f.name).as_bytes() == key) else {
+            let Some(i) = model.fields.iter().position(|f| same(f.alias.as_deref().unwrap_or(&f.name).as_bytes(), key)) else {
                 if model.extra == Extra::Forbid {
                     return false;
                 }
