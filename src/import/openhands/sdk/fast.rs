@@ -190,7 +190,8 @@ impl<'a> Bytes<'_, 'a, '_> {
 
     /// `str_field`: a string value, decoded.
     fn string(&self, m: &Member) -> Option<String> {
-        self.text(m).map(|t| t.decoded().into_owned())
+        let raw = self.o.b.get(m.inner()).filter(|_| m.kind == Kind::String)?;
+        Some(crate::json::string::decode_literal(raw, m.escaped).into_owned())
     }
 
     fn field(&self, o: &Obj, key: &[u8]) -> Option<String> {
