@@ -270,7 +270,7 @@ impl<'b> Quick<'b, '_> {
             if key == b"kind" && kind_dropped {
                 // A discriminated model's own `kind`: null or its name.
                 let named = m.kind == Kind::String && !m.escaped && self.o.b.get(m.inner()) == Some(name.as_bytes());
-                if !kind_taken && !(m.kind == Kind::Null || named) {
+                if !(kind_taken || m.kind == Kind::Null || named) {
                     return false;
                 }
                 continue;
