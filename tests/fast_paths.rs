@@ -264,7 +264,7 @@ fn each_fast_format_reads_its_own_files_fast() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut files = common::files_under(&common::corpus_dir());
     files.extend(common::files_under(&root.join("fixtures")));
-    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog"].into_iter().map(|f| (f, 0)).collect();
+    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands"].into_iter().map(|f| (f, 0)).collect();
     for f in &files {
         let Ok(trace) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };
         if let Some(n) = fast.get_mut(trace.format) {
@@ -459,4 +459,91 @@ fn agent_catalog_records_read_fast_parse_the_same_both_ways() {
         }
     }
     assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
+}
+
+/// OpenHands: the SDK events of the corpus and fixtures are read fast (their
+/// texts stay in the source), and records mangled in the ways the byte-level
+/// reader or the byte-level validation could misread parse the same both
+/// ways: escaped or repeated keys, `\u` escapes, lone surrogates, fields the
+/// SDK's models check given the wrong type or value, arguments that are not
+/// JSON, ids that disagree.
+#[test]
+fn openhands_records_are_read_fast_and_the_same_both_ways() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files: Vec<PathBuf> = common::files_under(&common::corpus_dir()).into_iter().filter(|f| f.to_string_lossy().contains("OpenHands__")).collect();
+    files.extend(common::files_under(&root.join("fixtures/openhands")));
+    files.sort();
+    let mut left_in_source = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        left_in_source += same_both_ways(&bytes, Some("openhands")).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+    }
+    // Most corpus files are V0 trajectories or older SDK output the
+    // validation speaks about: those take the exact path.
+    assert!(left_in_source > 100, "only {left_in_source} texts read fast in {} OpenHands files", files.len());
+    for name in ["sdk_stream.jsonl", "sdk_stream.json", "sdk_eval_output.jsonl"] {
+        let bytes = std::fs::read(root.join("fixtures/openhands").join(name)).unwrap();
+        assert!(same_both_ways(&bytes, Some("openhands")).unwrap() > 10, "{name}: the fast path was not taken");
+    }
+
+    // (from, to): each applied at one occurrence, chosen by the case.
+    let mangles: &[(&str, &str)] = &[
+        ("\"kind\":\"", "\"kin\\u0064\":\""),
+        ("{\"id\":", "{\"id\":\"twice\",\"id\":"),
+        ("\"text\":\"", "\"text\":\"first\",\"text\":\""),
+        ("\"text\":\"", "\"text\":\"first\",\"t\\u0065xt\":\""),
+        ("\"tool_call_id\":\"", "\"tool_call_id\":\"first\",\"tool_call_id\":\""),
+        ("\"text\":\"", "\"text\":\"\\ud800"),
+        ("\"text\":\"", "\"text\":\"\\u00e9\\n\\\""),
+        ("\"text\":\"", "\"text\":1,\"x\":\""),
+        ("\"cache_prompt\":false", "\"cache_prompt\":\"yes\""),
+        ("\"cache_prompt\":false", "\"cache_prompt\":2"),
+        ("\"source\":\"agent\"", "\"source\":\"nobody\""),
+        ("\"source\":\"agent\"", "\"source\":\"ag\\u0065nt\""),
+        ("\"is_error\":false", "\"is_error\":\"maybe\""),
+        ("\"is_error\":false", "\"is_error\":1"),
+        ("\"exit_code\":0", "\"exit_code\":1.5"),
+        ("\"exit_code\":0", "\"exit_code\":12345678901234567890"),
+        ("\"timeout\":null", "\"timeout\":-1"),
+        ("\"kind\":\"TerminalAction\"", "\"kind\":\"TerminalActio\""),
+        ("\"kind\":\"ActionEvent\"", "\"kind\":\"MessageEvent\""),
+        ("\"tool_call_id\":\"", "\"tool_call_id\":\"other"),
+        ("\"arguments\":\"", "\"arguments\":\"not json"),
+        ("\"role\":\"user\"", "\"role\":\"robot\""),
+        ("\"llm_message\":{", "\"llm_message\":{\"content\":\"plain\",\"x\":"),
+        ("\"llm_message\":{", "\"llm_message\":{\"content\":null,\"x\":"),
+        ("\"reasoning_content\":null", "\"reasoning_content\":\"why\""),
+        ("\"thinking_blocks\":[]", "\"thinking_blocks\":[{\"type\":\"thinking\",\"thinking\":\"t\",\"signature\":\"s\"}]"),
+        ("\"thinking_blocks\":[]", "\"thinking_blocks\":[{\"type\":\"redacted_thinking\",\"data\":\"d\"}]"),
+        ("\"thought\":[", "\"thought\":[{\"type\":\"text\",\"text\":\"\"},"),
+        ("\"parent_id\":null", "\"parent_id\":null,\"unknown\":1"),
+        ("\"id\":\"", "\"id\":\"__root__\",\"x\":\""),
+        ("\"tools\":[", "\"tools\":[{\"kind\":\"NoSuchTool\"},"),
+        ("\"content\":[{", "\"content\":[{\"type\":\"image\",\"image_urls\":[\"data:x\"]},{"),
+        ("\"extended_content\":[]", "\"extended_content\":[{\"type\":\"text\",\"text\":\"more\"}]"),
+    ];
+    let sources: Vec<String> = ["sdk_stream.jsonl", "sdk_eval_output.jsonl"]
+        .iter()
+        .map(|n| std::fs::read_to_string(root.join("fixtures/openhands").join(n)).unwrap())
+        .collect();
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() });
+    let strategy = (0..sources.len(), proptest::collection::vec((0..mangles.len(), 0usize..40), 1..4), any::<bool>());
+    runner
+        .run(&strategy, |(source, picks, ascii)| {
+            let mut s = sources[source].clone();
+            if ascii {
+                s = s.chars().map(|c| if c.is_ascii() { c.to_string() } else { c.encode_utf16(&mut [0; 2]).iter().map(|u| format!("\\u{u:04x}")).collect() }).collect();
+            }
+            for (m, n) in picks {
+                let (from, to) = mangles[m];
+                let at: Vec<usize> = s.match_indices(from).map(|(i, _)| i).collect();
+                if let Some(i) = at.get(n % at.len().max(1)) {
+                    s.replace_range(*i..*i + from.len(), to);
+                }
+            }
+            same_both_ways(s.as_bytes(), Some("openhands")).map_err(|e| TestCaseError::fail(format!("{e}\nsource: {s}")))?;
+            same_both_ways(s.as_bytes(), None).map_err(|e| TestCaseError::fail(format!("{e}\nsource: {s}")))?;
+            Ok(())
+        })
+        .unwrap();
 }

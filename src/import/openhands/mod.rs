@@ -90,7 +90,13 @@ impl Format for OpenHands {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends, pending_metadata: None };
+        // The objects that may repeat a key, by offset (complete only without a syntax error).
+        let repeats = input.split.errors.is_empty().then(|| {
+            let mut r = input.split.repeats.clone();
+            r.sort_unstable();
+            r
+        });
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, repeats: repeats.as_deref(), pending_metadata: None };
         match input.split.layout {
             Layout::Json => {
                 if let Some(doc) = input.split.values.first() {
@@ -254,11 +260,29 @@ struct Reader<'r, 'a> {
     b: &'a [u8],
     /// The split's container ends: records are jumped over, not rescanned.
     ends: &'r crate::json::ContainerEnds,
+    /// The split's hazards: records holding one take the exact path.
+    hazards: &'r [usize],
+    /// The split's `repeats`, sorted; `None` when they may be incomplete.
+    repeats: Option<&'r [usize]>,
     /// A `base_state.json` read before the events it describes.
     pending_metadata: Option<Metadata>,
 }
 
 impl<'r, 'a> Reader<'r, 'a> {
+    /// True when a fast path may read the record at `r` from the bytes:
+    /// serde_json would read it as the scanner did (it is valid UTF-8 and
+    /// holds none of the split's hazards).
+    fn fast_allowed(&self, r: &Range<usize>) -> bool {
+        let Some(bytes) = self.b.get(r.clone()) else { return false };
+        let first_hazard = self.hazards.partition_point(|h| *h < r.start);
+        let hazard_inside = self.hazards.get(first_hazard).is_some_and(|h| *h < r.end);
+        !self.out.exact_only() && !hazard_inside && (self.out.utf8_valid() || std::str::from_utf8(bytes).is_ok())
+    }
+
+    fn objects(&self) -> validate::Objects<'r> {
+        validate::Objects { b: self.b, ends: self.ends, repeats: self.repeats }
+    }
+
     fn first_byte(&self, r: &Range<usize>) -> Option<u8> {
         self.b.get(scan::skip_ws(self.b, r.start)).copied()
     }
@@ -329,6 +353,9 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             }
             Some(b'{') => {
+                if !self.out.exact_only() && self.fast_row(&range, start, path) {
+                    return;
+                }
                 let Ok(mut v) = self.out.parse_record(&range, path) else {
                     self.out.unparsed(range, path, "invalid JSON".to_string());
                     return;
@@ -425,6 +452,9 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn event(&mut self, r: Range<usize>, path: &str, parsed: Option<Value>, sdk: &mut sdk::Run, old: &mut v0::Run) {
+        if parsed.is_none() && sdk.fast_event(self, &r, path) {
+            return;
+        }
         let parsed = match parsed {
             Some(v) => Ok(v),
             None => self.out.parse_record(&r, path),
@@ -452,7 +482,6 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
         }
         let id = o.get("instance_id").and_then(Value::as_str).map(str::to_string);
-        self.begin_run(id, metadata, start);
         let members = scan::object_members_in(self.b, start, self.ends).unwrap_or_default();
         // The history's events were parsed with the row: they are taken from
         // it rather than parsed again (half the parse), flattened as the
@@ -470,8 +499,48 @@ impl<'r, 'a> Reader<'r, 'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        let history = members.iter().find(|(k, _)| k == "history").map(|(_, r)| r.clone());
+        self.row_events(start, path, id, metadata, history, parsed);
+    }
+
+    /// A row whose members are read from the bytes, not parsed as a whole:
+    /// only the metadata members are parsed, and the history's events are
+    /// each left to the fast path. False (nothing done) when the value at
+    /// `range` is not a row, or holds an escaped or repeated key, or a
+    /// hazard: then [`Reader::value_as_run`] reads it as a whole.
+    fn fast_row(&mut self, range: &Range<usize>, start: usize, path: &str) -> bool {
+        if !self.fast_allowed(range) {
+            return false;
+        }
+        let mut members = Vec::new();
+        if crate::json::read::members(self.b, start, self.ends, &mut members).is_none() {
+            return false;
+        }
+        if !self.objects().plain_keys(start, &members) {
+            return false;
+        }
+        let key = |m: &crate::json::read::Member| self.b.get(m.key.clone()).unwrap_or(&[]);
+        let Some(history) = members.iter().find(|m| key(m) == b"history") else { return false };
+        if members.iter().any(|m| key(m) == b"kind") {
+            return false;
+        }
+        let mut metadata = Metadata::new();
+        for m in members.iter().filter(|m| key(m) != b"history") {
+            let Some(v) = self.b.get(m.value.clone()).and_then(crate::json::build::value) else { return false };
+            metadata.insert(String::from_utf8_lossy(key(m)).into_owned(), v);
+        }
+        let id = metadata.get("instance_id").and_then(Value::as_str).map(str::to_string);
+        let history = history.value.clone();
+        self.row_events(start, path, id, metadata, Some(history), Vec::new());
+        true
+    }
+
+    /// A row's run: its metadata, then the events of its `history` (at
+    /// `history`; `parsed`, when not empty, holds them already parsed).
+    fn row_events(&mut self, start: usize, path: &str, id: Option<String>, metadata: Metadata, history: Option<Range<usize>>, parsed: Vec<Value>) {
+        self.begin_run(id, metadata, start);
         let hpath = format!("{path}.history");
-        match members.iter().find(|(k, _)| k == "history").map(|(_, r)| r.clone()) {
+        match history {
             Some(r) if self.first_byte(&r) == Some(b'[') => {
                 let (items, end) = scan::array_items_in(self.b, scan::skip_ws(self.b, r.start), self.ends);
                 // The oldest outputs hold `[action, observation]` pairs.

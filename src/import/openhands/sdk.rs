@@ -5,6 +5,8 @@ use std::ops::Range;
 
 use serde_json::{json, Map, Value};
 
+mod fast;
+
 use super::validate::validate_event;
 use super::{str_field, Reader};
 use crate::diagnostic::Severity::Error;
@@ -27,6 +29,8 @@ pub(super) struct Run {
     /// Warnings about links, held back: a run of one record (a single event
     /// file) has nothing to link to, and saying so would only be noise.
     link_warnings: Vec<LinkWarning>,
+    /// The fast path's objects, read by the validator, then by the mapping.
+    cache: super::validate::MemberCache,
 }
 
 struct LinkWarning {
@@ -256,8 +260,13 @@ impl Run {
     /// An observation-like event, linked to its action by `tool_call_id`, else `action_id`.
     fn result(&mut self, rd: &mut Reader, o: &Map<String, Value>, ctx: &Ctx, content: Content, status: ToolStatus) -> EventBody {
         let call_id = str_field(o, "tool_call_id").map(str::to_string);
+        self.linked_result(rd, call_id, str_field(o, "action_id"), ctx, content, status)
+    }
+
+    /// [`Run::result`] given the event's `tool_call_id` and `action_id`.
+    fn linked_result(&mut self, rd: &mut Reader, call_id: Option<String>, action_id: Option<&str>, ctx: &Ctx, content: Content, status: ToolStatus) -> EventBody {
         let by_call = call_id.as_ref().and_then(|id| self.by_call_id.get(id).copied());
-        let by_action = str_field(o, "action_id").and_then(|id| self.by_event_id.get(id).copied().flatten());
+        let by_action = action_id.and_then(|id| self.by_event_id.get(id).copied().flatten());
         let target = by_call.or(by_action);
         match target {
             Some(cref) => {
@@ -274,7 +283,7 @@ impl Run {
                 format!(
                     "no earlier ActionEvent has tool_call_id {:?} (or id {:?}); the SDK's view drops observations without their action",
                     call_id.as_deref().unwrap_or("?"),
-                    str_field(o, "action_id").unwrap_or("?")
+                    action_id.unwrap_or("?")
                 ),
                 ctx,
             ),

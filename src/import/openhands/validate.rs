@@ -17,6 +17,9 @@ use serde_json::{Map, Value};
 use crate::import::pydantic_lax;
 use crate::json::Seg;
 
+mod quick;
+pub use quick::{event_is_silent, same, MemberCache, Objects};
+
 /// One way an event breaks the SDK's models.
 #[derive(Debug, Clone)]
 pub struct Issue {
@@ -115,12 +118,31 @@ struct Model {
 }
 
 pub struct Schema {
-    unions: HashMap<String, Vec<String>>,
+    unions: HashMap<String, Vec<String>, Fnv>,
     llm_convertible: Vec<String>,
-    models: HashMap<String, Model>,
+    models: HashMap<String, Model, Fnv>,
 }
 
 static SCHEMA_JSON: &str = include_str!("schema.json");
+
+/// FNV-1a for the table's class names: looked up for every object of every
+/// event, where SipHash (the default, against adversarial keys the fixed
+/// table does not have) was a tenth of the validation.
+type Fnv = std::hash::BuildHasherDefault<FnvHasher>;
+
+#[derive(Default)]
+struct FnvHasher(u64);
+
+impl std::hash::Hasher for FnvHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let start = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        self.0 = bytes.iter().fold(start, |h, c| (h ^ u64::from(*c)).wrapping_mul(0x0100_0000_01b3));
+    }
+}
 
 /// The SDK's model table, parsed once.
 pub fn schema() -> &'static Schema {
@@ -131,14 +153,14 @@ pub fn schema() -> &'static Schema {
 impl Schema {
     fn parse(text: &str) -> Schema {
         let root: Value = crate::json::build::from_str(text).unwrap_or(Value::Null);
-        let mut unions = HashMap::new();
+        let mut unions = HashMap::default();
         if let Some(u) = root.get("unions").and_then(Value::as_object) {
             for (k, v) in u {
                 unions.insert(k.clone(), strings(v));
             }
         }
         let llm_convertible = root.get("llm_convertible").map(strings).unwrap_or_default();
-        let mut models = HashMap::new();
+        let mut models = HashMap::default();
         if let Some(m) = root.get("models").and_then(Value::as_object) {
             for (name, spec) in m {
                 models.insert(name.clone(), parse_model(spec));
