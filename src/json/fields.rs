@@ -11,7 +11,7 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::ends::ContainerEnds;
-use super::read::Member;
+use super::read::{Kind, Member};
 
 /// The members of one object that a reader looks at, found by key; `None`
 /// (not read fast) when one of them appears twice or any key is escaped:
@@ -106,6 +106,36 @@ pub fn build_object(b: &[u8], members: &[Member], mut replace: impl FnMut(&[u8],
     Some(out)
 }
 
+/// The `text` members of the list at `open` when every item is a
+/// `{"type": "text", "text": "…"}` part (`type` written plainly; other
+/// members ignored), else `None`.
+pub fn text_parts(b: &[u8], ends: &ContainerEnds, open: usize) -> Option<Vec<Member>> {
+    let (mut items, mut part) = (Vec::new(), Vec::new());
+    super::read::items(b, open, ends, &mut items)?;
+    let mut texts = Vec::with_capacity(items.len());
+    for item in items {
+        super::read::members(b, item.start, ends, &mut part)?;
+        let f = Fields::find(b, &part, [b"type", b"text"])?;
+        f.get(&part, 0).filter(|t| t.kind == Kind::String && !t.escaped && b.get(t.inner()) == Some(b"text"))?;
+        texts.push(f.get(&part, 1).filter(|t| t.kind == Kind::String)?.clone());
+    }
+    Some(texts)
+}
+
+/// True when `s` is one JSON object by the validating scanner, with none of
+/// the hazards that make serde_json refuse or misread it: what a fast path
+/// checks before it leaves a JSON-encoded string (tool-call arguments) to be
+/// parsed when first read. Some strings Python's `json.loads` reads that this
+/// refuses (NaN, lone surrogates): those take the exact path.
+pub fn encodes_an_object(s: &str) -> bool {
+    let b = s.as_bytes();
+    let start = super::scan::skip_ws(b, 0);
+    let mut hazards = Vec::new();
+    b.get(start) == Some(&b'{')
+        && super::scan::scan_value_hazards(b, start, &mut hazards).is_ok_and(|end| super::scan::skip_ws(b, end) == b.len())
+        && hazards.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,6 +167,26 @@ mod tests {
         assert!(object_without(br#"{"\u0061": 1}"#, &(0..13), &NO_ENDS, &[], true, &[]).is_none());
         assert!(object_without(b"[1]", &(0..3), &NO_ENDS, &[], true, &[]).is_none());
         assert!(object_without(br#"{"a": 1}"#, &(0..8), &NO_ENDS, &[2], true, &[]).is_none());
+    }
+
+    #[test]
+    fn text_parts_are_plain_text_items_only() {
+        let texts = |s: &[u8]| text_parts(s, &NO_ENDS, 0).map(|m| m.iter().map(|m| m.inner()).collect::<Vec<_>>());
+        assert_eq!(texts(br#"[{"type": "text", "text": "a", "x": 1}, {"text": "b", "type": "text"}]"#), Some(vec![27..28, 50..51]));
+        assert_eq!(texts(b"[]"), Some(vec![]));
+        assert_eq!(texts(br#"[{"type": "t\u0065xt", "text": "a"}]"#), None);
+        assert_eq!(texts(br#"[{"type": "image", "text": "a"}]"#), None);
+        assert_eq!(texts(br#"[{"type": "text", "text": 1}]"#), None);
+        assert_eq!(texts(br#"["text"]"#), None);
+    }
+
+    #[test]
+    fn encoded_objects() {
+        assert!(encodes_an_object(r#" {"a": [1, "x"]} "#));
+        assert!(!encodes_an_object(r#"{"a": 1} x"#));
+        assert!(!encodes_an_object("[1]"));
+        assert!(!encodes_an_object(r#"{"a": NaN}"#));
+        assert!(!encodes_an_object(r#"{"a": "\ud800"}"#));
     }
 
     #[test]

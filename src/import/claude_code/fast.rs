@@ -20,12 +20,12 @@
 
 use std::ops::Range;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::blocks::CallBlock;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
-use crate::json::{build, scan, ContainerEnds, Seg};
+use crate::json::{scan, ContainerEnds, Seg};
 use crate::import::Builder;
 use crate::model::{Arguments, Content, ContentPart, Text, ToolCall};
 
@@ -92,30 +92,9 @@ pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
         Kind::Array => blocks(s, content.value.start, user)?,
         _ => return None,
     };
-    let mut value = Map::new();
-    for m in &members {
-        let v = if m.value == message.value { Value::Object(object(s, &message_members, true)?) } else { build::value(b.get(m.value.clone())?)? };
-        value.insert(key(b, m)?, v);
-    }
+    let mut message_value = Some(Value::Object(fields::build_object(b, &message_members, |k, _| (k == b"content").then_some(Value::Null))?));
+    let value = fields::build_object(b, &members, |_, m| if m.value == message.value { message_value.take() } else { None })?;
     Some(FastRecord { value: Value::Object(value), content, listed })
-}
-
-fn key(b: &[u8], m: &Member) -> Option<String> {
-    if m.key_escaped {
-        return None;
-    }
-    std::str::from_utf8(b.get(m.key.clone())?).ok().map(str::to_string)
-}
-
-/// An object's members built, `content` (when `null_content`) as `null`.
-fn object(s: &Source<'_, '_>, members: &[Member], null_content: bool) -> Option<Map<String, Value>> {
-    let mut out = Map::new();
-    for m in members {
-        let k = key(s.b, m)?;
-        let v = if null_content && k == "content" { Value::Null } else { build::value(s.b.get(m.value.clone())?)? };
-        out.insert(k, v);
-    }
-    Some(out)
 }
 
 const TYPE: usize = 0;
@@ -166,7 +145,7 @@ fn blocks(s: &Source<'_, '_>, open: usize, user: bool) -> Option<FastContent> {
                 None => Content::None,
                 Some(c) if c.kind == Kind::Null => Content::None,
                 Some(c) if c.kind == Kind::String => Content::Text(s.text(c)),
-                Some(c) if c.kind == Kind::Array => Content::Parts(text_blocks(s, c.value.start)?),
+                Some(c) if c.kind == Kind::Array => Content::Parts(fields::text_parts(s.b, s.ends, c.value.start)?.iter().map(|t| ContentPart::Text(s.text(t))).collect()),
                 Some(_) => return None,
             };
             return Some(FastContent::OneResult { tool_use_id, is_error, content });
@@ -175,21 +154,4 @@ fn blocks(s: &Source<'_, '_>, open: usize, user: bool) -> Option<FastContent> {
         }
     }
     Some(FastContent::Blocks { content: Content::Parts(parts), calls })
-}
-
-/// A tool result's list content: text blocks only.
-fn text_blocks(s: &Source<'_, '_>, open: usize) -> Option<Vec<ContentPart>> {
-    let b = s.b;
-    let (mut items, mut block) = (Vec::new(), Vec::new());
-    read::items(b, open, s.ends, &mut items)?;
-    let mut parts = Vec::with_capacity(items.len());
-    for item in items {
-        read::members(b, item.start, s.ends, &mut block)?;
-        let f = Fields::find(b, &block, [b"type", b"text"])?;
-        if !s.is(f.get(&block, 0), b"text") {
-            return None;
-        }
-        parts.push(ContentPart::Text(s.text(f.get(&block, 1).filter(|t| t.kind == Kind::String)?)));
-    }
-    Some(parts)
 }

@@ -45,20 +45,6 @@ pub(super) struct Scratch {
     decoded: String,
 }
 
-/// True when `python::loads(s)` gives the object `s` says: `s` is one JSON
-/// object by the validating scanner, with none of the hazards that make
-/// serde_json (which loads tries first) refuse or misread it. Some strings
-/// loads reads that this refuses (NaN, lone surrogates): those take the
-/// exact path.
-fn encodes_an_object(s: &str) -> bool {
-    let b = s.as_bytes();
-    let start = scan::skip_ws(b, 0);
-    let mut hazards = Vec::new();
-    b.get(start) == Some(&b'{')
-        && scan::scan_value_hazards(b, start, &mut hazards).is_ok_and(|end| scan::skip_ws(b, end) == b.len())
-        && hazards.is_empty()
-}
-
 const ROLE: usize = 0;
 const CONTENT: usize = 1;
 const TOOL_CALLS: usize = 2;
@@ -231,7 +217,7 @@ impl Reader<'_, '_> {
                     let text = self.out.text(args.inner(), args.escaped);
                     s.decoded.clear();
                     text.push_to(&mut s.decoded);
-                    if !encodes_an_object(&s.decoded) {
+                    if !fields::encodes_an_object(&s.decoded) {
                         return None;
                     }
                     Arguments { value: Some(LazyValue::encoded_in(text.clone())), text: Some(text) }

@@ -104,28 +104,13 @@ fn item_without_content(rd: &Reader, r: &Range<usize>) -> Option<(Map<String, Va
     let content = f.get(&members, 0)?;
     let content = match content.kind {
         Kind::String => Content::Text(rd.out.text(content.inner(), content.escaped)),
-        Kind::Array => Content::Parts(text_parts(rd, content.value.start)?),
+        Kind::Array => Content::Parts(fields::text_parts(b, rd.ends, content.value.start)?.iter().map(|t| ContentPart::Text(rd.out.text(t.inner(), t.escaped))).collect()),
         _ => return None,
     };
     let o = fields::object_without(b, r, rd.ends, rd.hazards, rd.out.utf8_valid(), &[b"content"])?;
     Some((o, content))
 }
 
-/// A list of `{"type": "text", "text": …}` parts, left in the source.
-fn text_parts(rd: &Reader, open: usize) -> Option<Vec<ContentPart>> {
-    let b = rd.b;
-    let (mut items, mut part) = (Vec::new(), Vec::new());
-    read::items(b, open, rd.ends, &mut items)?;
-    let mut parts = Vec::with_capacity(items.len());
-    for item in items {
-        read::members(b, item.start, rd.ends, &mut part)?;
-        let f = Fields::find(b, &part, [b"type", b"text"])?;
-        f.get(&part, 0).filter(|t| t.kind == Kind::String && !t.escaped && b.get(t.inner()) == Some(b"text"))?;
-        let text = f.get(&part, 1).filter(|t| t.kind == Kind::String)?;
-        parts.push(ContentPart::Text(rd.out.text(text.inner(), text.escaped)));
-    }
-    Some(parts)
-}
 
 /// Copies the keys the body has no place for into the event's metadata:
 /// a message's calls and a tool message's ids are in the body when they

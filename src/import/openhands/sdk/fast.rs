@@ -274,7 +274,7 @@ impl<'a> Bytes<'_, 'a, '_> {
     /// when it is not JSON.
     fn encoded_value(&self, text: &Text) -> Option<LazyValue> {
         let decoded = text.decoded();
-        if encodes_an_object(&decoded) {
+        if crate::json::fields::encodes_an_object(&decoded) {
             return Some(LazyValue::encoded_in(text.clone()));
         }
         crate::json::build::from_str(&decoded).ok().map(LazyValue::from)
@@ -398,14 +398,3 @@ impl<'a> Bytes<'_, 'a, '_> {
     }
 }
 
-/// True when `python::loads(s)` and `crate::json::build::from_str(s)` both
-/// give the object `s` says: one JSON object by the validating scanner, with
-/// none of the hazards that make serde_json refuse or misread it.
-fn encodes_an_object(s: &str) -> bool {
-    let b = s.as_bytes();
-    let start = scan::skip_ws(b, 0);
-    let mut hazards = Vec::new();
-    b.get(start) == Some(&b'{')
-        && scan::scan_value_hazards(b, start, &mut hazards).is_ok_and(|end| scan::skip_ws(b, end) == b.len())
-        && hazards.is_empty()
-}
