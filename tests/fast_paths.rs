@@ -175,6 +175,20 @@ fn the_comparison_sees_a_difference() {
     assert_eq!(texts_in_source(&a), 1);
 }
 
+/// Applies each edit to a document `make` writes and parses the result both
+/// ways, auto-detected and as `format`; returns how many texts the fast way
+/// left in the source.
+fn edits_parse_the_same(edits: &[(&str, &str)], format: &str, make: impl Fn((&str, &str)) -> String) -> usize {
+    let mut left_in_source = 0;
+    for edit in edits {
+        let doc = make(*edit);
+        for format in [None, Some(format)] {
+            left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+    }
+    left_in_source
+}
+
 /// A Docent run's messages, with one edit applied: each edit is a shape only
 /// the exact path may read (a validation error or warning, an escape, a
 /// repeat) or one the fast path must read as the exact path does.
@@ -245,15 +259,7 @@ fn docent_messages_read_fast_parse_the_same_both_ways() {
         (r#""function": "cat", "error""#, r#""function": 2, "error""#),
         (r#""content": "oops""#, r#""content": [{"type": "text", "text": "o\nops"}]"#),
     ];
-    let mut left_in_source = 0;
-    for older in [false, true] {
-        for edit in edits {
-            let run = docent_run(older, *edit);
-            for format in [None, Some("docent")] {
-                left_in_source += same_both_ways(run.as_bytes(), format).unwrap_or_else(|e| panic!("older {older}, edit {edit:?}: {e}"));
-            }
-        }
-    }
+    let left_in_source: usize = [false, true].into_iter().map(|older| edits_parse_the_same(edits, "docent", |edit| docent_run(older, edit))).sum();
     // The clean messages were read fast: most of them, in most runs.
     assert!(left_in_source > edits.len() * 2 * 2 * 3, "only {left_in_source} texts read fast");
 }
@@ -326,13 +332,7 @@ fn swe_agent_records_read_fast_parse_the_same_both_ways() {
         (r#""observation": "a\nb""#, r#""observation": {"out": 1}"#),
         (r#""extra_info": {}"#, r#""extra_info": {"n": 12345678901234567890123}"#),
     ];
-    let mut left_in_source = 0;
-    for edit in edits {
-        let doc = swe_agent_trajectory(*edit);
-        for format in [None, Some("swe-agent")] {
-            left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
-        }
-    }
+    let left_in_source = edits_parse_the_same(edits, "swe-agent", swe_agent_trajectory);
     assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
 }
 
@@ -394,13 +394,7 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
         (r#""requestId": "req_1""#, r#""requestId": "req_1", "extra": 1e999"#),
         (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02.000Z", "isApiErrorMessage": true"#),
     ];
-    let mut left_in_source = 0;
-    for edit in edits {
-        let doc = claude_code_session(*edit);
-        for format in [None, Some("claude-code")] {
-            left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
-        }
-    }
+    let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 4, "only {left_in_source} texts read fast");
 }
 
@@ -451,13 +445,7 @@ fn agent_catalog_records_read_fast_parse_the_same_both_ways() {
         (r#""tool_call_id": "c1", "tool_result""#, r#""tool_call_id": "c9", "tool_result""#),
         (r#""tool_call_id": "c1", "tool_result""#, r#""tool_result""#),
     ];
-    let mut left_in_source = 0;
-    for edit in edits {
-        let doc = agent_catalog_log(*edit);
-        for format in [None, Some("agent-catalog")] {
-            left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
-        }
-    }
+    let left_in_source = edits_parse_the_same(edits, "agent-catalog", agent_catalog_log);
     assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
 }
 
