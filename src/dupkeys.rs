@@ -333,12 +333,21 @@ mod tests {
                 }
                 _ => {
                     out.push('{');
-                    let n = if rand(8) == 0 { 17 + rand(4) } else { rand(5) };
+                    // Past 16 keys the scan sorts them; past 64 it lists the object unsorted.
+                    let n = match rand(16) {
+                        0 => 64 + rand(3),
+                        1 | 2 => 17 + rand(4),
+                        _ => rand(5),
+                    };
                     for i in 0..n {
                         if i > 0 {
                             out.push(',');
                         }
-                        let key = if n > 16 { format!("k{}", rand(40)) } else { KEYS[rand(KEYS.len() as u64)].to_string() };
+                        let key = match (n > 16, rand(30)) {
+                            (true, 0) => "\\u006b1".to_string(),
+                            (true, _) => format!("k{}", rand(if n > 60 { 400 } else { 40 })),
+                            (false, _) => KEYS[rand(KEYS.len() as u64)].to_string(),
+                        };
                         out.push_str(&format!("\"{key}\":"));
                         value(rand, depth + 1, out);
                     }
