@@ -9,6 +9,7 @@ pub mod fields;
 pub mod path;
 pub mod python;
 pub mod read;
+mod repeats;
 pub mod scan;
 pub(crate) mod simd;
 pub mod string;

@@ -3,7 +3,9 @@
 
 pub mod openai_records;
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::{Command, Stdio};
 
 use agent_trace_viewer::diagnostic::Severity;
 use agent_trace_viewer::model::Trace;
@@ -153,4 +155,27 @@ pub fn fastest_cpu(runs: usize, mut f: impl FnMut()) -> std::time::Duration {
         })
         .min()
         .unwrap_or_default()
+}
+
+/// Runs the command-line tool with `args` (and `stdin`): its exit code, stdout and stderr.
+pub fn cli(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-trace-viewer"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(input) = stdin {
+        // A command that fails on its arguments exits without reading stdin:
+        // the write then races the exit and may find the pipe closed.
+        if let Err(e) = child.stdin.take().unwrap().write_all(input) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+        }
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
