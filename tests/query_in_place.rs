@@ -73,6 +73,32 @@ fn tricky_texts_agree_with_the_index() {
     assert_eq!(first_and_later(&t, "value").0, vec![7, 11]);
 }
 
+/// Arguments the format parses itself (Claude Code's `input`): looked at
+/// string by string, and written when a string holds what JSON escapes.
+#[test]
+fn parsed_arguments_agree_with_the_index() {
+    let line = |id: &str, input: &str| {
+        format!(
+            r#"{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"11111111-2222-4333-8444-555555555555","version":"2.1.39","message":{{"model":"m","id":"msg_{id}","type":"message","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{id}","name":"Bash","input":{input}}}],"stop_reason":null,"stop_sequence":null}},"type":"assistant","timestamp":"2025-10-09T08:54:16.296Z","uuid":"{id}"}}"#
+        )
+    };
+    let jsonl = [
+        line("a1", r#"{"command": "line1\nline2", "n": 1.50}"#),
+        line("a2", r#"{"command": "say \"hi\" to\tme", "flag": true, "nested": {"Deep": [null, "K"]}}"#),
+        line("a3", r#"{"command": "plain words only"}"#),
+    ]
+    .join("\n");
+    let t = parse_trace(jsonl.into_bytes(), &ParseOptions::default()).unwrap();
+    assert!(t.events.len() >= 3, "{} events", t.events.len());
+    for needle in ["nline2", "line1", "say", "hi", "tme", "tto", "true", "deep", "null", "1.50", "words", "bash", "command", "deepk", "k", "xyz"] {
+        let (first, later) = first_and_later(&t, &quoted(needle));
+        assert_eq!(first, later, "{needle}");
+        assert_eq!(first, brute(&t, needle), "{needle}");
+    }
+    assert_eq!(first_and_later(&t, "nline2").0.len(), 1, "the newline is written as \\n");
+    assert_eq!(first_and_later(&t, "tme").0.len(), 1, "the tab is written as \\t");
+}
+
 /// Needles cut from every event's text in every fixture (every format),
 /// in mixed case: the in-place search finds what the index finds.
 #[test]
@@ -86,11 +112,21 @@ fn needles_from_every_fixture_agree_with_the_index() {
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let (mut files, mut checked) = (0, 0);
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
-    dirs.sort();
-    for dir in dirs {
-        let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
-        paths.sort();
+    // Every file under the fixtures, folders within folders too.
+    let mut paths = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    {
         for path in paths {
             let Ok(t) = parse_trace(std::fs::read(&path).unwrap(), &ParseOptions::default()) else { continue };
             if t.events.is_empty() {

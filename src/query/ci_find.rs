@@ -15,8 +15,8 @@ use crate::json::simd::{self, Folded};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Found {
     Needle(usize),
-    /// A `\u` (the start of an escape, or an escaped `\` before a `u`).
-    Escape(usize),
+    /// One of the pairs asked for.
+    Pair(usize),
 }
 
 #[derive(Debug, Clone)]
@@ -56,31 +56,28 @@ impl CiFinder {
     /// The first position at or after `from` where `hay` holds the needle,
     /// ASCII letters in either case.
     pub(crate) fn find_at(&self, hay: &[u8], from: usize) -> Option<usize> {
-        match self.find::<false>(hay, from) {
+        match self.find_or_pair(hay, from, &[]) {
             Some(Found::Needle(at)) => Some(at),
             _ => None,
         }
     }
 
-    /// [`CiFinder::find_at`], stopping at a `\u` too: the search through a
-    /// string literal's contents wants both, in one pass.
-    pub(crate) fn find_or_escape(&self, hay: &[u8], from: usize) -> Option<Found> {
-        self.find::<true>(hay, from)
-    }
-
-    #[inline(always)]
-    fn find<const ESCAPES: bool>(&self, hay: &[u8], from: usize) -> Option<Found> {
+    /// [`CiFinder::find_at`], stopping at any of `pairs` (two adjacent
+    /// bytes, exact) too: the search through a string's bytes wants both the
+    /// needle and what could hide it (`\u` escapes, the UTF-8 of `K`), in one
+    /// pass.
+    pub(crate) fn find_or_pair(&self, hay: &[u8], from: usize, pairs: &[(u8, u8)]) -> Option<Found> {
         if self.needle.is_empty() {
             return (from <= hay.len()).then_some(Found::Needle(from));
         }
         let mut p = from;
         if simd::ENABLED {
-            if let Some(found) = self.find_simd::<ESCAPES>(hay, &mut p) {
+            if let Some(found) = self.find_simd(hay, &mut p, pairs) {
                 return Some(found);
             }
         }
         while p < hay.len() {
-            if let Some(found) = self.at::<ESCAPES>(hay, p) {
+            if let Some(found) = self.at(hay, p, pairs) {
                 return Some(found);
             }
             p += 1;
@@ -88,13 +85,13 @@ impl CiFinder {
         None
     }
 
-    /// What is at `p`: the needle, or (`ESCAPES`) a `\u`.
+    /// What is at `p`: the needle, or one of `pairs`.
     #[inline(always)]
-    fn at<const ESCAPES: bool>(&self, hay: &[u8], p: usize) -> Option<Found> {
+    fn at(&self, hay: &[u8], p: usize, pairs: &[(u8, u8)]) -> Option<Found> {
         if self.is_at(hay, p) {
             Some(Found::Needle(p))
-        } else if ESCAPES && hay.get(p..p + 2) == Some(&b"\\u"[..]) {
-            Some(Found::Escape(p))
+        } else if !pairs.is_empty() && hay.get(p..p + 2).is_some_and(|w| pairs.iter().any(|(x, y)| w == [*x, *y])) {
+            Some(Found::Pair(p))
         } else {
             None
         }
@@ -104,20 +101,18 @@ impl CiFinder {
     /// offset; leaves `*p` where the scalar tail goes on.
     #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
-    fn find_simd<const ESCAPES: bool>(&self, hay: &[u8], p: &mut usize) -> Option<Found> {
-        const BACKSLASH: Folded = Folded { byte: b'\\', fold: 0 };
-        const U: Folded = Folded { byte: b'u', fold: 0 };
+    fn find_simd(&self, hay: &[u8], p: &mut usize, pairs: &[(u8, u8)]) -> Option<Found> {
         let ((i1, x), (i2, y)) = (self.first, self.second);
         let chunk = |at: usize| hay.get(at..).and_then(|s| s.first_chunk::<16>());
         loop {
             let (Some(a), Some(b)) = (chunk(*p + i1), chunk(*p + i2)) else { return None };
             let mut bits = simd::pair16(a, b, x, y);
-            if ESCAPES {
+            if !pairs.is_empty() {
                 let (Some(c), Some(d)) = (chunk(*p), chunk(*p + 1)) else { return None };
-                bits |= simd::pair16(c, d, BACKSLASH, U);
+                bits |= simd::pairs16(c, d, pairs);
             }
             while bits != 0 {
-                if let Some(found) = self.at::<ESCAPES>(hay, *p + bits.trailing_zeros() as usize) {
+                if let Some(found) = self.at(hay, *p + bits.trailing_zeros() as usize, pairs) {
                     return Some(found);
                 }
                 bits &= bits - 1;
@@ -127,7 +122,7 @@ impl CiFinder {
     }
 
     #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
-    fn find_simd<const ESCAPES: bool>(&self, _hay: &[u8], _p: &mut usize) -> Option<Found> {
+    fn find_simd(&self, _hay: &[u8], _p: &mut usize, _pairs: &[(u8, u8)]) -> Option<Found> {
         None
     }
 
@@ -141,7 +136,7 @@ impl CiFinder {
 
 /// How common a byte is in traces (lower: rarer), letters counting both
 /// cases: English letter frequencies, with JSON's punctuation and digits.
-fn rank(b: u8) -> u8 {
+pub(super) fn rank(b: u8) -> u8 {
     match b.to_ascii_lowercase() {
         b' ' => 255,
         b'e' => 250,
@@ -185,13 +180,13 @@ mod tests {
             let want = (from..=hay.len().saturating_sub(needle.len()))
                 .find(|&p| hay.get(p..p + needle.len()).is_some_and(|w| w.to_ascii_lowercase() == lower));
             assert_eq!(finder.find_at(&hay, from), want, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
-            let escape = (from..hay.len()).find(|&p| hay.get(p..p + 2) == Some(&b"\\u"[..]));
-            let first = match (want, escape) {
-                (Some(n), Some(e)) if e < n => Some(Found::Escape(e)),
+            let pair = (from..hay.len()).find(|&p| matches!(hay.get(p..p + 2), Some(b"\\u" | b"\xc3\xa9")));
+            let first = match (want, pair) {
+                (Some(n), Some(e)) if e < n => Some(Found::Pair(e)),
                 (Some(n), _) => Some(Found::Needle(n)),
-                (None, e) => e.map(Found::Escape),
+                (None, e) => e.map(Found::Pair),
             };
-            assert_eq!(finder.find_or_escape(&hay, from), first, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
+            assert_eq!(finder.find_or_pair(&hay, from, &[(b'\\', b'u'), (0xc3, 0xa9)]), first, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
         }
     }
 

@@ -51,9 +51,12 @@ pub(super) struct InPlace {
     exact: Finder<'static>,
     /// The needle holds `k` or `i` (see the module's doc).
     ki: bool,
-    slash: bool,
     /// The arguments' prefilter: the needle's longest run of letters.
     letters: Option<CiFinder>,
+    /// What [`InPlace::search`] stops at besides the needle, in a literal
+    /// with escapes and in text as it is.
+    pairs_escaped: Vec<(u8, u8)>,
+    pairs_plain: Vec<(u8, u8)>,
 }
 
 impl InPlace {
@@ -69,13 +72,15 @@ impl InPlace {
             .max_by_key(|run| run.len())
             .filter(|run| run.len() >= 2)
             .map(CiFinder::new);
-        Some(InPlace {
-            finder: CiFinder::new(bytes),
-            exact: Finder::new(bytes).into_owned(),
-            ki: bytes.iter().any(|b| matches!(b, b'k' | b'i')),
-            slash: bytes.contains(&b'/'),
-            letters,
-        })
+        let ki = bytes.iter().any(|b| matches!(b, b'k' | b'i'));
+        // `K` is E2 84 AA, `İ` C4 B0: their first two bytes.
+        let pairs_plain = if ki { vec![(0xE2, 0x84), (0xC4, 0xB0)] } else { Vec::new() };
+        let mut pairs_escaped = vec![(b'\\', b'u')];
+        if bytes.contains(&b'/') {
+            pairs_escaped.push((b'\\', b'/'));
+        }
+        pairs_escaped.extend_from_slice(&pairs_plain);
+        Some(InPlace { finder: CiFinder::new(bytes), exact: Finder::new(bytes).into_owned(), ki, letters, pairs_escaped, pairs_plain })
     }
 
     /// Whether event `i`'s search text, lower-cased, holds the needle.
@@ -124,26 +129,39 @@ impl InPlace {
 
     /// Bytes that are their text (read lossily: a bad byte is U+FFFD, not ASCII).
     fn unescaped(&self, bytes: &[u8]) -> bool {
-        if self.finder.find_at(bytes, 0).is_some() {
-            return true;
-        }
-        self.ki && lowers_to_ascii(bytes) && self.written(&decode_literal(bytes, false))
+        self.search(bytes, false)
     }
 
     /// A string literal's contents with escapes.
     fn escaped(&self, bytes: &[u8]) -> bool {
-        // One pass for the needle and the `\u` escapes that could make it.
-        // A piece with an escape that could make it is decoded instead.
+        self.search(bytes, true)
+    }
+
+    /// One pass over a piece's bytes for the needle and what could hide it
+    /// from a search of the bytes (`\u` and `\/` escapes, `K`, `İ`); a piece
+    /// with one of those that could make the needle is decoded instead.
+    fn search(&self, bytes: &[u8], escaped: bool) -> bool {
+        let pairs = if escaped { &self.pairs_escaped[..] } else { &self.pairs_plain[..] };
         let mut from = 0;
-        while let Some(found) = self.finder.find_or_escape(bytes, from) {
-            match found {
-                Found::Needle(at) if !inside_escape(bytes, at) => return true,
-                Found::Escape(at) if ascii_escape_at(bytes, at, self.ki) => return self.written(&decode_literal(bytes, true)),
-                Found::Needle(at) | Found::Escape(at) => from = at + 1,
+        while let Some(found) = self.finder.find_or_pair(bytes, from, pairs) {
+            let hides_needle = match found {
+                Found::Needle(at) if !escaped || !inside_escape(bytes, at) => return true,
+                Found::Needle(_) => false,
+                Found::Pair(at) => match bytes.get(at..) {
+                    Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
+                    Some([b'\\', b'/', ..]) => true,
+                    Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
+                    None => false,
+                },
+            };
+            if hides_needle {
+                return self.written(&decode_literal(bytes, escaped));
             }
+            from = match found {
+                Found::Needle(at) | Found::Pair(at) => at + 1,
+            };
         }
-        let decodes_to_needle = self.slash && memchr::memmem::find(bytes, b"\\/").is_some();
-        (decodes_to_needle || (self.ki && lowers_to_ascii(bytes))) && self.written(&decode_literal(bytes, true))
+        false
     }
 
     fn arguments(&self, a: &Arguments) -> bool {
@@ -232,7 +250,26 @@ fn inside_escape(bytes: &[u8], at: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::inside_escape;
+    use super::{inside_escape, InPlace};
+
+    /// Each thing that hides a needle from a search of the bytes, in a piece
+    /// alone (through a trace, a format may have decoded the string).
+    #[test]
+    fn what_hides_a_needle_is_decoded() {
+        let q = |needle: &str| InPlace::new(needle).unwrap();
+        assert!(q("src/query").escaped(br"a src\/query"));
+        assert!(!q("src/query").escaped(br"a src\\/query"));
+        assert!(q("back2").unescaped("bac\u{212A}2".as_bytes()));
+        assert!(q("back2").escaped("x\\nbac\u{212A}2".as_bytes()));
+        assert!(q("back2").escaped(br"x\nbac\u212A2"));
+        assert!(q("xi").unescaped("x\u{130}".as_bytes()));
+        assert!(q("xi").escaped(br"\nx\u0130"));
+        assert!(q("trace").escaped(br"\ntr\u0061ce"));
+        assert!(!q("trace").escaped(br"\ntr\u00e1ce"));
+        assert!(!q("nab").escaped(br"a\nab"), "the n of \\n");
+        assert!(q("nab").escaped(br"a\\nab"), "an escaped backslash, then nab");
+        assert!(!q("u0041").escaped(br"\u0041"));
+    }
 
     #[test]
     fn positions_inside_escapes() {

@@ -6,8 +6,9 @@
 //! every byte of every event (~3 s on 100 MB). Each position of a run is the
 //! set of bytes the pattern allows there (`\d`: the digits; `-`: `-`; a
 //! letter: both its cases, whatever the `i` flag says, which only widens
-//! it). The runs are found with a Horspool scan over the text index
-//! ([`find`]), and the regex runs only on the events that hold one.
+//! it). The runs are found in the text index ([`find`]: memchr on a position
+//! that is one byte, like the `-`, else a Horspool scan), and the regex runs
+//! only on the events that hold one.
 //!
 //! The walk is [`super::required_literal`]'s, with classes as atoms: only
 //! what stands for exactly one ASCII byte is one (`\d`, `\w`, `\s`, a simple
@@ -182,6 +183,20 @@ fn class(inner: &[u8]) -> Option<ByteSet> {
 pub(crate) fn find(hay: &[u8], run: &Shifts, from: usize) -> Option<usize> {
     let m = run.sets.len();
     let last_set = *run.sets.last()?;
+    let fits = |p: usize| hay.get(p..p + m).is_some_and(|w| run.sets.iter().zip(w).all(|(s, b)| in_set(*s, *b)));
+    if let Some((offset, a, b)) = run.anchor {
+        // A position that is one byte (or a letter's two cases): memchr finds
+        // it with SIMD, and the window around it is checked.
+        let mut at = from + offset;
+        while let Some(found) = hay.get(at..).and_then(|rest| if a == b { memchr::memchr(a, rest) } else { memchr::memchr2(a, b, rest) }) {
+            let p = at + found - offset;
+            if fits(p) {
+                return Some(p);
+            }
+            at += found + 1;
+        }
+        return None;
+    }
     let mut p = from;
     while let Some(&b) = hay.get(p + m - 1) {
         if in_set(last_set, b) && run.sets.iter().zip(hay.get(p..p + m - 1).unwrap_or_default()).all(|(s, b)| in_set(*s, *b)) {
@@ -201,6 +216,9 @@ fn in_set(set: ByteSet, b: u8) -> bool {
 pub(crate) struct Shifts {
     sets: Vec<ByteSet>,
     shift: Box<[u8; 256]>,
+    /// A position whose set is one byte or two (a letter's cases), the
+    /// rarest such: (offset, the bytes).
+    anchor: Option<(usize, u8, u8)>,
 }
 
 impl Shifts {
@@ -221,7 +239,19 @@ impl Shifts {
                 }
             }
         }
-        Shifts { sets, shift }
+        let anchor = sets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, set)| {
+                let bytes: Vec<u8> = (0..128u8).filter(|b| in_set(*set, *b)).collect();
+                match bytes.as_slice() {
+                    [a] => Some((i, *a, *a)),
+                    [a, b] if a.eq_ignore_ascii_case(b) => Some((i, *a, *b)),
+                    _ => None,
+                }
+            })
+            .min_by_key(|(_, a, _)| super::ci_find::rank(*a));
+        Shifts { sets, shift, anchor }
     }
 }
 
