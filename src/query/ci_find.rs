@@ -7,11 +7,13 @@
 //! the two rarest bytes of the needle are compared 16 positions at a time
 //! (SIMD, `crate::json::simd::pair16`; a letter compared with 0x20 ORed in,
 //! which takes its upper case too), and only where both agree is the whole
-//! needle compared.
+//! needle compared. In the same blocks it can look for pairs of adjacent
+//! bytes too (`simd::pairs16`): what could hide the needle from a search of
+//! the bytes (a `\u` escape, the UTF-8 of `K`), so that one pass finds both.
 
 use crate::json::simd::{self, Folded};
 
-/// What [`CiFinder::find_or_escape`] stopped at.
+/// What [`CiFinder::find_or_pair`] stopped at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Found {
     Needle(usize),
@@ -56,28 +58,32 @@ impl CiFinder {
     /// The first position at or after `from` where `hay` holds the needle,
     /// ASCII letters in either case.
     pub(crate) fn find_at(&self, hay: &[u8], from: usize) -> Option<usize> {
-        match self.find_or_pair(hay, from, &[]) {
+        match self.find_or_pair(hay, from, &[], |_, _| false) {
             Some(Found::Needle(at)) => Some(at),
             _ => None,
         }
     }
 
-    /// [`CiFinder::find_at`], stopping at any of `pairs` (two adjacent
-    /// bytes, exact) too: the search through a string's bytes wants both the
-    /// needle and what could hide it (`\u` escapes, the UTF-8 of `K`), in one
-    /// pass.
-    pub(crate) fn find_or_pair(&self, hay: &[u8], from: usize, pairs: &[(u8, u8)]) -> Option<Found> {
+    /// [`CiFinder::find_at`], stopping too at any of `pairs` (two adjacent
+    /// bytes, exact) for which `wanted(hay, at)` holds: the search through a
+    /// string's bytes wants both the needle and what could hide it (`\u`
+    /// escapes of ASCII, the UTF-8 of `K`), in one pass, and the pairs it
+    /// does not want (most `\u` escapes) are passed over without leaving the
+    /// loop. Not inlined: a small function, which the engine's optimising
+    /// tier compiles soon after a first query starts.
+    #[inline(never)]
+    pub(crate) fn find_or_pair(&self, hay: &[u8], from: usize, pairs: &[(u8, u8)], wanted: impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         if self.needle.is_empty() {
             return (from <= hay.len()).then_some(Found::Needle(from));
         }
         let mut p = from;
         if simd::ENABLED {
-            if let Some(found) = self.find_simd(hay, &mut p, pairs) {
+            if let Some(found) = self.find_simd(hay, &mut p, pairs, &wanted) {
                 return Some(found);
             }
         }
         while p < hay.len() {
-            if let Some(found) = self.at(hay, p, pairs) {
+            if let Some(found) = self.at(hay, p, pairs, &wanted) {
                 return Some(found);
             }
             p += 1;
@@ -85,12 +91,12 @@ impl CiFinder {
         None
     }
 
-    /// What is at `p`: the needle, or one of `pairs`.
+    /// What is at `p`: the needle, or one of `pairs` that is `wanted`.
     #[inline(always)]
-    fn at(&self, hay: &[u8], p: usize, pairs: &[(u8, u8)]) -> Option<Found> {
+    fn at(&self, hay: &[u8], p: usize, pairs: &[(u8, u8)], wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         if self.is_at(hay, p) {
             Some(Found::Needle(p))
-        } else if !pairs.is_empty() && hay.get(p..p + 2).is_some_and(|w| pairs.iter().any(|(x, y)| w == [*x, *y])) {
+        } else if !pairs.is_empty() && hay.get(p..p + 2).is_some_and(|w| pairs.iter().any(|(x, y)| w == [*x, *y])) && wanted(hay, p) {
             Some(Found::Pair(p))
         } else {
             None
@@ -101,7 +107,7 @@ impl CiFinder {
     /// offset; leaves `*p` where the scalar tail goes on.
     #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
-    fn find_simd(&self, hay: &[u8], p: &mut usize, pairs: &[(u8, u8)]) -> Option<Found> {
+    fn find_simd(&self, hay: &[u8], p: &mut usize, pairs: &[(u8, u8)], wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         let ((i1, x), (i2, y)) = (self.first, self.second);
         let chunk = |at: usize| hay.get(at..).and_then(|s| s.first_chunk::<16>());
         loop {
@@ -112,7 +118,7 @@ impl CiFinder {
                 bits |= simd::pairs16(c, d, pairs);
             }
             while bits != 0 {
-                if let Some(found) = self.at(hay, *p + bits.trailing_zeros() as usize, pairs) {
+                if let Some(found) = self.at(hay, *p + bits.trailing_zeros() as usize, pairs, wanted) {
                     return Some(found);
                 }
                 bits &= bits - 1;
@@ -122,7 +128,7 @@ impl CiFinder {
     }
 
     #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
-    fn find_simd(&self, _hay: &[u8], _p: &mut usize, _pairs: &[(u8, u8)]) -> Option<Found> {
+    fn find_simd(&self, _hay: &[u8], _p: &mut usize, _pairs: &[(u8, u8)], _wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         None
     }
 
@@ -186,7 +192,7 @@ mod tests {
                 (Some(n), _) => Some(Found::Needle(n)),
                 (None, e) => e.map(Found::Pair),
             };
-            assert_eq!(finder.find_or_pair(&hay, from, &[(b'\\', b'u'), (0xc3, 0xa9)]), first, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
+            assert_eq!(finder.find_or_pair(&hay, from, &[(b'\\', b'u'), (0xc3, 0xa9)], |_, _| true), first, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
         }
     }
 

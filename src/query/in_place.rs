@@ -142,24 +142,19 @@ impl InPlace {
     /// with one of those that could make the needle is decoded instead.
     fn search(&self, bytes: &[u8], escaped: bool) -> bool {
         let pairs = if escaped { &self.pairs_escaped[..] } else { &self.pairs_plain[..] };
+        let hides_needle = |bytes: &[u8], at: usize| match bytes.get(at..) {
+            Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
+            Some([b'\\', b'/', ..]) => true,
+            Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
+            None => false,
+        };
         let mut from = 0;
-        while let Some(found) = self.finder.find_or_pair(bytes, from, pairs) {
-            let hides_needle = match found {
-                Found::Needle(at) if !escaped || !inside_escape(bytes, at) => return true,
-                Found::Needle(_) => false,
-                Found::Pair(at) => match bytes.get(at..) {
-                    Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
-                    Some([b'\\', b'/', ..]) => true,
-                    Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
-                    None => false,
-                },
-            };
-            if hides_needle {
-                return self.written(&decode_literal(bytes, escaped));
+        while let Some(found) = self.finder.find_or_pair(bytes, from, pairs, hides_needle) {
+            match found {
+                Found::Needle(at) if escaped && inside_escape(bytes, at) => from = at + 1,
+                Found::Needle(_) => return true,
+                Found::Pair(_) => return self.written(&decode_literal(bytes, escaped)),
             }
-            from = match found {
-                Found::Needle(at) | Found::Pair(at) => at + 1,
-            };
         }
         false
     }
