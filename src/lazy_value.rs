@@ -67,6 +67,16 @@ impl LazyValue {
         }
     }
 
+    /// The bytes the value is (or was) parsed from, when it comes from the
+    /// trace: a search can look at them instead of parsing and writing it.
+    pub fn origin(&self) -> Option<Unparsed<'_>> {
+        match &self.origin {
+            Origin::Parsed => None,
+            Origin::Source(source, start, end) => Some(Unparsed::Json(source.get(*start as usize..*end as usize).unwrap_or(&[]))),
+            Origin::EncodedIn(text) => Some(Unparsed::EncodedIn(text)),
+        }
+    }
+
     /// Appends the value as compact JSON (as `Value`'s `Display` writes it)
     /// without keeping a parse: search writes every call's arguments once.
     pub fn push_display(&self, out: &mut String) {
@@ -77,6 +87,15 @@ impl LazyValue {
             None => drop(write!(out, "{}", self.origin.parse())),
         }
     }
+}
+
+/// What [`LazyValue::origin`] returns.
+#[derive(Debug, Clone, Copy)]
+pub enum Unparsed<'a> {
+    /// A validated JSON value of the source.
+    Json(&'a [u8]),
+    /// A JSON document in a string of the trace (read with `python::loads`).
+    EncodedIn(&'a Text),
 }
 
 impl Origin {

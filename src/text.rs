@@ -76,6 +76,18 @@ impl Text {
         }
     }
 
+    /// The bytes the text is read from, for a search that looks at them in
+    /// place: the owned string, or the literal's contents in the source (and
+    /// whether they hold an escape).
+    pub fn raw(&self) -> RawText<'_> {
+        match &self.0 {
+            Repr::Owned(s) => RawText::Owned(s),
+            Repr::Source { source, start, end, escaped } => {
+                RawText::Source { bytes: source.get(*start as usize..*end as usize).unwrap_or(&[]), escaped: *escaped }
+            }
+        }
+    }
+
     /// Appends the decoded text to `out` without an intermediate string.
     pub fn push_to(&self, out: &mut String) {
         match &self.0 {
@@ -90,6 +102,15 @@ impl Text {
             }
         }
     }
+}
+
+/// What [`Text::raw`] returns.
+#[derive(Debug, Clone, Copy)]
+pub enum RawText<'a> {
+    Owned(&'a str),
+    /// A JSON string literal's contents: its text when `escaped` is false
+    /// (then read lossily, as [`Text::decoded`] does), else with escapes.
+    Source { bytes: &'a [u8], escaped: bool },
 }
 
 impl Default for Text {

@@ -448,10 +448,11 @@ function transcriptRange(entry, run) {
 
 /**
  * After a load, once the page has stopped asking for a moment (its first
- * rows are in), builds each trace's search index (`prepareSearch`), so that
- * the first filter the user types is as fast as later ones. Traces over
- * 256 MB are left to build it on their first query: the index is about as
- * big as their text, and wasm memory stops at 4 GB.
+ * rows are in), builds each trace's search index (`prepareSearch`): until
+ * then free text is searched in place in the source (no wait for the first
+ * filter), from then on in the index, several times faster. Traces over
+ * 256 MB keep searching in place: the index is about as big as their text,
+ * and wasm memory stops at 4 GB.
  */
 const IDLE_MS = 400;
 const PREPARE_MAX_BYTES = 256 * 1024 * 1024;

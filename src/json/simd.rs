@@ -297,3 +297,85 @@ fn source_group<'a>(chunks: impl Iterator<Item = &'a [u8; 64]>, mut newlines: im
             as usize
     }
 }
+
+/// A byte to look for, case-folded: a byte `b` is it when `b | fold == byte`
+/// (`fold` is 0x20 for a lower-case ASCII letter, which then also takes its
+/// upper case, and 0 for any other byte).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Folded {
+    pub byte: u8,
+    pub fold: u8,
+}
+
+/// Bit `j` set when byte `j` of `a` is `x` and byte `j` of `b` is `y`
+/// (each [`Folded`]): the two-byte prefilter of the case-insensitive search
+/// (`crate::query`), whose caller loads `a` and `b` at the two needle
+/// offsets apart.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub fn pair16(a: &[u8; 16], b: &[u8; 16], x: Folded, y: Folded) -> u32 {
+    use core::arch::x86_64::{__m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+    // SAFETY: `a` and `b` are 16 readable bytes each, all that the two
+    // unaligned loads (`loadu`: no alignment needed) read. SSE2 is enabled for
+    // every x86_64 target (the cfg above).
+    unsafe {
+        let va = _mm_or_si128(_mm_loadu_si128(a.as_ptr().cast::<__m128i>()), _mm_set1_epi8(x.fold as i8));
+        let vb = _mm_or_si128(_mm_loadu_si128(b.as_ptr().cast::<__m128i>()), _mm_set1_epi8(y.fold as i8));
+        let both = _mm_and_si128(_mm_cmpeq_epi8(va, _mm_set1_epi8(x.byte as i8)), _mm_cmpeq_epi8(vb, _mm_set1_epi8(y.byte as i8)));
+        _mm_movemask_epi8(both) as u32
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+pub fn pair16(a: &[u8; 16], b: &[u8; 16], x: Folded, y: Folded) -> u32 {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_splat, v128, v128_and, v128_load, v128_or};
+    // SAFETY: `a` and `b` are 16 readable bytes each, all that the two loads
+    // read (wasm loads need no alignment). simd128 is enabled at compile time
+    // (the cfg above).
+    unsafe {
+        let va = v128_or(v128_load(a.as_ptr().cast::<v128>()), u8x16_splat(x.fold));
+        let vb = v128_or(v128_load(b.as_ptr().cast::<v128>()), u8x16_splat(y.fold));
+        u32::from(i8x16_bitmask(v128_and(i8x16_eq(va, u8x16_splat(x.byte)), i8x16_eq(vb, u8x16_splat(y.byte)))))
+    }
+}
+
+/// Bit `j` set when (byte `j` of `a`, byte `j` of `b`) is one of `pairs`
+/// (exact bytes): the caller loads `b` one byte after `a`, so a pair is two
+/// adjacent bytes (`\\u`, the UTF-8 of `K`), found in the same pass as
+/// [`pair16`]'s.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub fn pairs16(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8)]) -> u32 {
+    use core::arch::x86_64::{__m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128};
+    // SAFETY: `a` and `b` are 16 readable bytes each, all that the two
+    // unaligned loads (`loadu`: no alignment needed) read. SSE2 is enabled for
+    // every x86_64 target (the cfg above).
+    unsafe {
+        let va = _mm_loadu_si128(a.as_ptr().cast::<__m128i>());
+        let vb = _mm_loadu_si128(b.as_ptr().cast::<__m128i>());
+        let mut any = _mm_setzero_si128();
+        for &(x, y) in pairs {
+            any = _mm_or_si128(any, _mm_and_si128(_mm_cmpeq_epi8(va, _mm_set1_epi8(x as i8)), _mm_cmpeq_epi8(vb, _mm_set1_epi8(y as i8))));
+        }
+        _mm_movemask_epi8(any) as u32
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+pub fn pairs16(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8)]) -> u32 {
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_splat, v128, v128_and, v128_load, v128_or};
+    // SAFETY: `a` and `b` are 16 readable bytes each, all that the two loads
+    // read (wasm loads need no alignment). simd128 is enabled at compile time
+    // (the cfg above).
+    unsafe {
+        let va = v128_load(a.as_ptr().cast::<v128>());
+        let vb = v128_load(b.as_ptr().cast::<v128>());
+        let mut any = u8x16_splat(0);
+        for &(x, y) in pairs {
+            any = v128_or(any, v128_and(i8x16_eq(va, u8x16_splat(x)), i8x16_eq(vb, u8x16_splat(y))));
+        }
+        u32::from(i8x16_bitmask(any))
+    }
+}

@@ -9,6 +9,9 @@ use crate::diagnostic::Severity;
 use crate::model::{Content, EventBody, Trace};
 
 use super::facets::event_tools;
+use super::ci_find::CiFinder;
+use super::in_place::InPlace;
+use super::required_classes::{self, Shifts};
 use super::syntax::{build_regex, Atom, Expr, Op};
 use super::{err, required_literal, QueryError};
 
@@ -23,20 +26,111 @@ pub(super) enum Test {
     IsWarning,
     HasToolCalls,
     /// Lower-cased, searched with memchr's memmem (vectorised where the
-    /// target has SIMD; `str::contains` is a byte-at-a-time Two-Way on wasm).
-    Text(Box<memchr::memmem::Finder<'static>>),
-    /// The regex, and literals one of which every match contains (lower-cased;
-    /// looked for in the free-text index first, so most events never reach the
-    /// regex; none: no prefilter).
-    Regex(regex_lite::Regex, Vec<memchr::memmem::Finder<'static>>),
+    /// target has SIMD; `str::contains` is a byte-at-a-time Two-Way on wasm)
+    /// in the lower-cased index, or in place when there is none yet.
+    Text(Box<TextTerm>),
+    /// A `/regex/` and its prefilter.
+    Regex(Box<RegexTerm>),
     After(Instant),
     Before(Instant),
 }
 
 const EVENT_FIELDS: &str = "role:, kind:, tool:, span:, is:error, is:warning, has:tool_calls, after:, before:, text:";
 
-fn text_finder(text: &str) -> Box<memchr::memmem::Finder<'static>> {
-    Box::new(finder(text.to_lowercase().as_bytes()))
+/// A free-text term: the lower-cased needle's searcher for the index, and
+/// the plan to search the source in place (None: a needle it is not exact
+/// for; the index is then built).
+#[derive(Debug, Clone)]
+pub(super) struct TextTerm {
+    finder: memchr::memmem::Finder<'static>,
+    in_place: Option<InPlace>,
+}
+
+fn text_finder(text: &str) -> Box<TextTerm> {
+    let lower = text.to_lowercase();
+    Box::new(TextTerm { finder: finder(lower.as_bytes()), in_place: InPlace::new(&lower) })
+}
+
+/// A `/regex/` term. The regex runs only on the events whose text holds
+/// what every match holds: one of its literals (`required_literal`), else
+/// one of its runs of byte classes (`required_classes`), found in one scan
+/// of the whole text index on the term's first use.
+#[derive(Debug, Clone)]
+pub(super) struct RegexTerm {
+    re: regex_lite::Regex,
+    prefilter: Prefilter,
+    /// Per event: whether its text holds what the prefilter looks for.
+    candidates: std::cell::OnceCell<Vec<bool>>,
+}
+
+#[derive(Debug, Clone)]
+enum Prefilter {
+    None,
+    /// ASCII, searched case-insensitively in the text as it is: `regex-lite`
+    /// folds ASCII case only, so a match holds the literal in some case.
+    Literals(Vec<CiFinder>),
+    Classes(Vec<Shifts>),
+}
+
+impl RegexTerm {
+    fn new(re: regex_lite::Regex, pattern: &str) -> RegexTerm {
+        let prefilter = match required_literal::required_literals(pattern) {
+            Some(literals) if !literals.is_empty() => Prefilter::Literals(literals.iter().map(|l| CiFinder::new(l.as_bytes())).collect()),
+            _ => match required_classes::required_classes(pattern) {
+                Some(runs) if !runs.is_empty() => Prefilter::Classes(runs.into_iter().map(Shifts::new).collect()),
+                _ => Prefilter::None,
+            },
+        };
+        RegexTerm { re, prefilter, candidates: std::cell::OnceCell::new() }
+    }
+
+    fn matches(&self, texts: &EventTexts, i: usize) -> bool {
+        let candidate = match &self.prefilter {
+            Prefilter::None => true,
+            prefilter => {
+                let marks = self.candidates.get_or_init(|| {
+                    let mut marks = vec![false; texts.ends.len()];
+                    match prefilter {
+                        Prefilter::None => marks.fill(true),
+                        Prefilter::Literals(literals) => {
+                            for l in literals {
+                                mark(texts, l.len(), |h, at| l.find_at(h, at), &mut marks);
+                            }
+                        }
+                        Prefilter::Classes(runs) => {
+                            for r in runs {
+                                mark(texts, r.len(), |h, at| required_classes::find(h, r, at), &mut marks);
+                            }
+                        }
+                    }
+                    marks
+                });
+                marks.get(i).copied().unwrap_or(false)
+            }
+        };
+        candidate && texts.get(i).and_then(|t| std::str::from_utf8(t).ok()).is_some_and(|t| self.re.is_match(t))
+    }
+}
+
+/// Marks the events whose text holds a find of `find` (a needle `len` bytes
+/// long): one scan over the whole buffer, skipping to the next event after a
+/// find (a find across two events' texts is none).
+fn mark(texts: &EventTexts, len: usize, find: impl Fn(&[u8], usize) -> Option<usize>, marks: &mut [bool]) {
+    let (mut from, mut event) = (0, 0);
+    while let Some(at) = find(&texts.text, from) {
+        while texts.ends.get(event).is_some_and(|end| *end <= at) {
+            event += 1;
+        }
+        let Some(&end) = texts.ends.get(event) else { break };
+        if at + len <= end {
+            if let Some(m) = marks.get_mut(event) {
+                *m = true;
+            }
+            from = end;
+        } else {
+            from = at + 1;
+        }
+    }
 }
 
 /// One copy of memmem's searcher set-up (it inlines wherever it is called).
@@ -48,11 +142,7 @@ fn finder(needle: &[u8]) -> memchr::memmem::Finder<'static> {
 pub(super) fn event_test(atom: Atom, column: usize) -> Result<Test, QueryError> {
     let (name, op, value, value_column) = match atom {
         Atom::Text(t) => return Ok(Test::Text(text_finder(&t))),
-        Atom::Regex(r) => {
-            let re = build_regex(&r, column)?;
-            let literals = required_literal::required_literals(&r).unwrap_or_default();
-            return Ok(Test::Regex(re, literals.iter().map(|l| finder(l.as_bytes())).collect()));
-        }
+        Atom::Regex(r) => return Ok(Test::Regex(Box::new(RegexTerm::new(build_regex(&r, column)?, &r)))),
         Atom::Field { name, op, value, value_column } => (name, op, value, value_column),
     };
     let field = name.to_lowercase();
@@ -353,8 +443,10 @@ impl QueryIndex {
         if expr.any_term(&|t| matches!(t, Test::Role(_) | Test::Kind(_))) {
             self.fields.get_or_insert_with(|| EventFields::build(trace));
         }
-        // A regex with required literals looks in the same lower-cased text first.
-        if expr.any_term(&|t| matches!(t, Test::Text(_)) || matches!(t, Test::Regex(_, literals) if !literals.is_empty())) {
+        // Free text is searched in place until the index exists (built while
+        // the viewer is idle: `prepare_search`), unless the needle is one the
+        // in-place search is not exact for.
+        if expr.any_term(&|t| matches!(t, Test::Text(t) if t.in_place.is_none())) {
             self.lower.get_or_insert_with(|| EventTexts::build(trace, true));
         }
         if self.text.is_none() && expr.any_term(&|t| matches!(t, Test::Regex(..))) {
@@ -382,9 +474,10 @@ impl QueryIndex {
         }
     }
 
-    /// Builds now what the first field and free-text queries would build
-    /// (role/kind ids, the lower-cased text buffer), so that a viewer can pay
-    /// for it while idle instead of on the user's first query. Idempotent.
+    /// Builds now the role/kind ids and the lower-cased text buffer, so that a
+    /// viewer pays for them while idle: until then free text is searched in
+    /// place (`in_place`: no wait for the first query), from then on in the
+    /// buffer (several times faster than in place). Idempotent.
     pub fn prepare_search(&mut self, trace: &Trace) {
         self.fields.get_or_insert_with(|| EventFields::build(trace));
         self.lower.get_or_insert_with(|| EventTexts::build(trace, true));
@@ -408,15 +501,12 @@ impl QueryIndex {
             Test::IsError => self.flags.as_ref().and_then(|f| f.get(i)).is_some_and(|f| f & 1 != 0) || event_failed(e),
             Test::IsWarning => self.flags.as_ref().and_then(|f| f.get(i)).is_some_and(|f| f & 2 != 0),
             Test::HasToolCalls => matches!(&e.body, EventBody::Message(m) if !m.tool_calls.is_empty()),
-            Test::Text(s) => self.lower.as_ref().and_then(|v| v.get(i)).is_some_and(|t| contains(s, t)),
-            Test::Regex(re, literals) => {
-                if let (false, Some(lower)) = (literals.is_empty(), self.lower.as_ref().and_then(|v| v.get(i))) {
-                    if !literals.iter().any(|l| contains(l, lower)) {
-                        return false;
-                    }
-                }
-                self.text.as_ref().and_then(|v| v.get(i)).and_then(|t| std::str::from_utf8(t).ok()).is_some_and(|t| re.is_match(t))
-            }
+            Test::Text(s) => match (&self.lower, &s.in_place) {
+                (Some(lower), _) => lower.get(i).is_some_and(|t| contains(&s.finder, t)),
+                (None, Some(in_place)) => in_place.event_matches(trace, i),
+                (None, None) => false,
+            },
+            Test::Regex(r) => self.text.as_ref().is_some_and(|texts| r.matches(texts, i)),
             Test::After(at) => self.instants.as_ref().and_then(|v| v.get(i)).copied().flatten().is_some_and(|t| t > *at),
             Test::Before(at) => self.instants.as_ref().and_then(|v| v.get(i)).copied().flatten().is_some_and(|t| t < *at),
         }

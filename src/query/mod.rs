@@ -21,8 +21,11 @@
 
 use crate::model::Trace;
 
+mod ci_find;
 mod facets;
+mod in_place;
 mod index;
+mod required_classes;
 mod required_literal;
 mod runs;
 mod syntax;

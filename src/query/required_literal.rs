@@ -3,13 +3,13 @@
 //!
 //! `regex-lite` (chosen for the .wasm's size) has no literal optimisations of
 //! its own, so `/line \d+, in/` ran its NFA over every byte of every event:
-//! ~1.8 s on 100 MB. Events whose lower-cased text (the free-text index,
-//! searched with SIMD memmem) lacks `line ` cannot match, and are skipped.
+//! ~1.8 s on 100 MB. Events whose text (the as-is text index, searched
+//! ASCII case-insensitively with SIMD, `super::ci_find`) lacks `line ` cannot
+//! match, and are skipped.
 //!
 //! Soundness rests on three facts. Only ASCII is taken, and `regex-lite`'s
-//! case-insensitivity is ASCII-only, so any match of the literal, in either
-//! case, is the same bytes lower-cased in the index (which lowers character by
-//! character: ASCII stays ASCII, in place). The walk is conservative: anything
+//! case-insensitivity is ASCII-only, so any match of the literal is the same
+//! bytes in some ASCII case. The walk is conservative: anything
 //! it does not recognise as a plain character ends the current run, so two
 //! pieces of text are only joined when the pattern places them side by side.
 //! A top-level `|` splits the pattern into branches, each walked alone: a
@@ -41,7 +41,7 @@ pub(crate) fn required_literals(pattern: &str) -> Option<Vec<String>> {
 
 /// The pattern split at its top-level `|`s (not those in groups or classes,
 /// nor escaped ones).
-fn branches(chars: &[u8]) -> Vec<&[u8]> {
+pub(super) fn branches(chars: &[u8]) -> Vec<&[u8]> {
     let mut out = Vec::new();
     let (mut start, mut i) = (0, 0);
     while let Some(&c) = chars.get(i) {
@@ -122,7 +122,7 @@ fn take_longer(best: &mut String, run: &mut String) {
 }
 
 /// `(?flags)` at `i`: flags for the rest of the group, no sub-pattern.
-fn is_flag_group(chars: &[u8], i: usize) -> bool {
+pub(super) fn is_flag_group(chars: &[u8], i: usize) -> bool {
     if chars.get(i + 1) != Some(&b'?') {
         return false;
     }
@@ -135,7 +135,7 @@ fn is_flag_group(chars: &[u8], i: usize) -> bool {
 
 /// Any `(?flags)` or `(?flags:…)` that mentions `x`: verbose mode ignores
 /// whitespace and starts comments at `#`, so text is no longer what it seems.
-fn has_verbose_flag(chars: &[u8]) -> bool {
+pub(super) fn has_verbose_flag(chars: &[u8]) -> bool {
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
         match c {
@@ -178,8 +178,13 @@ fn escape(chars: &[u8], i: usize) -> (Option<u8>, usize) {
     (None, j)
 }
 
+/// Where the escape at `i` ends.
+pub(super) fn escape_end(chars: &[u8], i: usize) -> usize {
+    escape(chars, i).1
+}
+
 /// Past a quantifier at `i` (`*`, `+`, `?`, `{n,m}`) and its lazy `?`.
-fn skip_quantifier(chars: &[u8], i: usize) -> usize {
+pub(super) fn skip_quantifier(chars: &[u8], i: usize) -> usize {
     let mut j = match chars.get(i) {
         Some(b'{') => skip_to(chars, i, b'}'),
         Some(b'*' | b'+' | b'?') => i + 1,
@@ -204,7 +209,7 @@ fn skip_to(chars: &[u8], i: usize, close: u8) -> usize {
 }
 
 /// Past the group opened at `i`, nested groups, classes and escapes included.
-fn skip_group(chars: &[u8], i: usize) -> usize {
+pub(super) fn skip_group(chars: &[u8], i: usize) -> usize {
     let mut depth = 0usize;
     let mut j = i;
     while let Some(&c) = chars.get(j) {
@@ -230,7 +235,7 @@ fn skip_group(chars: &[u8], i: usize) -> usize {
 
 /// Past the class opened at `i`: `]` first (or after `^`) is a member, classes
 /// nest (`[a[^b]]`, `[[:alpha:]]`), escapes are skipped whole.
-fn skip_class(chars: &[u8], i: usize) -> usize {
+pub(super) fn skip_class(chars: &[u8], i: usize) -> usize {
     let mut depth = 0usize;
     let mut j = i;
     while let Some(&c) = chars.get(j) {
@@ -343,7 +348,8 @@ mod tests {
             for _ in 0..40 {
                 let text: String = (0..next(12)).map(|_| TEXT[next(TEXT.len())]).collect();
                 if re.is_match(&text) {
-                    let lower = text.to_lowercase();
+                    // ASCII case only: the prefilter searches the text as it is, case-insensitively.
+                    let lower = text.to_ascii_lowercase();
                     assert!(literals.iter().any(|l| lower.contains(l.as_str())), "/{pattern}/ matches {text:?} but none of {literals:?} is in it");
                     matched += 1;
                 } else {

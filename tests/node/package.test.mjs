@@ -143,6 +143,32 @@ const QUERY_TRACE = [
   { role: 'assistant', content: 'It is SUNNY.', timestamp: '2024-05-01T12:00:08+02:00' },
 ];
 
+test('the first free-text query (in place, no index yet) answers as later ones (after prepareSearch)', () => {
+  const files = [
+    corpusFile('invariant', 'invariantlabs-ai__faithful_simulation__traces__trace_20250902_121058.json'),
+    corpusFile('invariant', 'invariantlabs-ai__testing__demo__swarm_agentic_rag__trace_fixed.json'),
+    corpusFile('claude-code', 'marot__spotter__test__fixtures__transcripts__tool_heavy.jsonl'),
+    corpusFile('docent', 'TransluceAI__docent__docent__docent__samples__tb_airline.json'),
+  ];
+  const needles = ['the', 'THE', 'error', 'traceback', 'json', 'k', 'i', 'é', 'http', '"/"', 'true', 'null', '1', '"a b"', '"{"', 'zürich', '/\\d{3}-\\d{2}/'];
+  for (const bytes of files) {
+    const prepared = parseTrace(bytes);
+    try {
+      prepared.prepareSearch();
+      for (const q of needles) {
+        const fresh = parseTrace(bytes);
+        try {
+          assert.deepEqual([...fresh.filter(q)], [...prepared.filter(q)], q);
+        } finally {
+          fresh.free();
+        }
+      }
+    } finally {
+      prepared.free();
+    }
+  }
+});
+
 test('the query language: fields, OR, groups, regex, time, facets', () => {
   const trace = parseTrace(new TextEncoder().encode(JSON.stringify(QUERY_TRACE)));
   try {

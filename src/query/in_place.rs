@@ -1,0 +1,284 @@
+//! Free text searched where it is, in the source: no lower-cased copy of the
+//! trace's text to build before the first query can answer.
+//!
+//! An event's search text ([`super::event_text`]) is pieces joined by `\n`:
+//! content and reasoning texts, tool names, arguments. A needle of printable
+//! ASCII without `"` or `\` (and no `\n`) cannot span a `\n`, and lowering a
+//! text piece by piece lowers it as a whole does (`\n` ends the context of a
+//! word-final `Σ`), so the event matches when one of its pieces does. A piece
+//! is looked at as its bytes are ([`CiFinder`], ASCII case-insensitive):
+//!
+//! - A string literal without escapes, an owned string: its bytes are its
+//!   text, and an ASCII match in the lower-cased text is one in the bytes
+//!   with letters in either case, but for the two non-ASCII characters that
+//!   lower to ASCII (`K` KELVIN SIGN to `k`, `İ` to `i` and a combining dot):
+//!   a piece holding one, when the needle has a `k` or an `i`, is decoded and
+//!   lowered instead.
+//! - A literal with escapes: a match in the bytes counts unless it starts
+//!   inside an escape (the needle has no `\`, so it cannot hold one). A
+//!   needle's character can come from an escape only as `\uXXXX` (or `\/`):
+//!   a piece without a match that holds such an escape of an ASCII character,
+//!   `K` or `İ` (or `\/`, for a needle with `/`) is decoded and lowered.
+//! - Tool-call arguments are searched as compact JSON written from their
+//!   parse. Not parsing them is the point, so their bytes are only a
+//!   prefilter: the needle's longest run of letters (two or more) must be in
+//!   them (a run of letters is in a string, a key or a literal, and those
+//!   are in the source as they are, escapes aside: arguments with a `\u`
+//!   escape of an ASCII character, `K` or `İ` are written out), and only then
+//!   are they written and searched exactly. Arguments the format parsed
+//!   itself are looked at the same way, string by string of their value.
+//!
+//! Everything else (markers, spans, unparsed records, a needle outside that
+//! set) is written and lowered as the index would, for that event or
+//! needle only. `tests/query_in_place.rs` holds this to the index on texts
+//! built to break it.
+
+use memchr::memmem::Finder;
+
+use crate::json::string::decode_literal;
+use crate::lazy_value::Unparsed;
+use crate::model::{Arguments, Content, ContentPart, EventBody, Trace};
+use crate::text::{RawText, Text};
+
+use super::ci_find::{CiFinder, Found};
+use super::index::event_text_into;
+
+/// A needle the in-place search answers for exactly.
+#[derive(Debug, Clone)]
+pub(super) struct InPlace {
+    finder: CiFinder,
+    /// The needle, lower-cased, for the pieces that are written out.
+    exact: Finder<'static>,
+    /// The needle holds `k` or `i` (see the module's doc).
+    ki: bool,
+    /// The arguments' prefilter: the needle's longest run of letters.
+    letters: Option<CiFinder>,
+    /// What [`InPlace::search`] stops at besides the needle, in a literal
+    /// with escapes and in text as it is.
+    pairs_escaped: Vec<(u8, u8)>,
+    pairs_plain: Vec<(u8, u8)>,
+}
+
+impl InPlace {
+    /// The plan for `lower` (a lower-cased needle), or None when the needle
+    /// is outside what the in-place search is exact for.
+    pub(super) fn new(lower: &str) -> Option<InPlace> {
+        let bytes = lower.as_bytes();
+        if bytes.is_empty() || !bytes.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"' && *b != b'\\') {
+            return None;
+        }
+        let letters = bytes
+            .split(|b| !b.is_ascii_alphabetic())
+            .max_by_key(|run| run.len())
+            .filter(|run| run.len() >= 2)
+            .map(CiFinder::new);
+        let ki = bytes.iter().any(|b| matches!(b, b'k' | b'i'));
+        // `K` is E2 84 AA, `İ` C4 B0: their first two bytes.
+        let pairs_plain = if ki { vec![(0xE2, 0x84), (0xC4, 0xB0)] } else { Vec::new() };
+        let mut pairs_escaped = vec![(b'\\', b'u')];
+        if bytes.contains(&b'/') {
+            pairs_escaped.push((b'\\', b'/'));
+        }
+        pairs_escaped.extend_from_slice(&pairs_plain);
+        Some(InPlace { finder: CiFinder::new(bytes), exact: Finder::new(bytes).into_owned(), ki, letters, pairs_escaped, pairs_plain })
+    }
+
+    /// Whether event `i`'s search text, lower-cased, holds the needle.
+    pub(super) fn event_matches(&self, trace: &Trace, i: usize) -> bool {
+        let Some(e) = trace.events.get(i) else { return false };
+        match &e.body {
+            EventBody::Message(m) => {
+                self.content(&m.content) || m.tool_calls.iter().any(|c| self.plain(&c.function) || self.arguments(&c.arguments))
+            }
+            EventBody::ToolCall(c) => self.plain(&c.function) || self.arguments(&c.arguments),
+            EventBody::ToolResult(r) => {
+                r.call.and_then(|c| trace.call(c)).is_some_and(|c| self.plain(&c.function)) || self.content(&r.content)
+            }
+            EventBody::ToolDefinitions(t) => t.iter().any(|t| self.plain(&t.name)),
+            _ => {
+                let mut text = String::new();
+                event_text_into(trace, i, &mut text);
+                self.written(&text)
+            }
+        }
+    }
+
+    fn content(&self, c: &Content) -> bool {
+        match c {
+            Content::None => false,
+            Content::Text(t) => self.text(t),
+            Content::Parts(parts) => parts.iter().any(|p| match p {
+                ContentPart::Text(t) | ContentPart::Reasoning(t) => self.text(t),
+                _ => false,
+            }),
+            Content::Json(v) => self.written(&v.to_string()),
+        }
+    }
+
+    fn text(&self, t: &Text) -> bool {
+        match t.raw() {
+            RawText::Owned(s) => self.plain(s),
+            RawText::Source { bytes, escaped: false } => self.unescaped(bytes),
+            RawText::Source { bytes, escaped: true } => self.escaped(bytes),
+        }
+    }
+
+    fn plain(&self, s: &str) -> bool {
+        self.unescaped(s.as_bytes())
+    }
+
+    /// Bytes that are their text (read lossily: a bad byte is U+FFFD, not ASCII).
+    fn unescaped(&self, bytes: &[u8]) -> bool {
+        self.search(bytes, false)
+    }
+
+    /// A string literal's contents with escapes.
+    fn escaped(&self, bytes: &[u8]) -> bool {
+        self.search(bytes, true)
+    }
+
+    /// One pass over a piece's bytes for the needle and what could hide it
+    /// from a search of the bytes (`\u` and `\/` escapes, `K`, `İ`); a piece
+    /// with one of those that could make the needle is decoded instead.
+    fn search(&self, bytes: &[u8], escaped: bool) -> bool {
+        let pairs = if escaped { &self.pairs_escaped[..] } else { &self.pairs_plain[..] };
+        let hides_needle = |bytes: &[u8], at: usize| match bytes.get(at..) {
+            Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
+            Some([b'\\', b'/', ..]) => true,
+            Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
+            None => false,
+        };
+        let mut from = 0;
+        while let Some(found) = self.finder.find_or_pair(bytes, from, pairs, hides_needle) {
+            match found {
+                Found::Needle(at) if escaped && inside_escape(bytes, at) => from = at + 1,
+                Found::Needle(_) => return true,
+                Found::Pair(_) => return self.written(&decode_literal(bytes, escaped)),
+            }
+        }
+        false
+    }
+
+    fn arguments(&self, a: &Arguments) -> bool {
+        let raw = match (&a.value, &a.text) {
+            (Some(v), _) => v.origin(),
+            (None, Some(t)) => return self.text(t),
+            (None, None) => return false,
+        };
+        let bytes = match raw {
+            Some(Unparsed::Json(bytes)) => bytes,
+            Some(Unparsed::EncodedIn(t)) => match t.raw() {
+                RawText::Owned(s) => s.as_bytes(),
+                RawText::Source { bytes, .. } => bytes,
+            },
+            None => &[],
+        };
+        let maybe = match (&self.letters, raw, &a.value) {
+            (Some(letters), Some(_), _) => {
+                letters.find_at(bytes, 0).is_some() || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes))
+            }
+            (Some(letters), None, Some(v)) => self.value_may_hold(v.get(), letters),
+            _ => true,
+        };
+        maybe && {
+            let mut text = String::new();
+            a.push_display(&mut text);
+            self.written(&text)
+        }
+    }
+
+    /// Whether `v`, written as compact JSON, may hold `letters`: a run of
+    /// letters is within one token there, and a string written is the string
+    /// itself unless it has a character JSON escapes (then it may: `\n`).
+    fn value_may_hold(&self, v: &serde_json::Value, letters: &CiFinder) -> bool {
+        use serde_json::Value;
+        let string = |s: &str| {
+            letters.find_at(s.as_bytes(), 0).is_some()
+                || s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
+                || (self.ki && lowers_to_ascii(s.as_bytes()))
+        };
+        match v {
+            Value::Null => string("null"),
+            Value::Bool(b) => string(if *b { "true" } else { "false" }),
+            Value::Number(n) => string(&n.to_string()),
+            Value::String(s) => string(s),
+            Value::Array(items) => items.iter().any(|x| self.value_may_hold(x, letters)),
+            Value::Object(map) => map.iter().any(|(k, x)| string(k) || self.value_may_hold(x, letters)),
+        }
+    }
+
+    /// The exact test on text written out: lower-cased, then searched.
+    fn written(&self, text: &str) -> bool {
+        self.exact.find(text.to_lowercase().as_bytes()).is_some()
+    }
+}
+
+/// Whether `bytes` hold `K` (U+212A) or `İ` (U+0130): the non-ASCII
+/// characters whose lower case holds ASCII.
+fn lowers_to_ascii(bytes: &[u8]) -> bool {
+    // One pass for both first bytes (E2 84 AA, C4 B0).
+    memchr::memchr2_iter(0xE2, 0xC4, bytes).any(|at| matches!(bytes.get(at..), Some([0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..])))
+}
+
+/// Whether the literal's contents hold a `\uXXXX` escape of a printable ASCII
+/// character, or (`ki`) of `K` or `İ`. Conservative: `\\u` (an escaped
+/// backslash, then `u`) counts too.
+fn ascii_escape(bytes: &[u8], ki: bool) -> bool {
+    memchr::memmem::find_iter(bytes, b"\\u").any(|at| ascii_escape_at(bytes, at, ki))
+}
+
+/// [`ascii_escape`] for the `\u` at `at`.
+fn ascii_escape_at(bytes: &[u8], at: usize, ki: bool) -> bool {
+    let code = bytes.get(at + 2..at + 6).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u32::from_str_radix(h, 16).ok());
+    match code {
+        Some(c) => c < 0x80 || (ki && (c == 0x212A || c == 0x130)),
+        None => true,
+    }
+}
+
+/// Whether position `at` of a literal's contents is inside an escape: the
+/// character after a `\`, or a hex digit of a `\uXXXX`.
+fn inside_escape(bytes: &[u8], at: usize) -> bool {
+    let escaped_at = |p: usize| bytes.get(..p).is_some_and(|before| before.iter().rev().take_while(|b| **b == b'\\').count() % 2 == 1);
+    escaped_at(at) || (1..=4).any(|d| at > d && bytes.get(at - d) == Some(&b'u') && escaped_at(at - d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{inside_escape, InPlace};
+
+    /// Each thing that hides a needle from a search of the bytes, in a piece
+    /// alone (through a trace, a format may have decoded the string).
+    #[test]
+    fn what_hides_a_needle_is_decoded() {
+        let q = |needle: &str| InPlace::new(needle).unwrap();
+        assert!(q("src/query").escaped(br"a src\/query"));
+        assert!(!q("src/query").escaped(br"a src\\/query"));
+        assert!(q("back2").unescaped("bac\u{212A}2".as_bytes()));
+        assert!(q("back2").escaped("x\\nbac\u{212A}2".as_bytes()));
+        assert!(q("back2").escaped(br"x\nbac\u212A2"));
+        assert!(q("xi").unescaped("x\u{130}".as_bytes()));
+        assert!(q("xi").escaped(br"\nx\u0130"));
+        assert!(q("trace").escaped(br"\ntr\u0061ce"));
+        assert!(!q("trace").escaped(br"\ntr\u00e1ce"));
+        assert!(!q("nab").escaped(br"a\nab"), "the n of \\n");
+        assert!(q("nab").escaped(br"a\\nab"), "an escaped backslash, then nab");
+        assert!(!q("u0041").escaped(br"\u0041"));
+    }
+
+    #[test]
+    fn positions_inside_escapes() {
+        let b = br#"a\nb\\nc\u0041d"#;
+        let inside: Vec<usize> = (0..b.len()).filter(|&i| inside_escape(b, i)).collect();
+        // `n` after `\`; the second `\` of `\\`; u0041's `u` and hex digits.
+        assert_eq!(inside, vec![2, 5, 9, 10, 11, 12, 13]);
+    }
+
+    /// The non-ASCII characters whose lower case holds ASCII are the two the
+    /// search looks for.
+    #[test]
+    fn only_kelvin_and_dotted_i_lower_to_ascii() {
+        let found: Vec<char> = (0x80..=0x10FFFFu32).filter_map(char::from_u32).filter(|c| c.to_lowercase().any(|l| l.is_ascii())).collect();
+        assert_eq!(found, vec!['\u{130}', '\u{212A}']);
+    }
+}

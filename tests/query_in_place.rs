@@ -1,0 +1,163 @@
+//! The first free-text query searches the source in place; later ones (after
+//! `prepare_search`) the lower-cased index. Both must answer alike: here on
+//! texts built to break the in-place search (escapes of letters, `\/`, the
+//! Kelvin sign and dotted I, matches inside escapes, arguments written from
+//! their parse), and on needles cut from every fixture of every format.
+
+use agent_trace_viewer::query::{event_text, filter, QueryIndex};
+use agent_trace_viewer::model::Trace;
+use agent_trace_viewer::{parse_trace, ParseOptions};
+
+/// The events matching `query` on a fresh index (in place) and on a
+/// prepared one (the index), which must agree; both are returned.
+fn first_and_later(t: &Trace, query: &str) -> (Vec<u32>, Vec<u32>) {
+    let first = filter(t, query, &mut QueryIndex::default()).unwrap_or_else(|e| panic!("{query}: {e}"));
+    let mut index = QueryIndex::default();
+    index.prepare_search(t);
+    let later = filter(t, query, &mut index).unwrap_or_else(|e| panic!("{query}: {e}"));
+    (first, later)
+}
+
+/// What the query means: the events whose text, lower-cased, holds the needle.
+fn brute(t: &Trace, needle: &str) -> Vec<u32> {
+    let needle = needle.to_lowercase();
+    (0..t.events.len()).filter(|&i| event_text(t, i).to_lowercase().contains(&needle)).map(|i| i as u32).collect()
+}
+
+fn quoted(needle: &str) -> String {
+    format!("\"{needle}\"")
+}
+
+const TRICKY: &str = r#"[
+{"role": "user", "content": "plain Traceback here"},
+{"role": "user", "content": "esc\naped\ttrace\u0062ack and \u0054RACEBACK"},
+{"role": "user", "content": "kelvin: bac\u212A1 and raw bacK, dotted: x\u0130ndex and İndex"},
+{"role": "user", "content": "no escape: bacK2, zİ"},
+{"role": "user", "content": "slash: src\/query and a\\nb (backslash n) and \\u0041"},
+{"role": "user", "content": "split\nacross\u000Alines"},
+{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "Run_Tool", "arguments": "{\"cmd\": \"ls \\u002Ftmp\", \"n\": 1e5, \"x\": NaN, \"s\": \"tr\\u0061ceback\"}"}}]},
+{"role": "assistant", "content": "", "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "send", "arguments": {"Key": "Va\u006Cue", "dup": 1, "dup": 2, "t": true, "big": 1.50, "txt": "line1\nline2"}}}]},
+{"role": "tool", "tool_call_id": "c1", "content": "ΣΑΣ ΟΔΟΣ result of run_tool"},
+{"role": "tool", "tool_call_id": "c2", "content": [{"type": "text", "text": "part one"}, {"type": "text", "text": "Part TWO \u00e9t\u00e9"}]},
+{"role": "assistant", "tool_calls": "oops"},
+{"role": "system", "content": {"structured": "Value", "n": [1, 2]}}
+]"#;
+
+#[test]
+fn tricky_texts_agree_with_the_index() {
+    let t = parse_trace(TRICKY.as_bytes().to_vec(), &ParseOptions::default()).unwrap();
+    let needles = [
+        "traceback", "TRACEBACK", "raceb", "trace", "nab", "aped", "atrace", "ntrace", "back", "bac", "back and", "k", "bak", "kelvin", "back1", "back2", "xi", "zi",
+        "index", "ndex", "i", "src/query", "/query", "/", "/tmp", "ls /tmp", "u002f", "002f", "u0041", "nb", "a\\nb", "split", "lines",
+        "acrosslines", "run_tool", "run", "tool", "cmd", "1e5", "100000", "nan", "null", "value", "key", "dup", "dup\":2", "true", "1.50",
+        "1.5", "line1", "nline2", "n", "ς", "σας", "οδος", "part", "one", "two", "été", "ete", "structured", "\"structured\"", "oops", "u",
+        "e", "a", " ", "-", "xyz",
+    ];
+    for needle in needles {
+        let q = quoted(&needle.replace('"', ""));
+        let (first, later) = first_and_later(&t, &q);
+        assert_eq!(first, later, "{q}: in place vs index");
+        if !needle.contains('"') {
+            assert_eq!(first, brute(&t, needle), "{q}: vs the definition");
+        }
+    }
+    // Spot checks of what the texts hold.
+    assert_eq!(first_and_later(&t, "traceback").0, vec![0, 1, 6]);
+    assert_eq!(first_and_later(&t, "back").0, vec![0, 1, 2, 3, 4, 6]);
+    assert_eq!(first_and_later(&t, "index").0, Vec::<u32>::new(), "İ lowers to i and a combining dot");
+    assert_eq!(first_and_later(&t, "back1").0, vec![2]);
+    assert_eq!(first_and_later(&t, "back2").0, vec![3]);
+    assert_eq!(first_and_later(&t, "xi").0, vec![2]);
+    assert_eq!(first_and_later(&t, "zi").0, vec![3]);
+    assert_eq!(first_and_later(&t, "src/query").0, vec![4]);
+    assert_eq!(first_and_later(&t, "value").0, vec![7, 11]);
+}
+
+/// Arguments the format parses itself (Claude Code's `input`): looked at
+/// string by string, and written when a string holds what JSON escapes.
+#[test]
+fn parsed_arguments_agree_with_the_index() {
+    let line = |id: &str, input: &str| {
+        format!(
+            r#"{{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"11111111-2222-4333-8444-555555555555","version":"2.1.39","message":{{"model":"m","id":"msg_{id}","type":"message","role":"assistant","content":[{{"type":"tool_use","id":"toolu_{id}","name":"Bash","input":{input}}}],"stop_reason":null,"stop_sequence":null}},"type":"assistant","timestamp":"2025-10-09T08:54:16.296Z","uuid":"{id}"}}"#
+        )
+    };
+    let jsonl = [
+        line("a1", r#"{"command": "line1\nline2", "n": 1.50}"#),
+        line("a2", r#"{"command": "say \"hi\" to\tme", "flag": true, "nested": {"Deep": [null, "K"]}}"#),
+        line("a3", r#"{"command": "plain words only"}"#),
+    ]
+    .join("\n");
+    let t = parse_trace(jsonl.into_bytes(), &ParseOptions::default()).unwrap();
+    assert!(t.events.len() >= 3, "{} events", t.events.len());
+    for needle in ["nline2", "line1", "say", "hi", "tme", "tto", "true", "deep", "null", "1.50", "words", "bash", "command", "deepk", "k", "xyz"] {
+        let (first, later) = first_and_later(&t, &quoted(needle));
+        assert_eq!(first, later, "{needle}");
+        assert_eq!(first, brute(&t, needle), "{needle}");
+    }
+    assert_eq!(first_and_later(&t, "nline2").0.len(), 1, "the newline is written as \\n");
+    assert_eq!(first_and_later(&t, "tme").0.len(), 1, "the tab is written as \\t");
+}
+
+/// Needles cut from every event's text in every fixture (every format),
+/// in mixed case: the in-place search finds what the index finds.
+#[test]
+fn needles_from_every_fixture_agree_with_the_index() {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n.max(1) as u64) as usize
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (mut files, mut checked) = (0, 0);
+    // Every file under the fixtures, folders within folders too.
+    let mut paths = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    {
+        for path in paths {
+            let Ok(t) = parse_trace(std::fs::read(&path).unwrap(), &ParseOptions::default()) else { continue };
+            if t.events.is_empty() {
+                continue;
+            }
+            files += 1;
+            for _ in 0..6 {
+                let text = event_text(&t, next(t.events.len()));
+                let chars: Vec<char> = text.chars().collect();
+                if chars.is_empty() {
+                    continue;
+                }
+                let start = next(chars.len());
+                let len = 1 + next(12);
+                let needle: String = chars
+                    .iter()
+                    .skip(start)
+                    .take(len)
+                    .enumerate()
+                    .map(|(i, c)| if i % 2 == 0 { c.to_uppercase().next().unwrap_or(*c) } else { *c })
+                    .filter(|c| *c != '"' && !c.is_whitespace())
+                    .collect();
+                if needle.is_empty() {
+                    continue;
+                }
+                let q = quoted(&needle);
+                let (first, later) = first_and_later(&t, &q);
+                assert_eq!(first, later, "{}: {q}", path.display());
+                checked += 1;
+            }
+        }
+    }
+    assert!(files > 100 && checked > 500, "{files} files, {checked} needles");
+}
