@@ -30,6 +30,9 @@ fn a_folder_is_read_as_its_groups_and_files() {
     std::fs::copy(from.join("11111111-2222-4333-8444-555555555555/subagents/agent-b1f2c3d.jsonl"), session.join("agent-b1f2c3d.jsonl")).unwrap();
     std::fs::write(dir.join("chat.json"), br#"[{"role": "user", "content": "hi"}]"#).unwrap();
     std::fs::write(dir.join(".DS_Store"), b"\0\0\0\x01Bud1").unwrap();
+    // A link back up the tree is not followed (it would never end).
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&dir, dir.join("s/loop")).unwrap();
     let (code, out, err) = cli(&["stats", "--format", "json", dir.to_str().unwrap()], None);
     let got = runs(&out);
     assert_eq!(code, 0, "{err}\n{out}");

@@ -58,7 +58,9 @@ pub fn traces(arg: &str) -> Result<Vec<TraceInput>, String> {
     Ok(out)
 }
 
-/// Every file under `dir`, hidden entries (a leading `.`) skipped.
+/// Every file under `dir`, hidden entries (a leading `.`) skipped. A link
+/// to a file is read; a link to a folder is not followed (it could lead back
+/// up the tree).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
@@ -66,9 +68,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
             continue;
         }
         let path = entry.path();
-        if path.is_dir() {
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
             walk(&path, out)?;
-        } else {
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
             out.push(path);
         }
     }
