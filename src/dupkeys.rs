@@ -308,13 +308,8 @@ mod tests {
         ] {
             check(text.as_bytes());
         }
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n) as usize
-        };
+        let mut next = crate::test_rng::xorshift(0x9E37_79B9_7F4A_7C15);
+        let mut rand = |n: u64| next(n as usize);
         const KEYS: [&str; 6] = ["a", "b", "\\u0061", "c\\n", "c\\u000a", "d"];
         fn value(rand: &mut dyn FnMut(u64) -> usize, depth: usize, out: &mut String) {
             match rand(if depth > 3 { 3 } else { 5 }) {

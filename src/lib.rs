@@ -32,6 +32,8 @@ pub mod redact;
 pub mod render;
 pub mod sort;
 pub mod source;
+#[cfg(test)]
+mod test_rng;
 pub mod text;
 pub mod view;
 

@@ -169,13 +169,7 @@ mod tests {
     /// edges (positions 0..40, both cases, near-misses).
     #[test]
     fn finds_what_a_plain_scan_finds() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_F491_4F6C_DD1Du64);
         const BYTES: &[u8] = b"aAbBkKzZ-_ \\\"\xc3\xa9xX0uU\\";
         for _ in 0..20_000 {
             let needle: Vec<u8> = (0..1 + next(4)).map(|_| BYTES[next(BYTES.len())]).collect();

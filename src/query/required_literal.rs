@@ -332,13 +332,7 @@ mod tests {
             "(?-i)", "(?s)", "(?x)", "(?i:", "(?P<n>", "[ab]", "[^a]", "[]a]", "[[:alpha:]]", "[a[^b]]", r"[\]a]", "[a-]", r"\d", r"\w", r"\b", r"\<", r"\>", r"\x41", r"\x{6B}", "^", "$", "ſ", "K", "é", r"\n",
         ];
         const TEXT: &[&str] = &["a", "b", "A", "B", "k", "K", "s", "S", "ſ", "K", " ", "-", ".", "1", "\n", "é", "É"];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = crate::test_rng::xorshift(0x9E37_79B9_7F4A_7C15u64);
         let (mut checked, mut matched, mut filtered) = (0, 0, 0);
         for _ in 0..60_000 {
             let pattern: String = (0..1 + next(8)).map(|_| PIECES[next(PIECES.len())]).collect();

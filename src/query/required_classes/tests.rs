@@ -59,13 +59,7 @@ fn every_match_holds_one_of_the_runs() {
         r"\b", "^", "$", r"\-", r"\.", "é", "[[:alpha:]]", "[a-]",
     ];
     const TEXT: &[&str] = &["1", "2", "9", "1", "2", "a", "A", "b", "B", "-", "-", " ", "\n", "é", "K", "_"];
-    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = crate::test_rng::xorshift(0x9E37_79B9_7F4A_7C15u64);
     let (mut checked, mut matched) = (0, 0);
     for _ in 0..40_000 {
         let pattern: String = (0..1 + next(10)).map(|_| PIECES[next(PIECES.len())]).collect();
@@ -87,13 +81,7 @@ fn every_match_holds_one_of_the_runs() {
 /// Horspool's scan against a plain one.
 #[test]
 fn find_agrees_with_a_plain_scan() {
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = crate::test_rng::xorshift(0x2545_F491_4F6C_DD1Du64);
     let sets: [ByteSet; 4] = [DIGITS, 1 << b'-', (1 << b'a') | (1 << b'A'), DIGITS | (1 << b'-')];
     let alphabet = b"01-aAx\xc3";
     for _ in 0..20_000 {
