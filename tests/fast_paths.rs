@@ -189,6 +189,11 @@ fn edits_parse_the_same(edits: &[(&str, &str)], format: &str, make: impl Fn((&st
     left_in_source
 }
 
+/// `doc` with the first `from` replaced by `to` (no edit when `from` is empty).
+fn edited(doc: &str, (from, to): (&str, &str)) -> String {
+    if from.is_empty() { doc.to_string() } else { doc.replacen(from, to, 1) }
+}
+
 /// A Docent run's messages, with one edit applied: each edit is a shape only
 /// the exact path may read (a validation error or warning, an escape, a
 /// repeat) or one the fast path must read as the exact path does.
@@ -202,8 +207,7 @@ fn docent_run(older: bool, edit: (&str, &str)) -> String {
         {"role": "assistant", "content": "x", "tool_calls": [{"id": "c2", "function": "cat", "arguments": {}, "type": null}]},
         {"role": "tool", "content": "oops", "function": "cat", "error": {"message": "no"}}
     ]"#;
-    let (from, to) = edit;
-    let messages = if from.is_empty() { messages.to_string() } else { messages.replacen(from, to, 1) };
+    let messages = edited(messages, edit);
     if older {
         format!(r#"{{"id": "r", "metadata": {{"scores": {{}}}}, "transcripts": {{"main": {{"messages": {messages}}}}}}}"#)
     } else {
@@ -296,8 +300,7 @@ fn swe_agent_trajectory(edit: (&str, &str)) -> String {
          "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]},
         {"role": "tool", "content": "a b", "tool_call_ids": ["c1"], "agent": "main", "message_type": "observation"}
     ], "info": {"exit_status": "submitted"}}"#;
-    let (from, to) = edit;
-    if from.is_empty() { doc.to_string() } else { doc.replacen(from, to, 1) }
+    edited(doc, edit)
 }
 
 #[test]
@@ -348,8 +351,7 @@ fn claude_code_session(edit: (&str, &str)) -> String {
         r#"{"parentUuid": "u3", HEAD, "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "thanks"}]}, "uuid": "u4", "timestamp": "2025-01-01T00:00:06.000Z"}"#,
     ];
     let doc = lines.join("\n").replace("HEAD", head);
-    let (from, to) = edit;
-    if from.is_empty() { doc } else { doc.replacen(from, to, 1) }
+    edited(&doc, edit)
 }
 
 #[test]
@@ -411,8 +413,7 @@ fn agent_catalog_log(edit: (&str, &str)) -> String {
         r#"{"identifier": "i7", SPAN, "content": {"kind": "tool-result", "tool_call_id": "c1", "tool_result": "a\nb", "status": "success"}}"#,
     ];
     let doc = lines.join("\n").replace("SPAN", span);
-    let (from, to) = edit;
-    if from.is_empty() { doc } else { doc.replacen(from, to, 1) }
+    edited(&doc, edit)
 }
 
 #[test]

@@ -57,31 +57,13 @@ pub fn plain_record(b: &[u8], r: &Range<usize>, hazards: &[usize], utf8_valid: b
     !hazard_inside && (utf8_valid || std::str::from_utf8(bytes).is_ok())
 }
 
-/// The object at `r` as serde_json reads it, but without the members named
-/// in `skip`, which are not read at all (a member a reader leaves in the
-/// source, such as a step's copy of the whole prompt). `None` when the
-/// record is not plain, not an object, has an escaped key, or holds a value
-/// the builder declines: the caller then parses it whole.
-pub fn object_without(b: &[u8], r: &Range<usize>, ends: &ContainerEnds, hazards: &[usize], utf8_valid: bool, skip: &[&[u8]]) -> Option<Map<String, Value>> {
-    if !plain_record(b, r, hazards, utf8_valid) {
-        return None;
-    }
-    let mut members = Vec::new();
-    super::read::members(b, super::scan::skip_ws(b, r.start), ends, &mut members)?;
-    let mut out = Map::new();
-    for m in &members {
-        if m.key_escaped {
-            return None;
-        }
-        let key = b.get(m.key.clone())?;
-        if skip.contains(&key) {
-            continue;
-        }
-        let value = super::build::value(b.get(m.value.clone())?)?;
-        // As serde_json: a repeated key keeps its first place and its last value.
-        out.insert(std::str::from_utf8(key).ok()?.to_string(), value);
-    }
-    Some(out)
+/// The object whose members are `members` (read by the caller from a
+/// [`plain_record`]) as serde_json builds it, but without those named in
+/// `skip`, which are not built at all (a member a reader leaves in the
+/// source, such as a step's copy of the whole prompt). `None` for an escaped
+/// key or a value the builder declines: the caller then parses it whole.
+pub fn object_without(b: &[u8], members: &[Member], skip: &[&[u8]]) -> Option<Map<String, Value>> {
+    build_object(b, members.iter().filter(|m| !b.get(m.key.clone()).is_some_and(|k| skip.contains(&k))), |_, _| None)
 }
 
 /// The object whose members are `members`, as serde_json builds it, but
@@ -89,7 +71,7 @@ pub fn object_without(b: &[u8], r: &Range<usize>, ends: &ContainerEnds, hazards:
 /// those from the bytes itself and leaves a placeholder, so that the keys
 /// and their order stay serde_json's). `None` for an escaped key or a value
 /// the builder declines.
-pub fn build_object(b: &[u8], members: &[Member], mut replace: impl FnMut(&[u8], &Member) -> Option<Value>) -> Option<Map<String, Value>> {
+pub fn build_object<'m>(b: &[u8], members: impl IntoIterator<Item = &'m Member>, mut replace: impl FnMut(&[u8], &Member) -> Option<Value>) -> Option<Map<String, Value>> {
     let mut out = Map::new();
     for m in members {
         if m.key_escaped {
@@ -159,14 +141,18 @@ mod tests {
 
     #[test]
     fn objects_without_skipped_members_are_what_serde_json_reads_less_those() {
+        let without = |src: &[u8], skip: &[&[u8]]| {
+            let mut m = Vec::new();
+            members(src, crate::json::scan::skip_ws(src, 0), &NO_ENDS, &mut m)?;
+            object_without(src, &m, skip)
+        };
         let src = br#" {"a": [1, {"b": "x\u00e9"}], "query": [{"big": 1}], "c": 1, "a": 2.50} "#;
-        let got = object_without(src, &(0..src.len()), &NO_ENDS, &[], true, &[b"query"]).unwrap();
+        let got = without(src, &[b"query"]).unwrap();
         let mut want: Map<String, Value> = serde_json::from_slice(src).unwrap();
         want.remove("query");
         assert_eq!(serde_json::to_string(&got).unwrap(), serde_json::to_string(&want).unwrap());
-        assert!(object_without(br#"{"\u0061": 1}"#, &(0..13), &NO_ENDS, &[], true, &[]).is_none());
-        assert!(object_without(b"[1]", &(0..3), &NO_ENDS, &[], true, &[]).is_none());
-        assert!(object_without(br#"{"a": 1}"#, &(0..8), &NO_ENDS, &[2], true, &[]).is_none());
+        assert!(without(br#"{"\u0061": 1}"#, &[]).is_none());
+        assert!(without(b"[1]", &[]).is_none());
     }
 
     #[test]

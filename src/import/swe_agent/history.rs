@@ -91,10 +91,10 @@ fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
 /// other members as serde_json reads them. `None` (parse whole) for anything
 /// else or with the fast paths off.
 fn item_without_content(rd: &Reader, r: &Range<usize>) -> Option<(Map<String, Value>, Content)> {
-    if rd.out.exact_only() {
+    let b = rd.b;
+    if rd.out.exact_only() || !fields::plain_record(b, r, rd.hazards, rd.out.utf8_valid()) {
         return None;
     }
-    let b = rd.b;
     let mut members = Vec::new();
     read::members(b, scan::skip_ws(b, r.start), rd.ends, &mut members)?;
     let f = Fields::find(b, &members, [b"content", b"thinking_blocks"])?;
@@ -107,7 +107,7 @@ fn item_without_content(rd: &Reader, r: &Range<usize>) -> Option<(Map<String, Va
         Kind::Array => Content::Parts(fields::text_parts(b, rd.ends, content.value.start)?.iter().map(|t| ContentPart::Text(rd.out.text(t.inner(), t.escaped))).collect()),
         _ => return None,
     };
-    let o = fields::object_without(b, r, rd.ends, rd.hazards, rd.out.utf8_valid(), &[b"content"])?;
+    let o = fields::object_without(b, &members, &[b"content"])?;
     Some((o, content))
 }
 

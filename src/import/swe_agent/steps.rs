@@ -85,16 +85,16 @@ impl Reader<'_, '_> {
     /// when a string, returned apart (its text left in the source, and its range). `None` (parse
     /// whole) when the fast paths are off or the record is not plain.
     fn step_without_prompt(&self, r: &Range<usize>) -> Option<(Map<String, Value>, Option<SourceText>)> {
-        if self.out.exact_only() {
+        let b = self.b;
+        if self.out.exact_only() || !fields::plain_record(b, r, self.hazards, self.out.utf8_valid()) {
             return None;
         }
-        let b = self.b;
         let mut members = Vec::new();
         read::members(b, scan::skip_ws(b, r.start), self.ends, &mut members)?;
         let f = Fields::find(b, &members, [b"observation"])?;
         let observation = f.get(&members, 0).filter(|m| m.kind == Kind::String);
         let skip: &[&[u8]] = if observation.is_some() { &[b"query", b"messages", b"observation"] } else { &[b"query", b"messages"] };
-        let o = fields::object_without(b, r, self.ends, self.hazards, self.out.utf8_valid(), skip)?;
+        let o = fields::object_without(b, &members, skip)?;
         Some((o, observation.map(|m| (self.out.text(m.inner(), m.escaped), m.value.clone()))))
     }
 }
