@@ -38,8 +38,12 @@ pub fn traces(arg: &str) -> Result<Vec<TraceInput>, String> {
         return Err(format!("{arg}: no files in this folder"));
     }
     let names: Vec<String> = paths.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    let wanted = group_heads_wanted(&names);
-    let heads: Vec<Option<Vec<u8>>> = (0..names.len()).map(|i| if wanted.contains(&i) { head(&paths[i]) } else { None }).collect();
+    let mut heads: Vec<Option<Vec<u8>>> = vec![None; names.len()];
+    for i in group_heads_wanted(&names) {
+        if let (Some(slot), Some(path)) = (heads.get_mut(i), paths.get(i)) {
+            *slot = head(path);
+        }
+    }
     let heads: Vec<Option<&[u8]>> = heads.iter().map(Option::as_deref).collect();
     let mut out = Vec::new();
     for group in group_files(&names, &heads) {
