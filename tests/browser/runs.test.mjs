@@ -160,6 +160,8 @@ test('the runs table has a cost column when the trace reports costs, in dollars 
   const head = await header(page);
   const at = head.indexOf('cost');
   assert.equal(at, head.indexOf('tokens') + 1, `a cost column after tokens: ${head}`);
+  const aligned = await page.$$eval('#view-other .runs-head', (hs) => hs.filter((h) => h.textContent.startsWith('cost')).map((h) => h.classList.contains('num')));
+  assert.deepEqual(aligned, [true], 'its header right-aligned over its numbers');
   const rows = await cells(page);
   const costs = rows.map((r) => r[at]);
   assert.match(costs[0], /^\$0\.0053[34]$/, 'the reported total ($0.005335), to three significant digits');

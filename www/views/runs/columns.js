@@ -5,6 +5,11 @@ import { dollars } from '../stats.js';
 // user adds come from `trace.runFieldValues(name)`. Sorting is here: a
 // table of 10,000 runs sorts in a few milliseconds.
 
+/** Kinds whose cells are numbers, right-aligned under a right-aligned header. */
+export function numericKind(kind) {
+  return kind === 'number' || kind === 'seconds' || kind === 'dollars';
+}
+
 /** A cell value as text (numbers grouped, durations in seconds, costs in dollars). */
 export function cellText(value, kind) {
   if (value === null || value === undefined) return '';

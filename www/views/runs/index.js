@@ -9,19 +9,19 @@
 
 import { el, clear } from '../../dom.js';
 import { VirtualList } from '../../vlist.js';
-import { cellText, columnsFor, parseSort, sortPositions } from './columns.js';
+import { cellText, columnsFor, numericKind, parseSort, sortPositions } from './columns.js';
 import { summaryLine } from './score-summary.js';
 
 const ROW_HEIGHT = 30;
 
 function columnTemplate(columns) {
-  return columns.map((c) => (c.key === 'id' ? 'minmax(10em, 2fr)' : c.key === 'error' ? 'minmax(8em, 2fr)' : c.kind === 'number' || c.kind === 'seconds' ? 'minmax(5em, 1fr)' : 'minmax(6em, 1fr)')).join(' ');
+  return columns.map((c) => (c.key === 'id' ? 'minmax(10em, 2fr)' : c.key === 'error' ? 'minmax(8em, 2fr)' : numericKind(c.kind) ? 'minmax(5em, 1fr)' : 'minmax(6em, 1fr)')).join(' ');
 }
 
 function renderCells(columns, row) {
   return columns.map((c) => {
     const value = c.get(row);
-    const numeric = typeof value === 'number' || c.kind === 'seconds';
+    const numeric = typeof value === 'number' || numericKind(c.kind);
     const cls = `runs-cell${numeric ? ' num' : ''}${c.key === 'failures' && value ? ' count-error' : ''}${c.key === 'error' && value ? ' runs-error' : ''}`;
     const text = cellText(value, c.kind);
     return el('span', { className: cls, role: 'gridcell', title: text.length > 30 ? text : undefined }, text);
@@ -89,7 +89,7 @@ export const runsView = {
           refresh();
           save();
         });
-        const numeric = c.kind === 'number' || c.kind === 'seconds' || (c.kind === 'score' && typeof rows.map(c.get).find((v) => v !== null) === 'number');
+        const numeric = numericKind(c.kind) || (c.kind === 'score' && typeof rows.map(c.get).find((v) => v !== null) === 'number');
         const cell = el('span', { className: `runs-head${numeric ? ' num' : ''}`, role: 'columnheader', 'aria-sort': sorted > 0 ? 'ascending' : sorted < 0 ? 'descending' : 'none' }, button);
         if (c.kind === 'field') {
           const remove = el('button', { type: 'button', className: 'link runs-remove', title: `remove the column ${c.label}`, 'aria-label': `remove the column ${c.label}` }, '×');
