@@ -78,7 +78,7 @@ pub fn diff_text(c: &Comparison, left: &Trace, right: &Trace, names: (&str, &str
     let mut out = format!("--- {} (run {}, {} steps)\n+++ {} (run {}, {} steps)\n", names.0, c.left.id, c.same + c.changed + c.removed, names.1, c.right.id, c.same + c.changed + c.added);
     let d = deltas(&c.left, &c.right);
     if d.is_empty() {
-        out.push_str("no differences in scores, tokens, tool calls, failures or duration\n");
+        out.push_str("no differences in scores, tokens, cost, tool calls, failures or duration\n");
     }
     for line in d {
         out.push_str(&format!("  {line}\n"));
