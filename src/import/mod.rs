@@ -246,6 +246,8 @@ pub struct Sample {
 const SAMPLE_VALUES: usize = 16;
 const SAMPLE_ITEMS: usize = 16;
 const SAMPLE_FULL_BYTES: usize = 64 * 1024;
+/// How deep the sample keeps the structure of a large value.
+const SAMPLE_DEPTH: usize = 12;
 
 impl Sample {
     /// The sampled records: the items of a top-level list, else the values
@@ -274,15 +276,17 @@ impl Sample {
 fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::ContainerEnds) -> Value {
     let start = scan::skip_ws(b, range.start);
     let slice = b.get(start..range.end).unwrap_or(&[]);
-    if slice.len() <= SAMPLE_FULL_BYTES || depth > 4 {
+    if slice.len() <= SAMPLE_FULL_BYTES {
         if let Ok(v) = crate::json::build::from_slice(slice) {
             return v;
         }
-        // Past the depth budget, a value that does not parse is left out:
-        // recursing into it could go as deep as the input nests.
-        if depth > 4 {
-            return Value::Null;
-        }
+    }
+    // Past the depth budget a large value is left out, parsed neither whole
+    // (an OTLP line's span list sits five levels down and is most of the
+    // line: detection parsed 16 such lines in full) nor by recursing, which
+    // could go as deep as the input nests.
+    if depth > SAMPLE_DEPTH {
+        return Value::Null;
     }
     match b.get(start) {
         Some(b'{') => {
@@ -442,5 +446,25 @@ mod tests {
                 ("event-1-short.json", vec![6]),
             ]
         );
+    }
+    /// Detection's sample costs what a small file does however deep the
+    /// bulk of a record sits: an OTLP line's spans are five levels down.
+    #[test]
+    fn the_sample_cuts_large_values_at_any_depth() {
+        let big = format!(r#""{}""#, "x".repeat(SAMPLE_FULL_BYTES));
+        let spans: Vec<String> = (0..40).map(|i| format!(r#"{{"name": "s{i}", "text": {big}}}"#)).collect();
+        let deep = format!("{}{big}{}", "[".repeat(SAMPLE_DEPTH + 3), "]".repeat(SAMPLE_DEPTH + 3));
+        let doc = format!(r#"{{"a": [{{"b": [{{"spans": [{}]}}]}}], "deep": {deep}}}"#, spans.join(", "));
+        let split = crate::json::split(doc.as_bytes(), 0);
+        let sample = Sample::new(doc.as_bytes(), &split);
+        let spans = &sample.values[0]["a"][0]["b"][0]["spans"];
+        assert_eq!(spans.as_array().map(Vec::len), Some(SAMPLE_ITEMS));
+        assert_eq!(spans[0], serde_json::json!({"name": "s0", "text": "…"}));
+        let mut v = &sample.values[0]["deep"];
+        for _ in 0..SAMPLE_DEPTH {
+            assert!(v.is_array(), "the structure is kept down to the budget");
+            v = &v[0];
+        }
+        assert_eq!(*v, Value::Null, "past the depth budget a large value is left out");
     }
 }
