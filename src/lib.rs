@@ -19,6 +19,7 @@ pub mod analysis;
 pub mod container;
 pub mod diagnostic;
 pub mod error;
+pub mod event_metadata;
 pub mod dupkeys;
 pub mod export;
 pub mod import;

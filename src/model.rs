@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Diagnostic;
 use crate::json::Layout;
 use crate::source::SourceMap;
+pub use crate::event_metadata::EventMetadata;
 pub use crate::lazy_value::LazyValue;
 pub use crate::text::{Source, Text};
 
@@ -114,8 +115,9 @@ pub struct Event {
     /// True when the source marks the record itself as a failure (an agent
     /// error, a failed step), whatever its kind; `is:error` finds it.
     pub failed: bool,
-    /// Record fields the body has no place for (model, token counts, state, …).
-    pub metadata: Metadata,
+    /// Record fields the body has no place for (model, token counts, state, …),
+    /// built when first read where a fast path left them in the source.
+    pub metadata: EventMetadata,
     /// Token usage, duration, model and hand-off, typed, when the record
     /// gives them (see [`EventFacts`]). Boxed: most events have none, and a
     /// trace has many events.

@@ -350,7 +350,7 @@ mod tests {
             column: 1,
             span: Some(span),
             failed: false,
-            metadata: Metadata::new(),
+            metadata: Metadata::new().into(),
             facts: None,
         }
     }

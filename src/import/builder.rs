@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{render_path, scan, Seg, SyntaxError};
-use crate::model::{AgentRun, CallRef, Event, EventBody, LazyValue, Metadata, Source, Text, ToolCall, Transcript};
+use crate::model::{AgentRun, CallRef, Event, EventBody, EventMetadata, LazyValue, Metadata, Source, Text, ToolCall, Transcript};
 use crate::source::SourceMap;
 
 /// Collects what a format module reads.
@@ -200,6 +200,13 @@ impl<'a> Builder<'a> {
     /// when first read.
     pub fn json(&self, range: Range<usize>) -> LazyValue {
         LazyValue::in_source(self.source, range)
+    }
+
+    /// An event's metadata left in the source: the validated record at
+    /// `range`, shaped by `shape` and followed by `extra` when first read
+    /// (see [`EventMetadata`]).
+    pub fn metadata_in_source(&self, range: Range<usize>, shape: fn(&mut Metadata), extra: Metadata) -> EventMetadata {
+        EventMetadata::in_source(self.source, range, shape, extra)
     }
 
     /// Keeps a diagnostic unless the cap is reached (then only counts it).
@@ -448,7 +455,7 @@ impl<'a> Builder<'a> {
             column: pos.column,
             span: None,
             failed: false,
-            metadata: Metadata::new(),
+            metadata: EventMetadata::default(),
             facts: None,
         });
         if let Some(t) = self.runs.get_mut(run).and_then(|r| r.transcripts.last_mut()) {

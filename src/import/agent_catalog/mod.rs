@@ -264,7 +264,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
         if let Some(e) = self.out.event_mut(index) {
             e.span = span;
-            e.metadata = meta;
+            e.metadata = meta.into();
             e.failed = read.failed;
             if let Some(h) = read.handoff {
                 e.facts_mut().handoff = Some(h);

@@ -4,10 +4,12 @@
 //! The content is most of a session's bytes (the kit's file: 7.3 of 10 MB).
 //! Built into a `serde_json::Value` it was copied twice (into the tree, then
 //! into the model); here its texts stay in the source ([`Text`]) and tool
-//! inputs are parsed when first read ([`crate::model::LazyValue`]). The rest
-//! of the record is built as serde_json builds it, with `message.content` a
-//! `null` in its place, so the event metadata (the record less its content,
-//! in serde_json's key order after the removal) comes out the same.
+//! inputs are parsed when first read ([`crate::model::LazyValue`]). Of the
+//! rest, only the members the reading looks at are built (ids, timestamp,
+//! usage, the run's keys; of `toolUseResult`, its `agentId`): the event's
+//! metadata, the record less its type, timestamp and content, stays in the
+//! source and is built when first read ([`crate::model::EventMetadata`],
+//! shaped by [`metadata_shape`] as the exact path shapes it).
 //!
 //! Taken only when the record is plain (no hazard serde_json refuses, valid
 //! UTF-8), no key is escaped, `type`, `message` and `content` appear once,
@@ -37,7 +39,8 @@ pub enum FastContent {
     OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
 }
 
-/// A record read fast: its value with `message.content` null, and the content.
+/// A record read fast: the members of it that the reading looks at (with
+/// `message` less its content), and the content.
 pub struct FastRecord {
     pub value: Value,
     pub content: FastContent,
@@ -92,9 +95,57 @@ pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
         Kind::Array => blocks(s, content.value.start, user)?,
         _ => return None,
     };
-    let mut message_value = Some(Value::Object(fields::build_object(b, &message_members, |k, _| (k == b"content").then_some(Value::Null))?));
-    let value = fields::build_object(b, &members, |_, m| if m.value == message.value { message_value.take() } else { None })?;
+    let message_read = message_members.iter().filter(|m| b.get(m.key.clone()).is_some_and(|k| MESSAGE_READ.contains(&k)));
+    let mut message_value = Some(Value::Object(fields::build_object(b, message_read, |_, _| None)?));
+    let read = members.iter().filter(|m| b.get(m.key.clone()).is_some_and(|k| RECORD_READ.contains(&k)));
+    let value = fields::build_object(b, read, |k, m| {
+        if m.value == message.value {
+            message_value.take()
+        } else if k == b"toolUseResult" {
+            Some(tool_use_result(b, s.ends, m))
+        } else {
+            None
+        }
+    })?;
     Some(FastRecord { value: Value::Object(value), content, listed })
+}
+
+/// The record's members that `records` and `usage` read; the rest is left
+/// to the event's metadata.
+const RECORD_READ: [&[u8]; 17] = [
+    b"type", b"timestamp", b"uuid", b"parentUuid", b"logicalParentUuid", b"message", b"toolUseResult", b"requestId", b"costUSD",
+    b"isApiErrorMessage", b"sessionId", b"cwd", b"gitBranch", b"version", b"slug", b"entrypoint", b"agentId",
+];
+
+/// The members of `message` that are read (its content is read above).
+const MESSAGE_READ: [&[u8]; 3] = [b"id", b"model", b"usage"];
+
+/// Of `toolUseResult`, what is read: its `agentId` (a sub-agent's result),
+/// else an empty object or `null` in its place.
+fn tool_use_result(b: &[u8], ends: &ContainerEnds, m: &Member) -> Value {
+    if m.kind != Kind::Object {
+        return Value::Null;
+    }
+    let mut members = Vec::new();
+    if read::members(b, m.value.start, ends, &mut members).is_none() || members.iter().any(|x| x.key_escaped) {
+        // An escaped key might decode to `agentId`: built whole, as serde_json would.
+        return b.get(m.value.clone()).and_then(crate::json::build::value).unwrap_or(Value::Null);
+    }
+    let agent = members.iter().filter(|x| b.get(x.key.clone()) == Some(b"agentId"));
+    Value::Object(fields::build_object(b, agent, |_, _| None).unwrap_or_default())
+}
+
+/// The event metadata of a record the fast path read, from the record as
+/// serde_json builds it: what `Reader::assistant`/`user` and `finish` leave
+/// of it (`message` moved last without its content; `type` and `timestamp`
+/// removed), with serde_json's `remove` (a swap) as they use it.
+pub fn metadata_shape(o: &mut serde_json::Map<String, Value>) {
+    if let Some(Value::Object(mut message)) = o.remove("message") {
+        message.remove("content");
+        o.insert("message".to_string(), Value::Object(message));
+    }
+    o.remove("type");
+    o.remove("timestamp");
 }
 
 const TYPE: usize = 0;

@@ -344,7 +344,7 @@ impl Reader<'_, '_> {
         }
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
         let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), timestamp);
-        self.finish(ev, o);
+        self.finish(ev, o, None);
     }
 
     /// A sub-agent's progress in the main session names the call that started it.
@@ -360,14 +360,24 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Keeps the record's remaining fields as the event's metadata.
-    fn finish(&mut self, ev: u32, mut o: Map<String, Value>) {
+    /// Keeps the record's remaining fields as the event's metadata. A record
+    /// the fast path read (`fast`: its range) holds only the members read in
+    /// `o`: its metadata is left in the source, shaped the same way when
+    /// first read.
+    fn finish(&mut self, ev: u32, mut o: Map<String, Value>, fast: Option<&Range<usize>>) {
         o.remove("type");
         o.remove("timestamp");
+        // What the reading already put there (`continues_event`) stays.
+        let Some(extra) = self.out.event_mut(ev).map(|e| std::mem::take(&mut e.metadata).into_map()) else { return };
+        let metadata = match fast {
+            Some(range) => self.out.metadata_in_source(range.clone(), fast::metadata_shape, extra),
+            None => {
+                o.extend(extra);
+                o.into()
+            }
+        };
         if let Some(e) = self.out.event_mut(ev) {
-            // What the reading already put there (`continues_event`) stays.
-            o.extend(std::mem::take(&mut e.metadata));
-            e.metadata = o;
+            e.metadata = metadata;
         }
     }
 
@@ -385,6 +395,7 @@ impl Reader<'_, '_> {
             }
         };
         let message_id = message.get("id").and_then(Value::as_str).map(str::to_string);
+        let read_fast = fast.is_some();
         let (content, calls) = match fast {
             Some(FastContent::Blocks { content, calls }) => (content, calls),
             _ => blocks::content(message.get("content")),
@@ -430,7 +441,7 @@ impl Reader<'_, '_> {
         let mut rest = message;
         rest.remove("content");
         o.insert("message".to_string(), Value::Object(rest));
-        self.finish(ev, o);
+        self.finish(ev, o, read_fast.then_some(range));
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = failed;
             if model.is_some() {
@@ -450,6 +461,7 @@ impl Reader<'_, '_> {
             }
         };
         let at = self.out.next_event();
+        let read_fast = fast.is_some();
         let (results, body) = match fast {
             Some(FastContent::OneResult { tool_use_id, is_error, content }) => {
                 (vec![ResultBlock { index: 0, tool_use_id, is_error }], UserBody::OneResult(content))
@@ -492,7 +504,7 @@ impl Reader<'_, '_> {
         let mut rest = message;
         rest.remove("content");
         o.insert("message".to_string(), Value::Object(rest));
-        self.finish(ev, o);
+        self.finish(ev, o, read_fast.then_some(range));
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = failed;
         }

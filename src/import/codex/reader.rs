@@ -186,7 +186,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         payload.remove("type");
         let i = self.push(line, EventBody::Marker(Marker { label }), kind);
         if let Some(e) = self.out.event_mut(i) {
-            e.metadata = payload;
+            e.metadata = payload.into();
         }
         i
     }

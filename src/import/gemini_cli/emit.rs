@@ -69,7 +69,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                     let label = format!("rewind: the conversation from message `{target}` on was undone");
                     let i = self.out.push_event(EventBody::Marker(Marker { label }), "$rewindTo", range, path, None);
                     if let Some(e) = self.out.event_mut(i) {
-                        e.metadata = value;
+                        e.metadata = value.into();
                     }
                 }
                 Item::Set { range, path, value, msgs, others } => {
@@ -88,7 +88,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                     };
                     let i = self.out.push_event(body, "$set", range, path, time);
                     if let Some(e) = self.out.event_mut(i) {
-                        e.metadata = value;
+                        e.metadata = value.into();
                         if let Some(Value::Object(set)) = e.metadata.get_mut("$set") {
                             set.remove("messages");
                         }
@@ -205,7 +205,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
         }
         if let Some(e) = self.out.event_mut(i) {
             e.failed = kind == "error";
-            e.metadata = meta;
+            e.metadata = meta.into();
             if usage.is_some() || model.is_some() {
                 let f = e.facts_mut();
                 f.usage = usage;

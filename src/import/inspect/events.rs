@@ -24,7 +24,7 @@ use super::fast::{self, Ctx};
 use super::pool;
 use super::messages::{content, link, resolve, tool_calls};
 use crate::json::scan;
-use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, SpanEvent, SpanPhase, ToolResult, ToolStatus};
+use crate::model::{CallRef, Content, EventBody, KeyValue, Metadata, Marker, Message, SpanEvent, SpanPhase, ToolResult, ToolStatus};
 
 /// Fields the body of each kind shows; the others are metadata.
 const SHOWN: &[&str] = &["event", "timestamp", "span_id", "output", "input", "result", "changes", "events", "call", "tools"];
@@ -182,7 +182,7 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
                 }
             }
             if let Value::Object(o) = v {
-                e.metadata = o.into_iter().filter(|(k, val)| !SHOWN.contains(&k.as_str()) && !val.is_null()).collect();
+                e.metadata = o.into_iter().filter(|(k, val)| !SHOWN.contains(&k.as_str()) && !val.is_null()).collect::<Metadata>().into();
             }
             if let Some(x) = expanded {
                 for (k, val) in [("input", x.input), ("call", x.call)] {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::super::Builder;
 use super::fast::{self, Ctx, InPlace};
 use crate::diagnostic::Severity::Error;
-use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Text, ToolCall, ToolResult, ToolStatus};
+use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Metadata, Text, ToolCall, ToolResult, ToolStatus};
 
 /// Fields the event body shows; the others stay in the event's metadata.
 const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_call_id"];
@@ -55,7 +55,7 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
         if let Some(e) = out.event_mut(index) {
             e.failed = failed;
             if let Value::Object(o) = v {
-                e.metadata = o.into_iter().filter(|(k, val)| !BODY_KEYS.contains(&k.as_str()) && !val.is_null()).collect();
+                e.metadata = o.into_iter().filter(|(k, val)| !BODY_KEYS.contains(&k.as_str()) && !val.is_null()).collect::<Metadata>().into();
             }
         }
     }
@@ -79,7 +79,7 @@ fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, call
     link(out, index, calls);
     if let Some(e) = out.event_mut(index) {
         e.failed = m.error && m.role == "tool";
-        e.metadata = m.metadata;
+        e.metadata = m.metadata.into();
     }
 }
 

@@ -63,7 +63,7 @@ fn score(out: &mut Builder, s: &Obs, check: bool) {
     let at = s.o.get("timestamp").and_then(Value::as_str).map(str::to_string);
     let index = out.push_event(EventBody::KeyValue(KeyValue { key: format!("score: {key}"), value }), "score", s.range.clone(), s.path.clone(), at);
     if let Some(e) = out.event_mut(index) {
-        e.metadata = s.o.clone();
+        e.metadata = s.o.clone().into();
     }
     if check {
         validate::score(out, &At { range: &s.range, path: &s.path, event: Some(index) }, &s.o);

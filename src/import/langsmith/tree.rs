@@ -204,7 +204,7 @@ impl Walk<'_, '_, '_> {
             if let Some(e) = self.out.event_mut(index) {
                 e.span = Some(path.to_vec());
                 if let Some(o) = ev.as_object() {
-                    e.metadata = o.clone();
+                    e.metadata = o.clone().into();
                 }
             }
         }

@@ -163,7 +163,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some((**path).clone());
             e.failed = failed;
-            e.metadata = span_metadata(s);
+            e.metadata = span_metadata(s).into();
             e.facts = convert::facts(&s.attrs, duration_ms(start, end));
         }
         let events: Vec<(String, Map<String, Value>, Option<u64>)> = get(&s.span, &schema::SPAN, "events")
@@ -202,7 +202,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             if let Some(e) = self.out.event_mut(index) {
                 e.span = Some((**path).clone());
                 e.failed = name == "exception";
-                e.metadata = attrs.clone();
+                e.metadata = attrs.clone().into();
             }
         }
         let at = rfc3339(end).or(rfc3339(start));
@@ -268,7 +268,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             let index = self.out.push_event(EventBody::Message(msg), kind, s.range.clone(), attrs_path.clone(), at.clone());
             if let Some(e) = self.out.event_mut(index) {
                 e.span = Some(path.to_vec());
-                e.metadata = m.extra.clone();
+                e.metadata = m.extra.clone().into();
             }
             for (n, id) in calls.into_iter().enumerate() {
                 let call = CallRef { event: index, call: crate::source::clamp_u32(n) };

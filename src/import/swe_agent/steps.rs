@@ -131,7 +131,7 @@ fn step_metadata(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path
         rd.warn("bad-state", format!("`state` is a string that is not JSON ({why}); kept as text"), r, path, &[Seg::key("state")], at);
     }
     if let Some(e) = rd.out.event_mut(at) {
-        e.metadata = metadata;
+        e.metadata = metadata.into();
         if duration.is_some() {
             e.facts_mut().duration_ms = duration;
         }
