@@ -172,7 +172,7 @@ fn import_with(
     let bytes: &[u8] = &source;
     let mut builder = Builder::new(&source, &source_map);
     let invalid_utf8 = source::invalid_utf8_at(bytes);
-    builder.set_input_facts(invalid_utf8.is_none(), options.exact_only);
+    builder.set_input_facts(invalid_utf8.is_none(), options.exact_only, &split.hazards);
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }

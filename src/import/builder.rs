@@ -28,6 +28,9 @@ pub struct Builder<'a> {
     utf8_valid: bool,
     /// [`crate::ParseOptions::exact_only`]: no fast paths.
     exact_only: bool,
+    /// The split's hazards (sorted offsets of what serde_json refuses or
+    /// reads otherwise): a record holding one is not left in the source.
+    hazards: Vec<usize>,
     /// Set once an event past [`crate::limits::MAX_EVENTS`] was offered:
     /// the input is then refused as too large.
     too_many_events: bool,
@@ -95,6 +98,7 @@ impl<'a> Builder<'a> {
             metadata: Metadata::new(),
             utf8_valid: true,
             exact_only: false,
+            hazards: Vec::new(),
             too_many_events: false,
             dropped_diagnostics: 0,
             failed_records: Vec::new(),
@@ -105,9 +109,10 @@ impl<'a> Builder<'a> {
 
     /// Sets what the core learnt of the input before the import: whether it
     /// is valid UTF-8, and whether fast paths are allowed.
-    pub(crate) fn set_input_facts(&mut self, utf8_valid: bool, exact_only: bool) {
+    pub(crate) fn set_input_facts(&mut self, utf8_valid: bool, exact_only: bool, hazards: &[usize]) {
         self.utf8_valid = utf8_valid;
         self.exact_only = exact_only;
+        self.hazards = hazards.to_vec();
     }
 
     /// The input.
@@ -200,6 +205,14 @@ impl<'a> Builder<'a> {
     /// when first read.
     pub fn json(&self, range: Range<usize>) -> LazyValue {
         LazyValue::in_source(self.source, range)
+    }
+
+    /// True when the record at `range`, already parsed by the caller, may
+    /// have its event's metadata left in the source: serde_json reads it as
+    /// it is (`fields::plain_record`), and fast paths are on (the exact path
+    /// builds it at once, which `tests/fast_paths.rs` compares).
+    pub fn can_defer_metadata(&self, range: &Range<usize>) -> bool {
+        !self.exact_only && crate::json::fields::plain_record(self.bytes, range, &self.hazards, self.utf8_valid)
     }
 
     /// An event's metadata left in the source: the validated record at

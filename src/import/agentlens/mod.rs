@@ -467,8 +467,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         // stays in the source until it is shown: held built, every event's
         // input and output made the model 4.6 times the file's size. (The
         // exact path keeps `v`: tests/fast_paths.rs compares the two.)
-        let lazy = !self.out.exact_only() && crate::json::fields::plain_record(self.b, &range, self.hazards, self.out.utf8_valid());
-        let metadata = if lazy {
+        let metadata = if self.out.can_defer_metadata(&range) {
             self.out.metadata_in_source(range.clone(), metadata_shape, Map::new())
         } else {
             let Value::Object(mut metadata) = v else { return };
