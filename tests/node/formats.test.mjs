@@ -292,3 +292,42 @@ test('usage(run).cost: what the trace reports (Langfuse costDetails and its depr
     none.free();
   }
 });
+
+// Claude Code's and AgentLens's event metadata stays in the source until an
+// event is shown (EventMetadata); what reaches JavaScript is still the record
+// less what the format reads elsewhere, computed here from the raw lines.
+test('claude-code and agentlens: an event view\'s metadata is its record less the fields read elsewhere', () => {
+  const lens = JSON.parse(fixture('agentlens/session.json').toString('utf8'));
+  let t = parseTrace(fixture('agentlens/session.json'));
+  const lensViews = t.events(0, t.eventCount ?? 100000).filter((e) => /^\$\.events\[\d+\]$/.test(e.path));
+  assert.equal(lensViews.length, lens.events.length);
+  for (const v of lensViews) {
+    const record = lens.events[Number(v.path.match(/\d+/)[0])];
+    const { event_type, timestamp, ...rest } = record;
+    assert.deepEqual(v.metadata ?? {}, rest, v.path);
+    assert.deepEqual(Object.keys(v.metadata ?? {}), Object.keys(rest), `${v.path}: the record's key order`);
+  }
+  t.free();
+
+  const file = 'claude-code/session/11111111-2222-4333-8444-555555555555.jsonl';
+  const lines = fixture(file).toString('utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  t = parseTrace(fixture(file));
+  const views = t.events(0, 100000);
+  let checked = 0;
+  for (const v of views) {
+    const record = lines[v.line - 1];
+    if (!record || !['user', 'assistant'].includes(record.type) || v.kind === 'marker') continue;
+    const want = new Set(Object.keys(record).filter((k) => k !== 'type' && k !== 'timestamp'));
+    // What the reading adds (docs/formats/claude-code.md): an abandoned branch's mark.
+    const added = new Set(['abandoned_branch', 'continues_event']);
+    assert.deepEqual(new Set(Object.keys(v.metadata ?? {}).filter((k) => !added.has(k))), want, `line ${v.line}`);
+    const { content, ...message } = record.message;
+    assert.deepEqual(v.metadata.message, message, `line ${v.line}: message less its content`);
+    for (const k of ['uuid', 'parentUuid', 'sessionId', 'cwd', 'requestId', 'toolUseResult']) {
+      if (k in record) assert.deepEqual(v.metadata[k], record[k], `line ${v.line}: ${k}`);
+    }
+    checked++;
+  }
+  assert.ok(checked >= 5, `checked ${checked} user/assistant events`);
+  t.free();
+});
