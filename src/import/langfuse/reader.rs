@@ -19,6 +19,9 @@ pub struct Obs {
     pub range: Range<usize>,
     pub path: String,
     pub o: Map<String, Value>,
+    /// `o` is the object at `range` as parsed, untouched: its event's
+    /// metadata may be left there (`Builder::can_defer_metadata`).
+    pub own_range: bool,
 }
 
 impl Obs {
@@ -81,14 +84,17 @@ fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, p
     }
     let ranges = member_range(b, at.start, ends, key).map(|r| list_items(b, &r, ends)).unwrap_or_default();
     let Some(Value::Array(list)) = v else { return Vec::new() };
+    let list_len = list.len();
     let mut found = Vec::with_capacity(list.len());
     for (i, item) in list.into_iter().enumerate() {
         let mut segs = prefix.to_vec();
         segs.extend([Seg::key(key), Seg::Index(i)]);
         let item_path = render_path(path, &segs);
+        // `member_range` finds the last of repeated keys, as serde_json reads them.
+        let own_range = ranges.len() == list_len;
         let item_range = ranges.get(i).cloned().unwrap_or_else(|| range.clone());
         match item {
-            Value::Object(o) => found.push(Obs { range: item_range, path: item_path, o }),
+            Value::Object(o) => found.push(Obs { range: item_range, path: item_path, o, own_range }),
             other => {
                 out.diag_in(Error, "langfuse-invalid", format!("expected {what} object, found {}", crate::import::json_type(&other)), range, path, &segs, None);
                 out.set_aside(item_range, item_path, "not an object");
@@ -130,7 +136,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
             traces.push(TraceRec { id, trace: o, range: r.range.clone(), path: r.path.clone(), shape: "api-trace", observations, scores });
         } else if is_observation_page(&o) || is_observation(&o) {
             let list = if is_observation(&o) {
-                vec![Obs { range: r.range.clone(), path: r.path.clone(), o }]
+                vec![Obs { range: r.range.clone(), path: r.path.clone(), o, own_range: true }]
             } else {
                 let meta = o.remove("meta");
                 let list = list_of(out, input, &r.range, &r.path, &[], "data", o.remove("data"), "an observation");

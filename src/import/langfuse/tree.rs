@@ -62,12 +62,29 @@ fn score(out: &mut Builder, s: &Obs, check: bool) {
     };
     let at = s.o.get("timestamp").and_then(Value::as_str).map(str::to_string);
     let index = out.push_event(EventBody::KeyValue(KeyValue { key: format!("score: {key}"), value }), "score", s.range.clone(), s.path.clone(), at);
+    let metadata = if s.own_range && out.can_defer_metadata(&s.range) { out.metadata_in_source(s.range.clone(), |_| {}, Metadata::new()) } else { s.o.clone().into() };
     if let Some(e) = out.event_mut(index) {
-        e.metadata = s.o.clone().into();
+        e.metadata = metadata;
     }
     if check {
         validate::score(out, &At { range: &s.range, path: &s.path, event: Some(index) }, &s.o);
     }
+}
+
+/// An observation's metadata: every field, less the messages shown as
+/// events (`retain` keeps the others' order).
+fn keep_all(_: &mut Metadata) {}
+
+fn without_input(m: &mut Metadata) {
+    m.retain(|k, _| k != "input");
+}
+
+fn without_output(m: &mut Metadata) {
+    m.retain(|k, _| k != "output");
+}
+
+fn without_input_and_output(m: &mut Metadata) {
+    m.retain(|k, _| k != "input" && k != "output");
 }
 
 struct Walk<'t, 'r, 'a> {
@@ -198,17 +215,27 @@ impl Walk<'_, '_, '_> {
         let generation = kind == "GENERATION";
         let input = if generation { o.o.get("input").and_then(|v| chat::messages(v, "user")) } else { None };
         let output = if generation { o.o.get("output").and_then(|v| chat::messages(v, "assistant")) } else { None };
+        // Messages shown as events are not repeated in the metadata. The
+        // rest is the observation as written: left in the source when it can
+        // be (a clone of each observation was a fifth of a parse).
+        let shape = match (input.is_some(), output.is_some()) {
+            (false, false) => keep_all,
+            (true, false) => without_input,
+            (false, true) => without_output,
+            (true, true) => without_input_and_output,
+        };
+        let metadata = if o.own_range && self.out.can_defer_metadata(&o.range) {
+            self.out.metadata_in_source(o.range.clone(), shape, Metadata::new())
+        } else {
+            let mut m = o.o.clone();
+            shape(&mut m);
+            m.into()
+        };
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some((**path).clone());
             e.failed = failed;
             e.facts = facts::observation(&o.o);
-            for (k, v) in &o.o {
-                // Messages shown as events are not repeated in the metadata.
-                let as_messages = (k == "input" && input.is_some()) || (k == "output" && output.is_some());
-                if !as_messages {
-                    e.metadata.insert(k.clone(), v.clone());
-                }
-            }
+            e.metadata = metadata;
         }
         validate::observation(self.out, &At { range: &o.range, path: &o.path, event: Some(index) }, &o.o, self.export);
         if let Some(msgs) = input {
