@@ -40,8 +40,34 @@ const TRICKY: &str = r#"[
 {"role": "tool", "tool_call_id": "c1", "content": "ΣΑΣ ΟΔΟΣ result of run_tool"},
 {"role": "tool", "tool_call_id": "c2", "content": [{"type": "text", "text": "part one"}, {"type": "text", "text": "Part TWO \u00e9t\u00e9"}]},
 {"role": "assistant", "tool_calls": "oops"},
-{"role": "system", "content": {"structured": "Value", "n": [1, 2]}}
+{"role": "system", "content": {"structured": "Value", "n": [1, 2]}},
+{"role": "system", "content": {"json": "bac\u212A3 and x\u0130ndex, raw bacK4 and zİ"}}
 ]"#;
+
+/// A trace whose texts are written out for the search (markers): Claude
+/// Code `system` records, with the same traps.
+const MARKERS: &str = r#"{"type":"user","message":{"role":"user","content":"hi"},"uuid":"u1","sessionId":"s","timestamp":"2025-01-01T00:00:00.000Z"}
+{"type":"system","subtype":"note","content":"kelvin bac\u212A5 and raw bacK6, dotted x\u0130ndex and İndex","uuid":"u2","parentUuid":"u1","sessionId":"s","timestamp":"2025-01-01T00:00:01.000Z"}
+{"type":"system","subtype":"note","content":"plain TRACEBACK","uuid":"u3","parentUuid":"u2","sessionId":"s","timestamp":"2025-01-01T00:00:02.000Z"}
+{"type":"progress","data":{"type":"hook","note":"bac\u212A7 and Tab\there","n":12345},"uuid":"u4","parentUuid":"u3","sessionId":"s","timestamp":"2025-01-01T00:00:03.000Z"}
+{"type":"custom-title","customTitle":"Title with TRACEBACK","sessionId":"s"}
+"#;
+
+#[test]
+fn written_texts_agree_with_the_index() {
+    let t = parse_trace(MARKERS.as_bytes().to_vec(), &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "claude-code");
+    for needle in ["back", "back5", "back6", "back7", "bac", "k", "xi", "index", "ndex", "i", "traceback", "note", "kelvin", "xyz", "hook", "tab", "there", "tab\\there", "12345", "title", "=", "custom"] {
+        let q = quoted(needle);
+        let (first, later) = first_and_later(&t, &q);
+        assert_eq!(first, later, "{q}: in place vs index");
+        assert_eq!(first, brute(&t, needle), "{q}: vs the definition");
+    }
+    assert_eq!(first_and_later(&t, "back5").0, vec![1], "the Kelvin sign lowers to k");
+    assert_eq!(first_and_later(&t, "xi").0, vec![1]);
+    assert_eq!(first_and_later(&t, "back7").0, vec![3], "the Kelvin sign in a key-value event's JSON");
+    assert_eq!(first_and_later(&t, "traceback").0, vec![2, 4]);
+}
 
 #[test]
 fn tricky_texts_agree_with_the_index() {
@@ -51,7 +77,7 @@ fn tricky_texts_agree_with_the_index() {
         "index", "ndex", "i", "src/query", "/query", "/", "/tmp", "ls /tmp", "u002f", "002f", "u0041", "nb", "a\\nb", "split", "lines",
         "acrosslines", "run_tool", "run", "tool", "cmd", "1e5", "100000", "nan", "null", "value", "key", "dup", "dup\":2", "true", "1.50",
         "1.5", "line1", "nline2", "n", "ς", "σας", "οδος", "part", "one", "two", "été", "ete", "structured", "\"structured\"", "oops", "u",
-        "e", "a", " ", "-", "xyz",
+        "e", "a", " ", "-", "xyz", "back3", "back4", "json",
     ];
     for needle in needles {
         let q = quoted(&needle.replace('"', ""));
@@ -63,14 +89,15 @@ fn tricky_texts_agree_with_the_index() {
     }
     // Spot checks of what the texts hold.
     assert_eq!(first_and_later(&t, "traceback").0, vec![0, 1, 6]);
-    assert_eq!(first_and_later(&t, "back").0, vec![0, 1, 2, 3, 4, 6]);
+    assert_eq!(first_and_later(&t, "back").0, vec![0, 1, 2, 3, 4, 6, 12]);
     assert_eq!(first_and_later(&t, "index").0, Vec::<u32>::new(), "İ lowers to i and a combining dot");
     assert_eq!(first_and_later(&t, "back1").0, vec![2]);
     assert_eq!(first_and_later(&t, "back2").0, vec![3]);
-    assert_eq!(first_and_later(&t, "xi").0, vec![2]);
-    assert_eq!(first_and_later(&t, "zi").0, vec![3]);
+    assert_eq!(first_and_later(&t, "xi").0, vec![2, 12]);
+    assert_eq!(first_and_later(&t, "zi").0, vec![3, 12]);
     assert_eq!(first_and_later(&t, "src/query").0, vec![4]);
     assert_eq!(first_and_later(&t, "value").0, vec![7, 11]);
+    assert_eq!(first_and_later(&t, "back3").0, vec![12], "the Kelvin sign in written JSON");
 }
 
 /// Arguments the format parses itself (Claude Code's `input`): looked at
