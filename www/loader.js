@@ -29,6 +29,39 @@ export async function readFile(file, onProgress, signal) {
 }
 
 /**
+ * The bytes of many files (a folder of thousands of small run files), in
+ * order: read whole, 64 at a time, without asking any file its `size`.
+ * Each read is a round trip to the browser's file store (~0.4 ms): one at a
+ * time made 10,000 files take twice as long; `size` costs a synchronous
+ * round trip of its own (2 s of the page's thread for 10,000), and so does
+ * posting a File to the worker. `onProgress(bytesRead)` at most every 50 ms;
+ * reading stops when `stop()` says so (Cancelled) or past `limit` bytes
+ * (an error saying so).
+ */
+export async function readFiles(files, onProgress, { stop = () => false, limit = Infinity } = {}) {
+  const out = new Array(files.length);
+  let done = 0;
+  let said = 0;
+  let next = 0;
+  const reader = async () => {
+    while (next < files.length && done <= limit) {
+      if (stop()) throw new Cancelled();
+      const i = next++;
+      out[i] = await files[i].arrayBuffer();
+      done += out[i].byteLength;
+      if (performance.now() - said >= 50) {
+        said = performance.now();
+        onProgress(done);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(64, files.length) }, reader));
+  if (done > limit) throw new Error(`the ${files.length.toLocaleString('en-US')} files together are larger than one trace can be (${limit.toLocaleString('en-US')} bytes)`);
+  onProgress(done);
+  return out;
+}
+
+/**
  * Fetches a URL the user asked for, with progress. Credentials and the
  * referrer are never sent.
  */
