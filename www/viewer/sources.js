@@ -142,9 +142,15 @@ async function readHeads(files, wanted) {
  * "run-1/events/events (…)"), or the name alone when they share none.
  */
 function groupPath(parts, name) {
-  const dirs = parts.map((p) => (p.path ?? p.name).split('/').slice(0, -1));
-  const common = [];
-  for (let i = 0; dirs.every((d) => i < d.length && d[i] === dirs[0][i]); i++) common.push(dirs[0][i]);
+  // The shared folder as a string prefix ending in '/', shortened a folder at a time: no
+  // path is split (splitting 10,000 was most of a 60 ms task).
+  const first = parts[0].path ?? parts[0].name;
+  let prefix = first.slice(0, first.lastIndexOf('/') + 1);
+  for (const p of parts) {
+    const path = p.path ?? p.name;
+    while (prefix && !path.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  }
+  const common = prefix ? prefix.slice(0, -1).split('/') : [];
   if (common.length && name.startsWith(`${common[common.length - 1]} `)) common.pop();
   return [...common, name].join('/');
 }
