@@ -71,6 +71,8 @@ async function measure(env, dir, files) {
     status: document.querySelector('#status')?.textContent ?? '',
     openFiles: window.__viewer.state.files.length,
     runCount: window.__viewer.state.info?.runCount ?? 0,
+    /** The worker's parse of the joined files (the core's parseFiles). */
+    parseMs: window.__viewer.state.info?.parseMs ?? null,
     view: window.__viewer.state.view,
   }));
   // The task that dispatches `change` began with the browser building the FileList.
@@ -120,11 +122,11 @@ async function main() {
     await env.close();
   }
   const med = (k) => (results.some((r) => r[k] === null) ? null : median(results.map((r) => r[k])));
-  const out = { ...results[results.length - 1], groupedMs: med('groupedMs'), readMs: med('readMs'), fileListTaskMs: med('fileListTaskMs'), shownMs: med('shownMs'), tableMs: med('tableMs'), longestTaskMs: med('longestTaskMs'), samples: results.length, tableRuns: results.map((r) => r.tableMs), longestRuns: results.map((r) => r.longestTaskMs) };
+  const out = { ...results[results.length - 1], groupedMs: med('groupedMs'), readMs: med('readMs'), parseMs: med('parseMs'), fileListTaskMs: med('fileListTaskMs'), shownMs: med('shownMs'), tableMs: med('tableMs'), longestTaskMs: med('longestTaskMs'), samples: results.length, tableRuns: results.map((r) => r.tableMs), longestRuns: results.map((r) => r.longestTaskMs) };
   if (json) console.log(JSON.stringify(out));
   else {
     const s = (ms) => (ms === null ? '—' : `${(ms / 1000).toFixed(2)} s`);
-    console.log(`folder of ${files} run files (${(size / 1e6).toFixed(0)} MB): runs table filled ${s(out.tableMs)} (${out.samples} samples: ${out.tableRuns.map(s).join(', ')}; grouped ${s(out.groupedMs)}, read ${s(out.readMs)}, trace shown ${s(out.shownMs)}), longest main-thread task of the page ${out.longestTaskMs.toFixed(0)} ms (${out.longTasks} of 50 ms or more; the browser's FileList before \`change\`: ${out.fileListTaskMs.toFixed(0)} ms); ${out.openFiles} file(s) open, ${out.runCount} runs in the one shown${out.error ? `; the page reports: ${out.error}` : ''}`);
+    console.log(`folder of ${files} run files (${(size / 1e6).toFixed(0)} MB): runs table filled ${s(out.tableMs)} (${out.samples} samples: ${out.tableRuns.map(s).join(', ')}; grouped ${s(out.groupedMs)}, read ${s(out.readMs)}, parsed in ${s(out.parseMs)}, trace shown ${s(out.shownMs)}), longest main-thread task of the page ${out.longestTaskMs.toFixed(0)} ms (${out.longTasks} of 50 ms or more; the browser's FileList before \`change\`: ${out.fileListTaskMs.toFixed(0)} ms); ${out.openFiles} file(s) open, ${out.runCount} runs in the one shown${out.error ? `; the page reports: ${out.error}` : ''}`);
   }
 }
 
