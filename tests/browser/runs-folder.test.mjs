@@ -6,8 +6,8 @@
 // clock (the host is shared): the page never asks a picked file its size
 // nor posts the Files to the worker (each is a synchronous round trip to
 // the browser's file store: seconds for 10,000), and answers while it reads.
-// A folder of many files that do not read as one trace falls back to one
-// trace per file.
+// Dropped, the folder opens the same way. A folder of many files that do
+// not read as one trace falls back to one trace per file.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,6 +122,21 @@ test(`a folder of ${FILES.toLocaleString('en-US')} run files opens as one trace 
   assert.equal(await page.getAttribute('#tab-events', 'aria-selected'), 'true');
   await page.waitForFunction((n) => document.querySelector('#match-count')?.textContent.startsWith(`${n} of `) && !document.querySelector('#event-list .vrow.loading'), run(FILES - 2).messages.length);
   assert.match(await page.textContent('#event-list'), new RegExp(`question ${FILES - 2}\\b`));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('dropped on the page, the same folder opens the same way', async () => {
+  const { page, context, errors } = await openViewer(env, { initScript: watchFiles });
+  // A real drop of the folder: CDP's drag events carry its path, and the page walks its entries.
+  const cdp = await context.newCDPSession(page);
+  const data = { items: [], files: [DIR], dragOperationsMask: 1 };
+  for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x: 600, y: 400, data });
+  await page.waitForFunction((n) => document.querySelector('#runs-count')?.textContent.startsWith(`${n} of ${n} runs`), FILES.toLocaleString('en-US'), { timeout: 120_000 });
+  assert.equal(await page.textContent('#status'), `Loaded evals (${FILES.toLocaleString('en-US')} run files) · skipped 1 file that is not a trace`);
+  await page.waitForSelector('#runs-list .vrow:not(.loading)');
+  assert.equal((await cells(page))[0][0], name(0));
+  assert.deepEqual(await page.evaluate(() => window.__files), { sizeAsked: 0, posted: 0, largestPost: 0 });
   assert.deepEqual(errors, []);
   await context.close();
 });
