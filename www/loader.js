@@ -6,6 +6,10 @@ import { Cancelled } from './client.js';
 
 export const CHUNK = 8 * 1024 * 1024;
 
+/** Paths in the order localeCompare gives, from one collator: localeCompare itself looked the
+ * locale's rules up again on every call (30 ms to sort a folder of 10,000 files). */
+const byPath = new Intl.Collator().compare;
+
 /** File names worth opening from a folder. */
 export const TRACE_FILE = /\.(json|jsonl|ndjson|gz)$/i;
 
@@ -26,6 +30,39 @@ export async function readFile(file, onProgress, signal) {
     onProgress(at, file.size);
   }
   return out.buffer;
+}
+
+/**
+ * The bytes of many files (a folder of thousands of small run files), in
+ * order: read whole, 64 at a time, without asking any file its `size`.
+ * Each read is a round trip to the browser's file store (~0.4 ms): one at a
+ * time made 10,000 files take twice as long; `size` costs a synchronous
+ * round trip of its own (2 s of the page's thread for 10,000), and so does
+ * posting a File to the worker. `onProgress(bytesRead)` at most every 50 ms;
+ * reading stops when `stop()` says so (Cancelled) or past `limit` bytes
+ * (an error saying so).
+ */
+export async function readFiles(files, onProgress, { stop = () => false, limit = Infinity } = {}) {
+  const out = new Array(files.length);
+  let done = 0;
+  let said = 0;
+  let next = 0;
+  const reader = async () => {
+    while (next < files.length && done <= limit) {
+      if (stop()) throw new Cancelled();
+      const i = next++;
+      out[i] = await files[i].arrayBuffer();
+      done += out[i].byteLength;
+      if (performance.now() - said >= 50) {
+        said = performance.now();
+        onProgress(done);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(64, files.length) }, reader));
+  if (done > limit) throw new Error(`the ${files.length.toLocaleString('en-US')} files together are larger than one trace can be (${limit.toLocaleString('en-US')} bytes)`);
+  onProgress(done);
+  return out;
 }
 
 /**
@@ -83,22 +120,35 @@ function readAllEntries(dirEntry) {
   });
 }
 
-/** Walks entries; resolves to [{ file, path }] sorted by path, and the names skipped. */
+/**
+ * Walks entries; resolves to [{ file, path }] sorted by path, and the names
+ * skipped. The folders are walked first, then each file entry's File is
+ * asked for, 64 at a time: each is a round trip to the browser (one at a
+ * time, a dropped folder of 10,000 files took 6.8 s before its first read).
+ */
 export async function filesFromEntries(entries) {
-  const found = [];
-  const skipped = [];
+  const fileEntries = [];
   async function visit(entry, fromFolder) {
-    if (entry.isFile) {
-      const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
-      const path = entry.fullPath.replace(/^\//, '') || file.name;
-      if (fromFolder && !TRACE_FILE.test(file.name)) skipped.push(path);
-      else found.push({ file, path });
-    } else if (entry.isDirectory) {
+    if (entry.isFile) fileEntries.push({ entry, fromFolder });
+    else if (entry.isDirectory) {
       for (const child of await readAllEntries(entry)) await visit(child, true);
     }
   }
   for (const e of entries) await visit(e, false);
-  found.sort((a, b) => a.path.localeCompare(b.path));
+  const got = new Array(fileEntries.length);
+  for (let at = 0; at < fileEntries.length; at += 64) {
+    await Promise.all(fileEntries.slice(at, at + 64).map(({ entry }, k) => new Promise((resolve, reject) => entry.file((file) => resolve((got[at + k] = file)), reject))));
+    await new Promise((r) => setTimeout(r, 0));
+  }
+  const found = [];
+  const skipped = [];
+  fileEntries.forEach(({ entry, fromFolder }, i) => {
+    const file = got[i];
+    const path = entry.fullPath.replace(/^\//, '') || file.name;
+    if (fromFolder && !TRACE_FILE.test(file.name)) skipped.push(path);
+    else found.push({ file, path });
+  });
+  found.sort((a, b) => byPath(a.path, b.path));
   return { files: found, skipped };
 }
 
@@ -106,8 +156,9 @@ export async function filesFromEntries(entries) {
 export function filesFromInput(fileList) {
   const all = [...fileList].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
   const fromFolder = all.some((f) => f.file.webkitRelativePath);
-  const files = fromFolder ? all.filter((f) => TRACE_FILE.test(f.file.name)) : all;
-  const skipped = fromFolder ? all.filter((f) => !TRACE_FILE.test(f.file.name)).map((f) => f.path) : [];
-  files.sort((a, b) => a.path.localeCompare(b.path));
+  // A folder's paths end with the file's name: tested on the path, not asked of each File again.
+  const files = fromFolder ? all.filter((f) => TRACE_FILE.test(f.path)) : all;
+  const skipped = fromFolder ? all.filter((f) => !TRACE_FILE.test(f.path)).map((f) => f.path) : [];
+  files.sort((a, b) => byPath(a.path, b.path));
   return { files, skipped };
 }

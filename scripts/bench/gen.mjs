@@ -3,6 +3,7 @@
 //
 //   node scripts/bench/gen.mjs --format openai --size 100MB [--layout json|jsonl] [--seed 1] [--out FILE]
 //   node scripts/bench/gen.mjs --all --sizes 1MB,10MB,100MB --dir target/bench-data
+//   node scripts/bench/gen.mjs --format openai --size 100MB --files 10000 [--out DIR]
 //
 // The same (format, layout, size, seed) always gives the same bytes: the
 // random source is a seeded PRNG and nothing reads the clock. Traces are
@@ -17,8 +18,13 @@
 // is the file name) exporting `layouts` (the first is the default) and
 // `records(r, s)`: the records one format-neutral session `s`
 // (./synthetic.mjs) yields. Adding a format is adding a file.
+//
+// `--files N` writes a folder instead: N files of one run each (a format
+// whose session is one record), about `--size` bytes together (each
+// session cut to the whole steps that fit its share), as a folder of
+// evaluation runs is laid out.
 
-import { openSync, writeSync, closeSync, mkdirSync, existsSync, readdirSync, renameSync } from 'node:fs';
+import { openSync, writeSync, closeSync, mkdirSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rng, session } from './synthetic.mjs';
@@ -99,6 +105,71 @@ export function generate({ format, layout, size, seed = 1, out }) {
   return { out, bytes: written, records };
 }
 
+/**
+ * `s` cut to about `budget` characters of text: its system prompt, task and
+ * final answer, and the whole steps (an assistant turn and its tool results,
+ * so no call loses its result) that fit before the answer.
+ */
+function cutSession(s, budget) {
+  const size = (t) => (t.text?.length ?? 0) + (t.reasoning?.length ?? 0) + (t.calls ?? []).reduce((n, c) => n + JSON.stringify(c.args).length + 80, 0) + 80;
+  const last = s.turns[s.turns.length - 1];
+  const turns = s.turns.slice(0, 2);
+  let used = turns.reduce((n, t) => n + size(t), size(last));
+  for (let i = 2; i < s.turns.length - 1; ) {
+    let j = i + 1;
+    while (j < s.turns.length - 1 && s.turns[j].kind === 'tool') j++;
+    const step = s.turns.slice(i, j);
+    const n = step.reduce((m, t) => m + size(t), 0);
+    if (turns.length > 2 && used + n > budget) break;
+    turns.push(...step);
+    used += n;
+    i = j;
+  }
+  turns.push(last);
+  return { ...s, turns };
+}
+
+/**
+ * Writes a folder of `files` files, one run each (`run-00001.json`, …, one
+ * record of `format` per file), about `size` bytes together. Only a format
+ * whose session is one record can be written so.
+ */
+export function generateFolder({ format, size, files, seed = 1, out }) {
+  const spec = FORMATS[format];
+  if (!spec) throw new Error(`unknown format ${format}; one of ${Object.keys(FORMATS).join(', ')} (scripts/bench/formats/)`);
+  const tmp = `${out}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const r = rng(`${format}:folder:${seed}`);
+  const width = String(files).length;
+  let bytes = 0;
+  for (let i = 0; i < files; i++) {
+    // The text budget leaves room for the JSON around it (keys, escapes, metadata).
+    const s = cutSession(session(r, i), ((size - bytes) / (files - i)) * 0.8);
+    const recs = [...spec.records(r, s)];
+    if (recs.length !== 1) throw new Error(`${format} writes ${recs.length} records per session: a folder of one run per file needs one`);
+    let text = JSON.stringify(recs[0]);
+    if (s.escaped) text = ensureAscii(text);
+    text += '\n';
+    writeFileSync(join(tmp, `run-${String(i + 1).padStart(width, '0')}.json`), text);
+    bytes += Buffer.byteLength(text);
+  }
+  rmSync(out, { recursive: true, force: true });
+  renameSync(tmp, out);
+  return { out, bytes, files };
+}
+
+export function folderName(format, size, files, seed = 1) {
+  return `${format}-${files}-files-${sizeName(size)}${seed === 1 ? '' : `-s${seed}`}`;
+}
+
+/** The folder for (format, size, files), generated on first use. */
+export function ensureFolder(dir, format, size, files, seed = 1) {
+  const out = join(dir, folderName(format, size, files, seed));
+  if (!existsSync(out)) generateFolder({ format, size, files, seed, out });
+  return out;
+}
+
 export function fileName(format, layout, size, seed = 1) {
   return `${format}-${sizeName(size)}${seed === 1 ? '' : `-s${seed}`}.${layout}`;
 }
@@ -123,6 +194,15 @@ function main(argv) {
   const seed = Number(args.seed ?? 1);
   const sizes = (args.sizes ?? args.size ?? '1MB,10MB,100MB').split(',').map(parseSize);
   const formats = args.all ? Object.keys(FORMATS) : [args.format ?? 'openai'];
+  if (args.files) {
+    const files = Number(args.files);
+    if (!(files >= 1) || args.all || sizes.length !== 1) throw new Error('--files N takes one --format and one --size');
+    const out = args.out ?? join(dir, folderName(formats[0], sizes[0], files, seed));
+    const t = performance.now();
+    const res = generateFolder({ format: formats[0], size: sizes[0], files, seed, out });
+    console.log(`${res.out}/: ${res.files} files, ${res.bytes} bytes (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+    return;
+  }
   for (const format of formats) {
     if (!FORMATS[format]) throw new Error(`unknown format ${format}; one of ${Object.keys(FORMATS).join(', ')} (scripts/bench/formats/)`);
     const layouts = args.layout ? [args.layout] : args.all ? FORMATS[format].layouts : [FORMATS[format].layouts[0]];

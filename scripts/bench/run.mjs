@@ -248,6 +248,13 @@ function measureBrowser(files) {
   return r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 }
 
+/** A folder of 10,000 run files, 100 MB, opened in Chromium (scripts/bench/folder.mjs). */
+function measureFolder() {
+  const r = spawnSync(process.execPath, [join(root, 'scripts', 'bench', 'folder.mjs'), '--json'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = r.stdout.trim().split('\n').find((l) => l.startsWith('{'));
+  return r.status === 0 && line ? JSON.parse(line) : { error: (r.stderr || '').trim().split('\n').slice(-3).join(' ') };
+}
+
 /** A dense trace made of a real corpus file (short events: ~3 events per KB), repeated to `size`. */
 function corpusFile(size) {
   const corpus = process.env.ATV_CORPUS ?? join(root, '..', 'shared', 'corpus');
@@ -303,6 +310,8 @@ const TARGETS = [
   { key: 'memoryRatio', what: 'peak wasm memory / file size', target: '≤ 2.0', ok: (x) => x <= 2.0, fmt: fmtRatio },
   { key: 'firstRowsMs', what: 'Chromium: drop to first rows', target: '≤ 2 s', ok: (x) => x <= 2000, fmt: fmtMs },
   { key: 'longTaskMs', what: 'Chromium: longest main-thread task', target: '≤ 100 ms', ok: (x) => x <= 100, fmt: fmtMs },
+  { key: 'folderTableMs', what: 'Chromium: a folder of 10,000 run files, runs table', target: '≤ 3 s', ok: (x) => x <= 3000, fmt: fmtMs },
+  { key: 'folderLongTaskMs', what: 'the same: the page\'s longest main-thread task', target: '≤ 100 ms', ok: (x) => x <= 100, fmt: fmtMs },
   { key: 'gbLoads', what: 'Chromium: a 1 GB trace', target: 'loads and scrolls', ok: (x) => x === true, fmt: (x) => (x === true ? 'loads and scrolls' : x === false ? 'fails' : x ?? 'not run (--gb)') },
   { key: 'wasmGzip', what: '.wasm size, gzipped', target: '≤ 400 KB', ok: (x) => x <= 400e3, fmt: (x) => (x ? `${(x / 1e3).toFixed(0)} KB` : '—') },
 ];
@@ -333,6 +342,8 @@ function summarize(results, mach) {
       nativeFloor: native ? native.coreMs / native.ignoredAnyMs : null,
       firstRowsMs: browser?.firstRowsMs ?? null,
       longTaskMs: browser?.longestTaskMs ?? null,
+      folderTableMs: results.folder?.tableMs ?? null,
+      folderLongTaskMs: results.folder?.tableMs ? results.folder.longestTaskMs : null,
       gbLoads: gb ? gb.loadsAndScrolls === true : null,
       wasmGzip: mach.wasmGzip,
       docentFirstMs: results.docent?.sameText ? results.docent.firstMs : null,
@@ -417,6 +428,13 @@ function markdown(results, mach, command) {
       if (r.error) L.push(`| ${r.file} | error: ${r.error} ||||`);
       else L.push(`| ${r.file} | ${fmtMs(r.firstRowsMs)} | ${fmtMs(r.longestTaskMs)} | ${r.longTasks} | ${r.loadsAndScrolls === undefined ? '—' : r.loadsAndScrolls ? 'yes' : 'no'} |`);
     }
+    const f = results.folder;
+    if (f) {
+      L.push('');
+      L.push(f.error
+        ? `A folder of 10,000 run files (\`scripts/bench/folder.mjs\`): error: ${f.error}`
+        : `A folder of ${f.files.toLocaleString('en-US')} run files, 100 MB (\`scripts/bench/folder.mjs\`, the folder input, median of ${f.samples}): runs table filled ${fmtMs(f.tableMs)} after \`change\` (files read by ${fmtMs(f.readMs)}); the page's longest main-thread task ${fmtMs(f.longestTaskMs)}, ${f.longTasks} of 50 ms or more; before \`change\`, the browser's own task building the FileList: ${fmtMs(f.fileListTaskMs)}.`);
+    }
   }
   const d = results.docent;
   if (d) {
@@ -481,6 +499,9 @@ function main() {
       results.browser = measureBrowser(openai);
       for (const r of results.browser) console.log(r.error ? `chromium ${r.file}: ERROR ${r.error}` : `chromium ${r.file}: first rows ${fmtMs(r.firstRowsMs)}, longest task ${fmtMs(r.longestTaskMs)}`);
     }
+    results.folder = measureFolder();
+    const f = results.folder;
+    console.log(f.error ? `chromium folder: ERROR ${f.error}` : `chromium folder of ${f.files} run files: runs table ${fmtMs(f.tableMs)} (read ${fmtMs(f.readMs)}), longest task of the page ${fmtMs(f.longestTaskMs)} (the browser's FileList before it: ${fmtMs(f.fileListTaskMs)})`);
   }
   if (args.docent && args.formats.split(',').includes('openai')) {
     const size = Math.max(...sizes);

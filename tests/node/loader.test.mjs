@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, filesFromEntries, filesFromInput, CHUNK } from '../../www/loader.js';
+import { readFile, readFiles, filesFromEntries, filesFromInput, CHUNK } from '../../www/loader.js';
 
 test('readFile reads a Blob in chunks into one ArrayBuffer, reporting progress', async () => {
   const size = CHUNK * 2 + 123;
@@ -16,6 +16,20 @@ test('readFile reads a Blob in chunks into one ArrayBuffer, reporting progress',
   assert.deepEqual(new Uint8Array(buffer), bytes);
   assert.deepEqual(seen, [[0, size], [CHUNK, size], [CHUNK * 2, size], [size, size]]);
   await assert.rejects(readFile(new Blob([bytes]), () => {}, { aborted: true }), /cancelled/);
+});
+
+test('readFiles reads many files whole, in order, without asking their size; stops when told or past the limit', async () => {
+  const blobs = Array.from({ length: 200 }, (_, i) => new Blob([`file ${i}`]));
+  // A size asked of a picked file is a synchronous round trip to the browser's file store: never asked.
+  const files = blobs.map((b) => Object.defineProperty(b, 'size', { get: () => assert.fail('size asked') }));
+  const seen = [];
+  const buffers = await readFiles(files, (done) => seen.push(done));
+  assert.deepEqual(buffers.map((b) => new TextDecoder().decode(b)), blobs.map((_, i) => `file ${i}`));
+  const total = buffers.reduce((n, b) => n + b.byteLength, 0);
+  assert.equal(seen.at(-1), total);
+  assert.ok(seen.length < files.length, 'progress is not reported per file');
+  await assert.rejects(readFiles(files, () => {}, { stop: () => true }), /cancelled/);
+  await assert.rejects(readFiles(files, () => {}, { limit: 100 }), /200 files together are larger than/);
 });
 
 function fileEntry(fullPath) {

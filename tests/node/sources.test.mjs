@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { groupFiles, groupHeadsWanted } from 'agent-trace-viewer';
-import { groupSources } from '../../www/viewer/sources.js';
+import { groupSources, RUN_FILES_MIN } from '../../www/viewer/sources.js';
 
 const file = (path) => ({ name: path.split('/').pop(), path, file: new File(['{}'], path.split('/').pop()) });
 
@@ -116,4 +116,31 @@ test('groupSources with headsWanted: reads the first bytes of the wanted files o
     ['proj/agent-garbage.jsonl', null],
     ['proj/notes.json', null],
   ]);
+});
+
+test('groupSources: more than RUN_FILES_MIN loose files are one source of runs, named by their folder; fewer stay files', async () => {
+  const many = (n) => [
+    ...Array.from({ length: n }, (_, i) => file(`evals/run-${String(i).padStart(4, '0')}.json`)),
+    file('evals/conv/events/event-00000-a.json'),
+    file('evals/conv/events/event-00001-b.json'),
+    { name: 'pasted text', path: 'pasted text', text: '[]' },
+  ];
+  const group = async (paths) => groupFiles(paths);
+  const below = many(RUN_FILES_MIN - 1);
+  const kept = await groupSources(below, group);
+  assert.equal(kept.filter((s) => s.file).length, RUN_FILES_MIN - 1, 'each file its own trace');
+  assert.ok(kept.every((s) => !s.asRuns));
+
+  const sources = many(RUN_FILES_MIN + 1);
+  const out = await groupSources(sources, group);
+  assert.deepEqual(out.map((s) => [s.name, s.path, s.parts?.length ?? null, s.asRuns ?? false]), [
+    [`evals (${RUN_FILES_MIN + 1} run files)`, `evals (${RUN_FILES_MIN + 1} run files)`, RUN_FILES_MIN + 1, true],
+    // A group a format makes stays its own trace; what is not a file stays as it was.
+    ['events (2 event files)', 'evals/conv/events (2 event files)', 2, false],
+    ['pasted text', 'pasted text', null, false],
+  ]);
+  assert.deepEqual(out[0].parts, sources.slice(0, RUN_FILES_MIN + 1), 'the files in their order');
+  // Files of no shared folder are named by their count alone.
+  const loose = await groupSources(Array.from({ length: RUN_FILES_MIN }, (_, i) => file(`r${i}.json`)), group);
+  assert.deepEqual(loose.map((s) => [s.name, s.path]), [[`${RUN_FILES_MIN} run files`, `${RUN_FILES_MIN} run files`]]);
 });

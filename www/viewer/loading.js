@@ -6,6 +6,12 @@
 import { Cancelled } from '../client.js';
 import { abortError, publicInfo } from './shared.js';
 import { toSource, groupSources, fetchWithPolicyCheck } from './sources.js';
+import { readFiles } from '../loader.js';
+
+/** A trace of more files than this is read here, not in the worker (see readFiles). */
+const MANY_FILES = 64;
+/** The core's cap on one trace's bytes (MAX_INPUT_BYTES). */
+const MAX_TRACE_BYTES = 2 ** 30;
 
 /**
  * Adds `loadSources`, `uiLoad`, `load`, `openFile`, `rejectPending` and
@@ -128,6 +134,14 @@ export function installLoading(v) {
         v.setStatus(`Parsing ${source.name}…`);
       }
     };
+    if (source.parts && source.parts.length > MANY_FILES) {
+      const files = source.parts.map((p) => p.file);
+      const opened = state.files;
+      const buffers = await readFiles(files, (done) => progress.bytes(done, 0), { stop: () => v.destroyed || state.files !== opened, limit: MAX_TRACE_BYTES });
+      progress.parsing(`Parsing ${source.name}`, buffers.reduce((n, b) => n + b.byteLength, 0));
+      v.setStatus(`Parsing ${source.name}…`);
+      return state.worker.call('parseBuffers', { parts: buffers.map((buffer, i) => ({ name: files[i].name, buffer })), name: source.name }, buffers);
+    }
     if (source.parts) {
       const files = source.parts.map((p) => p.file);
       return state.worker.call('parseFiles', { files, name: source.name }, [], onProgress);
@@ -172,6 +186,7 @@ export function installLoading(v) {
         v.progress.stop();
         if (e instanceof Cancelled) throw abortError('the load was cancelled');
         if (e.fatal) v.restartAfterTrap();
+        if (source.asRuns) return openSeparately(i, e);
         source.error = e.message;
         state.fileIndex = i;
         v.renderFileSwitcher();
@@ -200,6 +215,19 @@ export function installLoading(v) {
     v.setStatus(`Loaded ${source.name}${state.note ?? ''}`);
     v.emit('load', publicInfo(source.info));
     return source.info;
+  }
+
+  /**
+   * Files read as one trace of runs (sources.js `asRuns`) that do not read
+   * as one (files of different formats): each becomes its own trace again,
+   * and the first is shown, the reason in the status line.
+   */
+  function openSeparately(i, error) {
+    const source = state.files[i];
+    state.files.splice(i, 1, ...source.parts.map((p) => ({ ...p })));
+    state.note = `${state.note ?? ''} · not read as one trace of runs: ${error.message}`;
+    v.renderFileSwitcher();
+    return openFile(i);
   }
 
   Object.assign(v, { loadSources, uiLoad, load, openFile, rejectPending, settled });

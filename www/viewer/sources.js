@@ -73,10 +73,40 @@ export async function groupSources(sources, groupFiles, headsWanted = null) {
     grouped.set(parts[0], { name: g.name, path: groupPath(parts, g.name), parts });
     for (const p of parts.slice(1)) grouped.set(p, null);
   }
-  return sources.flatMap((s) => {
+  return asRuns(sources.flatMap((s) => {
     const g = grouped.get(s);
     return g === undefined ? [s] : g ? [g] : [];
-  });
+  }));
+}
+
+/**
+ * At least this many files that no format groups, in one load, are read as
+ * one trace of runs (a folder of evaluation runs, one per file): a file
+ * switcher of thousands is no way to look at them, a runs table is. One more
+ * than the run menu lists (trace-display.js): below it, each file is its own trace.
+ */
+export const RUN_FILES_MIN = 101;
+
+/**
+ * The loose files of a load (`sources` after grouping) as one source
+ * `{ name, path, parts, asRuns: true }` at the place of the first when
+ * there are at least `RUN_FILES_MIN` of them (see there); the page reads
+ * them itself (loader.js `readFiles`), the worker joins them with the core's
+ * `parseFiles`, and the page falls back to one trace per file when they do
+ * not read as one (loading.js).
+ */
+function asRuns(sources) {
+  const loose = sources.filter((s) => s.file);
+  // No file's `size` is asked here: each is a synchronous round trip to the browser's
+  // file store (2 s of this thread for 10,000 files). Too large together, they fail to read as one.
+  if (loose.length < RUN_FILES_MIN) return sources;
+  // Named as the core names a group: "evals (10,000 run files)", by the folder the files share.
+  const count = `${loose.length.toLocaleString('en-US')} run files`;
+  const folder = groupPath(loose, count).split('/').slice(-2, -1)[0];
+  const name = folder ? `${folder} (${count})` : count;
+  const runs = { name, path: groupPath(loose, name), parts: loose, asRuns: true };
+  const first = loose[0];
+  return sources.flatMap((s) => (s === first ? [runs] : s.file ? [] : [s]));
 }
 
 /**
@@ -112,9 +142,15 @@ async function readHeads(files, wanted) {
  * "run-1/events/events (…)"), or the name alone when they share none.
  */
 function groupPath(parts, name) {
-  const dirs = parts.map((p) => (p.path ?? p.name).split('/').slice(0, -1));
-  const common = [];
-  for (let i = 0; dirs.every((d) => i < d.length && d[i] === dirs[0][i]); i++) common.push(dirs[0][i]);
+  // The shared folder as a string prefix ending in '/', shortened a folder at a time: no
+  // path is split (splitting 10,000 was most of a 60 ms task).
+  const first = parts[0].path ?? parts[0].name;
+  let prefix = first.slice(0, first.lastIndexOf('/') + 1);
+  for (const p of parts) {
+    const path = p.path ?? p.name;
+    while (prefix && !path.startsWith(prefix)) prefix = prefix.slice(0, prefix.lastIndexOf('/', prefix.length - 2) + 1);
+  }
+  const common = prefix ? prefix.slice(0, -1).split('/') : [];
   if (common.length && name.startsWith(`${common[common.length - 1]} `)) common.pop();
   return [...common, name].join('/');
 }

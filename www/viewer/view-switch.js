@@ -52,9 +52,14 @@ export function installViewSwitch(v) {
     };
   }
 
-  /** The view a trace opens on: its transcript when it has a conversation, else the events. */
+  /**
+   * The view a trace opens on: a folder of run files read as one trace
+   * (sources.js `asRuns`) its runs table; else its transcript when it has a
+   * conversation, else the events.
+   */
   function defaultView() {
     if (v.o.defaultView === 'events') return 'events';
+    if (state.files[state.fileIndex]?.asRuns && state.info?.runCount > 1) return 'runs';
     return state.info && viewsFor(state.info).some((view) => view.id === 'transcript') ? 'transcript' : 'events';
   }
 
