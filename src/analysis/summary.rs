@@ -22,6 +22,44 @@ pub fn one_line(s: &str, max: usize) -> String {
     truncate(&collapsed, max)
 }
 
+/// The head of `v` written as compact JSON, as much of it as
+/// `one_line(_, max)` looks at: a key-value event's value can be megabytes
+/// (a tool's whole output), written out for a row or a search to keep 100
+/// characters of it.
+fn json_head(v: &serde_json::Value, max: usize) -> String {
+    /// Takes bytes up to `room`, then refuses: the writer stops there.
+    struct Head {
+        out: Vec<u8>,
+        room: usize,
+    }
+    impl std::io::Write for Head {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            if self.room == 0 {
+                return Err(std::io::ErrorKind::WriteZero.into());
+            }
+            let n = b.len().min(self.room);
+            self.out.extend_from_slice(b.get(..n).unwrap_or(b));
+            self.room -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // `one_line` reads `8 * max` characters, at most 4 bytes each.
+    let mut head = Head { out: Vec::new(), room: max.saturating_mul(32) };
+    let _ = serde_json::to_writer(&mut head, v);
+    match String::from_utf8(head.out) {
+        Ok(s) => s,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let mut bytes = e.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
+    }
+}
+
 /// `[image]`, `[2 images, reasoning]`: what a content without text holds.
 fn media_label(content: &Content) -> String {
     let Content::Parts(parts) = content else { return String::new() };
@@ -68,7 +106,7 @@ pub fn summary(trace: &Trace, e: &Event) -> String {
         }
         EventBody::Span(s) => format!("{:?} {}", s.phase, s.name.join("/")),
         EventBody::Marker(m) => m.label.clone(),
-        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&kv.value.to_string(), 100)),
+        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&json_head(&kv.value, 100), 100)),
         EventBody::Unparsed(why) => why.clone(),
     }
 }
@@ -76,6 +114,23 @@ pub fn summary(trace: &Trace, e: &Event) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_head_lines_up_as_the_whole_value_does() {
+        let long = "é😀 x  ".repeat(5_000);
+        for v in [
+            serde_json::json!({"out": long, "n": 1}),
+            serde_json::json!([long, {"k": "v"}]),
+            serde_json::json!({"short": "a\n  b"}),
+            serde_json::json!(null),
+            serde_json::json!("   "),
+        ] {
+            for max in [0, 1, 7, 100] {
+                assert_eq!(one_line(&json_head(&v, max), max), one_line(&v.to_string(), max), "{max}");
+            }
+            assert!(json_head(&v, 100).len() <= 3200);
+        }
+    }
 
     #[test]
     fn one_line_collapses_and_cuts_long_text() {
