@@ -6,10 +6,11 @@
 //! reading (an allocation per key and per value, SipHash per key; a third of
 //! the instructions) and most of its memory, while the viewer shows the
 //! metadata of the one event a user opens. So a fast path may leave them in
-//! the source: the record's range, and a `fn` that shapes the parsed record
-//! as the exact path shapes it (the same removals in the same order, since
-//! serde_json's `remove` moves the last key into the hole), so that the two
-//! agree by construction; `tests/fast_paths.rs` compares them.
+//! the source: the record's range, and a [`Shape`], a `fn` that turns the
+//! parsed record into the metadata as the exact path does (the same
+//! removals in the same order, since serde_json's `remove` moves the last
+//! key into the hole; the exact path calls the same `fn` where it can), so
+//! that the two agree by construction; `tests/fast_paths.rs` compares them.
 
 use std::fmt;
 use std::ops::{Deref, DerefMut, Range};
@@ -29,29 +30,33 @@ pub struct EventMetadata {
     deferred: Option<Box<Deferred>>,
 }
 
+/// Turns a parsed record and the entries the reading added (`extra`) into
+/// an event's metadata.
+pub type Shape = fn(Metadata, &Metadata) -> Metadata;
+
 #[derive(Clone)]
 struct Deferred {
     source: Source,
     start: u32,
     end: u32,
-    /// Turns the parsed record into the metadata (the exact path's removals).
-    shape: fn(&mut Metadata),
-    /// Entries the reading added, put after the record's as `Map::extend` does.
+    shape: Shape,
+    /// Entries the reading added (or context the record lacks), for `shape`.
     extra: Metadata,
     built: OnceLock<Metadata>,
 }
 
 impl EventMetadata {
     /// The JSON object at `range` of `source`, which the split validated,
-    /// shaped by `shape`, then `extra`'s entries added. Should the range not
-    /// hold an object after all, the record part is empty rather than an error.
-    pub fn in_source(source: &Source, range: Range<usize>, shape: fn(&mut Metadata), extra: Metadata) -> EventMetadata {
+    /// turned into the metadata by `shape` with `extra`. Should the range
+    /// not hold an object after all, `shape` is given an empty one rather
+    /// than an error.
+    pub fn in_source(source: &Source, range: Range<usize>, shape: Shape, extra: Metadata) -> EventMetadata {
         match (u32::try_from(range.start), u32::try_from(range.end)) {
             (Ok(start), Ok(end)) if start <= end && range.end <= source.len() => {
                 let deferred = Deferred { source: Arc::clone(source), start, end, shape, extra, built: OnceLock::new() };
                 EventMetadata { map: Metadata::new(), deferred: Some(Box::new(deferred)) }
             }
-            _ => EventMetadata { map: extra, deferred: None },
+            _ => EventMetadata { map: shape(Metadata::new(), &extra), deferred: None },
         }
     }
 
@@ -69,13 +74,11 @@ impl EventMetadata {
 impl Deferred {
     fn build(&self) -> Metadata {
         let bytes = self.source.get(self.start as usize..self.end as usize).unwrap_or(&[]);
-        let mut map = match crate::json::build::from_slice(bytes) {
+        let map = match crate::json::build::from_slice(bytes) {
             Ok(Value::Object(map)) => map,
             _ => Metadata::new(),
         };
-        (self.shape)(&mut map);
-        map.extend(self.extra.iter().map(|(k, v)| (k.clone(), v.clone())));
-        map
+        (self.shape)(map, &self.extra)
     }
 }
 
@@ -125,8 +128,16 @@ impl fmt::Debug for EventMetadata {
 mod tests {
     use super::*;
 
-    fn drop_b(m: &mut Metadata) {
+    fn drop_b(mut m: Metadata, extra: &Metadata) -> Metadata {
         m.remove("b");
+        m.extend(extra.clone());
+        m
+    }
+
+    fn as_is(m: Metadata, extra: &Metadata) -> Metadata {
+        let mut m = m;
+        m.extend(extra.clone());
+        m
     }
 
     fn source(s: &str) -> Source {
@@ -151,7 +162,7 @@ mod tests {
     #[test]
     fn a_write_builds_it_first() {
         let src = source(r#"{"a": 1}"#);
-        let mut m = EventMetadata::in_source(&src, 0..src.len(), |_| {}, Metadata::new());
+        let mut m = EventMetadata::in_source(&src, 0..src.len(), as_is, Metadata::new());
         m.insert("z".into(), Value::Null);
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "z"]);
         assert_eq!(m.clone().into_map().len(), 2);
@@ -160,9 +171,9 @@ mod tests {
     #[test]
     fn a_range_that_is_not_an_object_is_empty_and_out_of_bounds_keeps_extras() {
         let src = source("[1, 2]");
-        assert!(EventMetadata::in_source(&src, 0..6, |_| {}, Metadata::new()).is_empty());
+        assert!(EventMetadata::in_source(&src, 0..6, as_is, Metadata::new()).is_empty());
         let mut extra = Metadata::new();
         extra.insert("k".into(), Value::from(1));
-        assert_eq!(EventMetadata::in_source(&src, 0..99, |_| {}, extra).len(), 1);
+        assert_eq!(EventMetadata::in_source(&src, 0..99, as_is, extra).len(), 1);
     }
 }

@@ -216,9 +216,9 @@ impl<'a> Builder<'a> {
     }
 
     /// An event's metadata left in the source: the validated record at
-    /// `range`, shaped by `shape` and followed by `extra` when first read
-    /// (see [`EventMetadata`]).
-    pub fn metadata_in_source(&self, range: Range<usize>, shape: fn(&mut Metadata), extra: Metadata) -> EventMetadata {
+    /// `range`, turned into the metadata by `shape` with `extra` when first
+    /// read (see [`EventMetadata`]).
+    pub fn metadata_in_source(&self, range: Range<usize>, shape: crate::event_metadata::Shape, extra: Metadata) -> EventMetadata {
         EventMetadata::in_source(self.source, range, shape, extra)
     }
 

@@ -470,9 +470,8 @@ impl<'r, 'a> Reader<'r, 'a> {
         let metadata = if self.out.can_defer_metadata(&range) {
             self.out.metadata_in_source(range.clone(), metadata_shape, Map::new())
         } else {
-            let Value::Object(mut metadata) = v else { return };
-            metadata_shape(&mut metadata);
-            metadata.into()
+            let Value::Object(metadata) = v else { return };
+            metadata_shape(metadata, &Map::new()).into()
         };
         if let Some(e) = self.out.event_mut(index) {
             e.metadata = metadata;
@@ -483,9 +482,10 @@ impl<'r, 'a> Reader<'r, 'a> {
 
 /// An event record as its event's metadata: the record but its type and
 /// time (`shift_remove` keeps the other keys' order).
-fn metadata_shape(o: &mut Map<String, Value>) {
+fn metadata_shape(mut o: Map<String, Value>, _: &Map<String, Value>) -> Map<String, Value> {
     o.shift_remove("event_type");
     o.shift_remove("timestamp");
+    o
 }
 
 /// A `ToolCall` object as the model's tool call.

@@ -29,7 +29,7 @@ use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::{scan, ContainerEnds, Seg};
 use crate::import::Builder;
-use crate::model::{Arguments, Content, ContentPart, Text, ToolCall};
+use crate::model::{Arguments, Content, ContentPart, Metadata, Text, ToolCall};
 
 /// `message.content` as the record's reading needs it.
 pub enum FastContent {
@@ -138,14 +138,17 @@ fn tool_use_result(b: &[u8], ends: &ContainerEnds, m: &Member) -> Value {
 /// The event metadata of a record the fast path read, from the record as
 /// serde_json builds it: what `Reader::assistant`/`user` and `finish` leave
 /// of it (`message` moved last without its content; `type` and `timestamp`
-/// removed), with serde_json's `remove` (a swap) as they use it.
-pub fn metadata_shape(o: &mut serde_json::Map<String, Value>) {
+/// removed), with serde_json's `remove` (a swap) as they use it; then what
+/// the reading added (`continues_event`), as `finish` adds it.
+pub fn metadata_shape(mut o: Metadata, extra: &Metadata) -> Metadata {
     if let Some(Value::Object(mut message)) = o.remove("message") {
         message.remove("content");
         o.insert("message".to_string(), Value::Object(message));
     }
     o.remove("type");
     o.remove("timestamp");
+    o.extend(extra.clone());
+    o
 }
 
 const TYPE: usize = 0;

@@ -62,7 +62,7 @@ fn score(out: &mut Builder, s: &Obs, check: bool) {
     };
     let at = s.o.get("timestamp").and_then(Value::as_str).map(str::to_string);
     let index = out.push_event(EventBody::KeyValue(KeyValue { key: format!("score: {key}"), value }), "score", s.range.clone(), s.path.clone(), at);
-    let metadata = if s.own_range && out.can_defer_metadata(&s.range) { out.metadata_in_source(s.range.clone(), |_| {}, Metadata::new()) } else { s.o.clone().into() };
+    let metadata = if s.own_range && out.can_defer_metadata(&s.range) { out.metadata_in_source(s.range.clone(), keep_all, Metadata::new()) } else { s.o.clone().into() };
     if let Some(e) = out.event_mut(index) {
         e.metadata = metadata;
     }
@@ -73,18 +73,23 @@ fn score(out: &mut Builder, s: &Obs, check: bool) {
 
 /// An observation's metadata: every field, less the messages shown as
 /// events (`retain` keeps the others' order).
-fn keep_all(_: &mut Metadata) {}
+fn keep_all(m: Metadata, _: &Metadata) -> Metadata {
+    m
+}
 
-fn without_input(m: &mut Metadata) {
+fn without_input(mut m: Metadata, _: &Metadata) -> Metadata {
     m.retain(|k, _| k != "input");
+    m
 }
 
-fn without_output(m: &mut Metadata) {
+fn without_output(mut m: Metadata, _: &Metadata) -> Metadata {
     m.retain(|k, _| k != "output");
+    m
 }
 
-fn without_input_and_output(m: &mut Metadata) {
+fn without_input_and_output(mut m: Metadata, _: &Metadata) -> Metadata {
     m.retain(|k, _| k != "input" && k != "output");
+    m
 }
 
 struct Walk<'t, 'r, 'a> {
@@ -227,9 +232,7 @@ impl Walk<'_, '_, '_> {
         let metadata = if o.own_range && self.out.can_defer_metadata(&o.range) {
             self.out.metadata_in_source(o.range.clone(), shape, Metadata::new())
         } else {
-            let mut m = o.o.clone();
-            shape(&mut m);
-            m.into()
+            shape(o.o.clone(), &Metadata::new()).into()
         };
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some((**path).clone());

@@ -29,6 +29,10 @@ pub struct SpanRec {
     pub scope: std::rc::Rc<Value>,
     /// A flat attribute object, not an OTLP span.
     pub flat: bool,
+    /// `span` is the object at `range` as parsed (the ranges of its lists
+    /// were found under the keys the reading took): its event's metadata
+    /// may be left there (`Builder::can_defer_metadata`).
+    pub own_range: bool,
 }
 
 impl SpanRec {
@@ -85,9 +89,9 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
             schema::check_object(&o, &schema::SPAN, &[], &mut Vec::new(), &mut problems);
             report(out, &r.range, &r.path, &problems);
             let attrs = key_values(get(&o, &schema::SPAN, "attributes"));
-            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false });
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true });
         } else if is_flat_attributes(&o) {
-            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true });
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true });
         } else {
             out.diag_in(Error, "not-otlp", "expected an OTLP request (`resourceSpans`), a span (`traceId`, `spanId`) or span attributes (`gen_ai.*`, `llm.*`)".to_string(), &r.range, &r.path, &[], None);
             out.set_aside(r.range.clone(), r.path.clone(), "not an OTLP request, span or attribute object");
@@ -124,8 +128,9 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
     report(out, range, path, &problems);
     let (b, ends) = (input.bytes, &input.split.ends);
     let rs_key = if o.contains_key("resourceSpans") { "resourceSpans" } else { "resource_spans" };
-    let rs_range = member(b, range.start, ends, ["resourceSpans", "resource_spans"]).map(|(_, r)| r);
-    let rs_ranges = rs_range.map(|r| items(b, &r, ends)).unwrap_or_default();
+    let rs_member = member(b, range.start, ends, ["resourceSpans", "resource_spans"]);
+    let rs_own = rs_member.as_ref().is_some_and(|(k, _)| k == rs_key);
+    let rs_ranges = rs_member.map(|(_, r)| items(b, &r, ends)).unwrap_or_default();
     let resource_spans = match o.remove(rs_key) {
         Some(Value::Array(items)) => items,
         other => {
@@ -137,6 +142,7 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
             return;
         }
     };
+    let rs_own = rs_own && rs_ranges.len() == resource_spans.len();
     for (i, (rs, rs_at)) in resource_spans.into_iter().zip(rs_ranges.into_iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
         let Value::Object(mut rs) = rs else {
             found.resources.push(rs);
@@ -145,11 +151,9 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
         let resource_value = get(&rs, &schema::RESOURCE_SPANS, "resource").cloned().unwrap_or(Value::Null);
         let resource = std::rc::Rc::new(key_values(resource_value.get("attributes")));
         let ss_key = if rs.contains_key("scopeSpans") { "scopeSpans" } else { "scope_spans" };
-        let ss_ranges = rs_at
-            .as_ref()
-            .and_then(|r| member(b, r.start, ends, ["scopeSpans", "scope_spans"]))
-            .map(|(_, r)| items(b, &r, ends))
-            .unwrap_or_default();
+        let ss_member = rs_at.as_ref().and_then(|r| member(b, r.start, ends, ["scopeSpans", "scope_spans"]));
+        let ss_own = rs_own && ss_member.as_ref().is_some_and(|(k, _)| k == ss_key);
+        let ss_ranges = ss_member.map(|(_, r)| items(b, &r, ends)).unwrap_or_default();
         let scope_list = rs.remove(ss_key);
         let mut scopes = Vec::new();
         let Some(Value::Array(scope_spans)) = scope_list else {
@@ -159,6 +163,7 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
             found.resources.push(Value::Object(rs));
             continue;
         };
+        let ss_own = ss_own && ss_ranges.len() == scope_spans.len();
         for (j, (ss, ss_at)) in scope_spans.into_iter().zip(ss_ranges.into_iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
             let Value::Object(mut ss) = ss else {
                 scopes.push(ss);
@@ -167,6 +172,7 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
             let sp_key = "spans";
             let sp_ranges = ss_at.as_ref().and_then(|r| member(b, r.start, ends, ["spans", "spans"])).map(|(_, r)| items(b, &r, ends)).unwrap_or_default();
             let spans = ss.remove(sp_key);
+            let sp_own = ss_own && spans.as_ref().and_then(Value::as_array).is_some_and(|l| l.len() == sp_ranges.len());
             let scope_value = get(&ss, &schema::SCOPE_SPANS, "scope").cloned().unwrap_or(Value::Null);
             let scope = std::rc::Rc::new(json!({
                 "name": scope_value.get("name").cloned().unwrap_or(Value::Null),
@@ -193,7 +199,7 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
                     continue;
                 };
                 let attrs = key_values(get(&span, &schema::SPAN, "attributes"));
-                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false });
+                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own });
             }
         }
         rs.insert(ss_key.to_string(), Value::Array(scopes));

@@ -160,10 +160,19 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let end = get(&s.span, &schema::SPAN, "endTimeUnixNano").and_then(nanos).unwrap_or(0);
         let failed = status_code(s) == 2;
         let index = self.out.push_event(EventBody::Span(ModelSpan { name: (**path).clone(), phase: SpanPhase::Begin }), "span", s.range.clone(), s.path.clone(), rfc3339(start));
+        // Left in the source when it can be: held built, every chat span's
+        // attributes (the conversation so far, as JSON text) were the bulk
+        // of the model, 4.6 times the file.
+        let shape = if s.flat { flat_metadata } else { span_metadata };
+        let metadata = if s.own_range && self.out.can_defer_metadata(&s.range) {
+            self.out.metadata_in_source(s.range.clone(), shape, scope_of(s))
+        } else {
+            shape(s.span.clone(), &scope_of(s)).into()
+        };
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some((**path).clone());
             e.failed = failed;
-            e.metadata = span_metadata(s).into();
+            e.metadata = metadata;
             e.facts = convert::facts(&s.attrs, duration_ms(start, end));
         }
         let events: Vec<(String, Map<String, Value>, Option<u64>)> = get(&s.span, &schema::SPAN, "events")
@@ -371,20 +380,31 @@ fn status_code(s: &SpanRec) -> i64 {
 
 /// A span's begin-event metadata: its ids, kind, status, scope, and every
 /// attribute under its own key (events and links as written).
-fn span_metadata(s: &SpanRec) -> Metadata {
+/// A span's begin-event metadata, from the span object as written: its OTLP
+/// fields as `otel.<field>`, its scope (`scope`, from `scope_of`, which the
+/// span object does not hold), then its attributes as a plain object.
+fn span_metadata(span: Metadata, scope: &Metadata) -> Metadata {
     let mut m = Metadata::new();
-    if !s.flat {
-        for k in ["traceId", "spanId", "parentSpanId", "kind", "status", "events", "links", "traceState", "flags"] {
-            if let Some(v) = get(&s.span, &schema::SPAN, k) {
-                m.insert(format!("otel.{k}"), v.clone());
-            }
-        }
-        if !s.scope.is_null() {
-            m.insert("otel.scope".to_string(), (*s.scope).clone());
+    for k in ["traceId", "spanId", "parentSpanId", "kind", "status", "events", "links", "traceState", "flags"] {
+        if let Some(v) = get(&span, &schema::SPAN, k) {
+            m.insert(format!("otel.{k}"), v.clone());
         }
     }
-    for (k, v) in &s.attrs {
-        m.insert(k.clone(), v.clone());
+    m.extend(scope.clone());
+    m.extend(key_values(get(&span, &schema::SPAN, "attributes")));
+    m
+}
+
+/// A flat attribute object's metadata: the object itself.
+fn flat_metadata(attrs: Metadata, _: &Metadata) -> Metadata {
+    attrs
+}
+
+/// `otel.scope` for `span_metadata`, when the span has a scope.
+fn scope_of(s: &SpanRec) -> Metadata {
+    let mut m = Metadata::new();
+    if !s.flat && !s.scope.is_null() {
+        m.insert("otel.scope".to_string(), (*s.scope).clone());
     }
     m
 }
