@@ -41,7 +41,9 @@ const TRICKY: &str = r#"[
 {"role": "tool", "tool_call_id": "c2", "content": [{"type": "text", "text": "part one"}, {"type": "text", "text": "Part TWO \u00e9t\u00e9"}]},
 {"role": "assistant", "tool_calls": "oops"},
 {"role": "system", "content": {"structured": "Value", "n": [1, 2]}},
-{"role": "system", "content": {"json": "bac\u212A3 and x\u0130ndex, raw bacK4 and zİ"}}
+{"role": "system", "content": {"json": "bac\u212A3 and x\u0130ndex, raw bacK4 and zİ"}},
+{"role": "system", "content": {"esc": "x\traceback"}},
+{"role": "system", "content": {"esc": "\u001bumble"}}
 ]"#;
 
 /// A trace whose texts are written out for the search (markers): Claude
@@ -77,7 +79,7 @@ fn tricky_texts_agree_with_the_index() {
         "index", "ndex", "i", "src/query", "/query", "/", "/tmp", "ls /tmp", "u002f", "002f", "u0041", "nb", "a\\nb", "split", "lines",
         "acrosslines", "run_tool", "run", "tool", "cmd", "1e5", "100000", "nan", "null", "value", "key", "dup", "dup\":2", "true", "1.50",
         "1.5", "line1", "nline2", "n", "ς", "σας", "οδος", "part", "one", "two", "été", "ete", "structured", "\"structured\"", "oops", "u",
-        "e", "a", " ", "-", "xyz", "back3", "back4", "json",
+        "e", "a", " ", "-", "xyz", "back3", "back4", "json", "xtrace", "bumble", "umble", "esc",
     ];
     for needle in needles {
         let q = quoted(&needle.replace('"', ""));
@@ -88,8 +90,7 @@ fn tricky_texts_agree_with_the_index() {
         }
     }
     // Spot checks of what the texts hold.
-    assert_eq!(first_and_later(&t, "traceback").0, vec![0, 1, 6]);
-    assert_eq!(first_and_later(&t, "back").0, vec![0, 1, 2, 3, 4, 6, 12]);
+    assert_eq!(first_and_later(&t, "back").0, vec![0, 1, 2, 3, 4, 6, 12, 13]);
     assert_eq!(first_and_later(&t, "index").0, Vec::<u32>::new(), "İ lowers to i and a combining dot");
     assert_eq!(first_and_later(&t, "back1").0, vec![2]);
     assert_eq!(first_and_later(&t, "back2").0, vec![3]);
@@ -98,6 +99,8 @@ fn tricky_texts_agree_with_the_index() {
     assert_eq!(first_and_later(&t, "src/query").0, vec![4]);
     assert_eq!(first_and_later(&t, "value").0, vec![7, 11]);
     assert_eq!(first_and_later(&t, "back3").0, vec![12], "the Kelvin sign in written JSON");
+    assert_eq!(first_and_later(&t, "traceback").0, vec![0, 1, 6, 13], "`\\t` then `raceback`, written out");
+    assert_eq!(first_and_later(&t, "bumble").0, vec![14], "`\\u001b` then `umble`, written out");
 }
 
 /// Arguments the format parses itself (Claude Code's `input`): looked at

@@ -26,7 +26,11 @@
 //!   are in the source as they are, escapes aside: arguments with a `\u`
 //!   escape of an ASCII character, `K` or `İ` are written out), and only then
 //!   are they written and searched exactly. Arguments the format parsed
-//!   itself are looked at the same way, string by string of their value.
+//!   itself, and JSON content, are looked at the same way, token by token of
+//!   their value as JSON writes it (a string with escapes: where a run of
+//!   letters can start in an escape, `\tab`); when the needle is one run
+//!   of letters, a token holding it is the needle found, and nothing is
+//!   written.
 //!
 //! Everything else (markers, spans, unparsed records, JSON content) is
 //! written out as the index would, for that event only, and searched as an
@@ -43,6 +47,40 @@ use crate::text::{RawText, Text};
 use super::ci_find::{CiFinder, Found};
 use super::index::event_text_into;
 
+/// The letter an escape of `c` ends with when serde_json writes `c` in a
+/// string (`\n` → `n`; `\u001b` → `b`), for a control character.
+fn escape_lead(c: u8) -> Option<u8> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let lead = match c {
+        b'\n' => b'n',
+        b'\t' => b't',
+        b'\r' => b'r',
+        0x08 => b'b',
+        0x0c => b'f',
+        0..=0x1f => HEX.get(usize::from(c & 0xf)).copied()?,
+        _ => return None,
+    };
+    lead.is_ascii_alphabetic().then_some(lead)
+}
+
+/// What a value written out holds of a run of letters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    No,
+    Maybe,
+    Yes,
+}
+
+impl Hold {
+    fn or(self, other: Hold) -> Hold {
+        match (self, other) {
+            (Hold::Yes, _) | (_, Hold::Yes) => Hold::Yes,
+            (Hold::Maybe, _) | (_, Hold::Maybe) => Hold::Maybe,
+            _ => Hold::No,
+        }
+    }
+}
+
 /// A needle the in-place search answers for exactly.
 #[derive(Debug, Clone)]
 pub(super) struct InPlace {
@@ -53,6 +91,12 @@ pub(super) struct InPlace {
     ki: bool,
     /// The arguments' prefilter: the needle's longest run of letters.
     letters: Option<CiFinder>,
+    /// The needle is that run (letters only): a run found in a token of a
+    /// value written out whole is the needle found.
+    word: bool,
+    /// The run's first letter and a finder of the rest, when an escape can
+    /// end with that letter (see [`InPlace::escape_starts_run`]).
+    escape_tail: Option<(u8, CiFinder)>,
     /// What [`InPlace::search`] stops at besides the needle, in a literal
     /// with escapes and in text as it is.
     pairs_escaped: Vec<(u8, u8)>,
@@ -80,7 +124,13 @@ impl InPlace {
             pairs_escaped.push((b'\\', b'/'));
         }
         pairs_escaped.extend_from_slice(&pairs_plain);
-        Some(InPlace { finder: CiFinder::new(bytes), exact: Finder::new(bytes).into_owned(), ki, letters, pairs_escaped, pairs_plain })
+        let word = bytes.len() >= 2 && bytes.iter().all(u8::is_ascii_alphabetic);
+        let run = bytes.split(|b| !b.is_ascii_alphabetic()).max_by_key(|run| run.len()).filter(|run| run.len() >= 2);
+        let escape_tail = run.and_then(|run| {
+            let (first, rest) = run.split_first()?;
+            (0..0x20u8).filter_map(escape_lead).any(|l| l == *first).then(|| (*first, CiFinder::new(rest)))
+        });
+        Some(InPlace { finder: CiFinder::new(bytes), exact: Finder::new(bytes).into_owned(), ki, letters, word, escape_tail, pairs_escaped, pairs_plain })
     }
 
     /// Whether event `i`'s search text, lower-cased, holds the needle.
@@ -115,7 +165,12 @@ impl InPlace {
                 ContentPart::Text(t) | ContentPart::Reasoning(t) => self.text(t),
                 _ => false,
             }),
-            Content::Json(v) => self.letters.as_ref().is_none_or(|l| self.value_may_hold(v, l)) && self.written(&v.to_string()),
+            // Written whole (`{v}`) for the search: a word found in one of its tokens is found.
+            Content::Json(v) => match self.letters.as_ref().map(|l| self.value_holds(v, l)) {
+                Some(Hold::No) => false,
+                Some(Hold::Yes) if self.word => true,
+                _ => self.written(&v.to_string()),
+            },
         }
     }
 
@@ -181,7 +236,10 @@ impl InPlace {
             (Some(letters), Some(_), _) => {
                 letters.find_at(bytes, 0).is_some() || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes))
             }
-            (Some(letters), None, Some(v)) => self.value_may_hold(v.get(), letters),
+            (Some(letters), None, Some(v)) => match self.value_holds(v.get(), letters) {
+                Hold::Yes if self.word => return true,
+                hold => hold != Hold::No,
+            },
             _ => true,
         };
         maybe && {
@@ -192,26 +250,71 @@ impl InPlace {
     }
 
     /// Whether `v`, written as compact JSON, may hold `letters`: a run of
-    /// letters is within one token there, and a string written is the string
-    /// itself unless it has a character JSON escapes (then it may: `\n`).
+    /// letters is within one token there.
     fn value_may_hold(&self, v: &serde_json::Value, letters: &CiFinder) -> bool {
+        self.value_holds(v, letters) != Hold::No
+    }
+
+    /// Whether `v`, written as compact JSON, holds `letters` (in one of its
+    /// tokens, as written), may (a character that lowers to ASCII), or not.
+    fn value_holds(&self, v: &serde_json::Value, letters: &CiFinder) -> Hold {
         use serde_json::Value;
-        let string = |s: &str| self.str_may_hold(s, letters);
         match v {
-            Value::Null => string("null"),
-            Value::Bool(b) => string(if *b { "true" } else { "false" }),
-            Value::Number(n) => string(&n.to_string()),
-            Value::String(s) => string(s),
-            Value::Array(items) => items.iter().any(|x| self.value_may_hold(x, letters)),
-            Value::Object(map) => map.iter().any(|(k, x)| string(k) || self.value_may_hold(x, letters)),
+            Value::Null => self.str_holds("null", letters),
+            Value::Bool(b) => self.str_holds(if *b { "true" } else { "false" }, letters),
+            Value::Number(n) => self.str_holds(&n.to_string(), letters),
+            Value::String(s) => self.str_holds(s, letters),
+            Value::Array(items) => items.iter().fold(Hold::No, |h, x| if h == Hold::Yes { h } else { h.or(self.value_holds(x, letters)) }),
+            Value::Object(map) => map.iter().fold(Hold::No, |h, (k, x)| {
+                if h == Hold::Yes {
+                    h
+                } else {
+                    h.or(self.str_holds(k, letters)).or(self.value_holds(x, letters))
+                }
+            }),
         }
+    }
+
+    /// Whether, in `s` written as a JSON string, the needle's run of letters
+    /// starts in an escape. `s` itself was searched already, and an escape
+    /// begins with `\`: a run the writing makes starts at the escape's last
+    /// character when that is a letter ([`escape_lead`]) and goes on with the
+    /// letters after the escaped character, so the run is found there when
+    /// its rest follows a control character whose escape ends with its first.
+    fn escape_starts_run(&self, s: &[u8]) -> bool {
+        let Some((first, rest)) = &self.escape_tail else { return false };
+        let mut from = 0;
+        while let Some(at) = rest.find_at(s, from) {
+            if at.checked_sub(1).and_then(|p| s.get(p)).and_then(|c| escape_lead(*c)) == Some(*first) {
+                return true;
+            }
+            from = at + 1;
+        }
+        false
     }
 
     /// Whether `s`, written as it is or as a JSON string, may hold `letters`.
     fn str_may_hold(&self, s: &str, letters: &CiFinder) -> bool {
-        letters.find_at(s.as_bytes(), 0).is_some()
-            || s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\')
-            || (self.ki && lowers_to_ascii(s.as_bytes()))
+        self.str_holds(s, letters) != Hold::No
+    }
+
+    /// Whether `s`, written as it is or as a JSON string, holds `letters`.
+    /// A run of letters stays a run when JSON escapes the string, and an
+    /// escape's letter can start one (`\nback`): a string with a character
+    /// JSON escapes is looked at as JSON writes it too (taking every such
+    /// string for a maybe wrote out nearly every tool output). `K` and `İ`
+    /// lower to ASCII letters: a string with one may hold them.
+    fn str_holds(&self, s: &str, letters: &CiFinder) -> Hold {
+        if letters.find_at(s.as_bytes(), 0).is_some() {
+            return Hold::Yes;
+        }
+        if self.escape_starts_run(s.as_bytes()) {
+            return Hold::Yes;
+        }
+        if self.ki && lowers_to_ascii(s.as_bytes()) {
+            return Hold::Maybe;
+        }
+        Hold::No
     }
 
     /// The exact test on text written out (an event's text, arguments as
