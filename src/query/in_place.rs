@@ -32,10 +32,12 @@
 //!   of letters, a token holding it is the needle found, and nothing is
 //!   written.
 //!
-//! Everything else (markers, spans, unparsed records, JSON content) is
+//! A marker's label is searched where it is. Everything else (spans,
+//! key-value events whose value may hold the needle, unparsed records) is
 //! written out as the index would, for that event only, and searched as an
-//! owned string is (a needle outside that set is not searched in place). `tests/query_in_place.rs` holds this to the index on texts
-//! built to break it.
+//! owned string is. A needle outside that set is not searched in place.
+//! `tests/query_in_place.rs` holds this to the index on texts built to
+//! break it.
 
 use memchr::memmem::Finder;
 
