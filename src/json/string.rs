@@ -144,6 +144,15 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
     }
 }
 
+/// The end of the string literal at `start` (its opening quote) and whether
+/// it holds an escape, when it is one serde_json reads: well formed, and no
+/// lone surrogate escape. `None` otherwise.
+pub fn strict_string_end(b: &[u8], start: usize) -> Option<(usize, bool)> {
+    let mut hazards = Vec::new();
+    let end = string_end(b, start, &mut hazards).ok()?;
+    hazards.is_empty().then_some(end)
+}
+
 /// The end of a string the split has already validated, whose `"` is at
 /// `start`: the offset just past its closing quote, and whether it holds a
 /// backslash escape; `None` when it does not end. Nothing is checked again:
@@ -371,174 +380,56 @@ pub fn decode_literal(raw: &[u8], escaped: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Appends the decoded contents of a JSON string literal to `out`. A lone
-/// surrogate or invalid UTF-8 becomes U+FFFD (as in a Rust string it must;
-/// Python would keep the lone surrogate). Never fails: bytes that are no
-/// valid literal decode as far as they make sense.
+/// Appends the decoded contents of a JSON string literal to `out`. Runs
+/// between escapes are copied whole (found with memchr); a lone surrogate
+/// or invalid UTF-8 becomes U+FFFD (as in a Rust string it must; Python
+/// would keep the lone surrogate). Never fails: bytes that are no valid
+/// literal decode as far as they make sense.
 pub fn unescape_into(raw: &[u8], out: &mut String) {
-    // Decoded as bytes first ([`unescape_bytes`]: no per-piece UTF-8 slicing
-    // and short pieces copied as fixed-size blocks), then checked once as a
-    // whole. The decoded bytes are valid UTF-8 exactly when `raw` is (an
-    // escape decodes to whole characters, and a backslash is ASCII, so it
-    // neither completes nor splits a sequence of the text around it); when
-    // not, the piecewise lossy decoding gives U+FFFD where it must.
-    let mut bytes = Vec::with_capacity(raw.len() + 32);
-    unescape_bytes(raw, &mut bytes);
-    match simdutf8::basic::from_utf8(&bytes) {
-        Ok(text) => out.push_str(text),
+    // Checked once as a whole, the text between escapes is sliced from it
+    // (a backslash is ASCII, so every slice ends on a character boundary)
+    // instead of being checked again piece by piece: a fifth of building the
+    // search index went to those checks.
+    match simdutf8::basic::from_utf8(raw) {
+        Ok(text) => unescape_with(raw, out, |piece, out| out.push_str(text.get(piece).unwrap_or_default())),
         Err(_) => unescape_with(raw, out, |piece, out| out.push_str(&lossy(raw.get(piece).unwrap_or_default()))),
     }
 }
 
-/// The decoding of [`unescape_with`], into bytes: the same escapes, the
-/// same characters (U+FFFD for a lone surrogate), invalid UTF-8 copied as it is.
-fn unescape_bytes(raw: &[u8], v: &mut Vec<u8>) {
-    let mut i = 0;
-    let mut backslashes = Backslashes::new(raw);
-    while i < raw.len() {
-        let Some(at) = backslashes.next(i) else {
-            v.extend_from_slice(raw.get(i..).unwrap_or_default());
-            return;
-        };
-        copy_piece(raw, i, at, v);
-        i = at;
-        match raw.get(i + 1) {
-            Some(b'u') => {
-                let (c, used) = unicode_escape(raw, i);
-                v.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                i += used;
-            }
-            Some(&c) if c.is_ascii() => {
-                v.push(SIMPLE_ESCAPES.get(usize::from(c)).copied().unwrap_or(c));
-                i += 2;
-            }
-            Some(_) => i += 1,
-            None => return,
-        }
-    }
-}
-
-/// Appends `raw[from..to]` to `v`. A piece between two escapes is a few
-/// dozen bytes: copied as a 32-byte block and cut back (two vector moves, not
-/// a memcpy call) when `raw` has the bytes.
-#[inline(always)]
-fn copy_piece(raw: &[u8], from: usize, to: usize, v: &mut Vec<u8>) {
-    let len = to.saturating_sub(from);
-    if len <= 32 {
-        if let Some(block) = raw.get(from..).and_then(|rest| rest.first_chunk::<32>()) {
-            let keep = v.len() + len;
-            v.extend_from_slice(block);
-            v.truncate(keep);
-            return;
-        }
-    }
-    v.extend_from_slice(raw.get(from..to).unwrap_or_default());
-}
-
 /// The unescaping loop: `piece` appends the text between two escapes (a
-/// byte range of `raw`), this decodes the escapes. Tool outputs hold an
-/// escape every few dozen bytes (mostly `\n` and `\"`), so the per-escape
-/// cost is what matters: backslashes are found a 64-byte window at a time
-/// ([`Backslashes`], a bit per byte, not a memchr call per escape) and the
-/// two-byte escapes are decoded by a table.
+/// byte range of `raw`), this decodes the escapes.
 fn unescape_with(raw: &[u8], out: &mut String, piece: impl Fn(std::ops::Range<usize>, &mut String)) {
     let mut i = 0;
-    let mut backslashes = Backslashes::new(raw);
     while i < raw.len() {
-        let Some(at) = backslashes.next(i) else {
+        let Some(at) = raw.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) else {
             piece(i..raw.len(), out);
             return;
         };
-        if at > i {
-            piece(i..at, out);
-        }
-        i = at;
-        match raw.get(i + 1) {
+        piece(i..i + at, out);
+        i += at;
+        let c = match raw.get(i + 1) {
+            Some(b'n') => '\n',
+            Some(b't') => '\t',
+            Some(b'r') => '\r',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
             Some(b'u') => {
                 let (c, used) = unicode_escape(raw, i);
                 out.push(c);
                 i += used;
+                continue;
             }
-            Some(&c) if c.is_ascii() => {
-                out.push(char::from(SIMPLE_ESCAPES.get(usize::from(c)).copied().unwrap_or(c)));
-                i += 2;
-            }
+            Some(c) if c.is_ascii() => char::from(*c),
             // A backslash before a non-ASCII character is no JSON escape (the
             // split rejects it): the backslash is dropped, the character kept.
-            Some(_) => i += 1,
-            None => return,
-        }
-    }
-}
-
-/// The character an ASCII byte after a backslash stands for (other than
-/// `u`): `\n` and the other letters' controls; any other byte itself (`"`,
-/// `\`, `/`, and the invalid escapes the split rejects, kept as before).
-#[allow(clippy::indexing_slicing)]
-static SIMPLE_ESCAPES: [u8; 128] = {
-    let mut t = [0u8; 128];
-    let mut k = 0;
-    while k < 128 {
-        t[k] = k as u8;
-        k += 1;
-    }
-    t[b'n' as usize] = b'\n';
-    t[b't' as usize] = b'\t';
-    t[b'r' as usize] = b'\r';
-    t[b'b' as usize] = 0x08;
-    t[b'f' as usize] = 0x0C;
-    t
-};
-
-/// The backslashes of a string literal's contents, in order: a bit mask per
-/// 64-byte window (SIMD), or memchr where the build has no SIMD.
-struct Backslashes<'a> {
-    raw: &'a [u8],
-    /// Where the current window starts; `mask` has bit `j` for a `\` at `base + j`.
-    base: usize,
-    mask: u64,
-}
-
-impl<'a> Backslashes<'a> {
-    fn new(raw: &'a [u8]) -> Self {
-        Backslashes { raw, base: 0, mask: window(raw, 0) }
-    }
-
-    /// The first backslash at or after `from`.
-    #[inline(always)]
-    fn next(&mut self, from: usize) -> Option<usize> {
-        if !super::simd::ENABLED {
-            return self.raw.get(from..).and_then(|rest| memchr::memchr(b'\\', rest)).map(|k| from + k);
-        }
-        if from >= self.base + 64 {
-            self.base = from;
-            self.mask = window(self.raw, from);
-        }
-        let mut mask = self.mask & (u64::MAX << from.saturating_sub(self.base));
-        while mask == 0 {
-            self.base += 64;
-            if self.base >= self.raw.len() {
-                self.mask = 0;
-                return None;
+            Some(_) => {
+                i += 1;
+                continue;
             }
-            self.mask = window(self.raw, self.base);
-            mask = self.mask;
-        }
-        Some(self.base + mask.trailing_zeros() as usize)
-    }
-}
-
-/// The backslashes of the 64 bytes of `raw` from `at` (none past its end).
-#[inline(always)]
-fn window(raw: &[u8], at: usize) -> u64 {
-    #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
-    {
-        super::simd::string_block64(raw, at, false).backslash
-    }
-    #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
-    {
-        let _ = (raw, at);
-        0
+            None => return,
+        };
+        out.push(c);
+        i += 2;
     }
 }
 
