@@ -59,6 +59,11 @@ impl LazyValue {
         self.value.get_or_init(|| self.origin.parse())
     }
 
+    /// The value when it has been parsed already (nothing is parsed now).
+    pub fn parsed(&self) -> Option<&Value> {
+        self.value.get()
+    }
+
     /// The range of the value in the source, when it is there.
     pub fn source_range(&self) -> Option<Range<usize>> {
         match &self.origin {

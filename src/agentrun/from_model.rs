@@ -11,12 +11,17 @@ use serde_json::Value;
 use super::py::{get, set, Py};
 use super::{docent_role, DocArgs, DocContent, DocMessage, DocPart, DocRun, DocToolCall, DocTranscript};
 use crate::model::{Arguments, Content, ContentPart, Event, EventBody, SpanPhase, ToolCall, ToolStatus, Trace};
+use crate::lazy_value::{LazyValue, Unparsed};
 use crate::text::Text;
 
 /// Tool-call arguments as Docent keeps them: an object's items; a JSON string
 /// decoded when it holds an object; anything else as the one argument `arguments`.
 pub fn args_from_value(v: Option<&Value>) -> DocArgs {
-    match v.map(Py::from_json) {
+    args_from_py(v.map(Py::from_json))
+}
+
+fn args_from_py(v: Option<Py>) -> DocArgs {
+    match v {
         Some(Py::Dict(items)) => items,
         Some(Py::Str(s)) => args_from_text(&s),
         None | Some(Py::None) => Vec::new(),
@@ -26,10 +31,29 @@ pub fn args_from_value(v: Option<&Value>) -> DocArgs {
 
 /// JSON-encoded arguments (OpenAI's wire form): decoded when they hold an object.
 pub fn args_from_text(text: &str) -> DocArgs {
-    match crate::json::python::loads(text).map(|v| Py::from_json(&v)) {
+    // Strict JSON straight into Python values; the rest as `json.loads` reads it.
+    match super::py_json::parse(text.as_bytes()).map(Ok).unwrap_or_else(|| crate::json::python::loads(text).map(|v| Py::from_json(&v))) {
         Ok(Py::Dict(items)) => items,
         _ => vec![("arguments".to_string(), Py::Str(text.to_string()))],
     }
+}
+
+/// A call's arguments not read yet: read straight into Python values
+/// ([`super::py_json`]) and not kept, so the AgentRun text neither parses
+/// them into `serde_json` values nor leaves those in the trace; arguments
+/// read before (or that only the old path reads) go through the value.
+fn args_from_lazy(v: &LazyValue) -> DocArgs {
+    if v.parsed().is_none() {
+        let direct = match v.origin() {
+            Some(Unparsed::Json(bytes)) => super::py_json::parse(bytes),
+            Some(Unparsed::EncodedIn(text)) => super::py_json::parse(text.decoded().as_bytes()),
+            None => None,
+        };
+        if direct.is_some() {
+            return args_from_py(direct);
+        }
+    }
+    args_from_value(Some(v.get()))
 }
 
 /// Any format: the model's events as Docent messages.
@@ -163,7 +187,7 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
 
 fn model_call(c: &ToolCall) -> DocToolCall {
     let arguments = match &c.arguments {
-        Arguments { value: Some(v), .. } => args_from_value(Some(v.get())),
+        Arguments { value: Some(v), .. } => args_from_lazy(v),
         Arguments { value: None, text: Some(t) } => args_from_text(&t.decoded()),
         Arguments { value: None, text: None } => Vec::new(),
     };

@@ -7,6 +7,7 @@
 mod from_model;
 mod json;
 pub mod py;
+mod py_json;
 mod py_printable;
 
 pub use from_model::{args_from_text, args_from_value, from_model, from_model_keeping};

@@ -144,6 +144,15 @@ fn string_end_words(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<
     }
 }
 
+/// The end of the string literal at `start` (its opening quote) and whether
+/// it holds an escape, when it is one serde_json reads: well formed, and no
+/// lone surrogate escape. `None` otherwise.
+pub fn strict_string_end(b: &[u8], start: usize) -> Option<(usize, bool)> {
+    let mut hazards = Vec::new();
+    let end = string_end(b, start, &mut hazards).ok()?;
+    hazards.is_empty().then_some(end)
+}
+
 /// The end of a string the split has already validated, whose `"` is at
 /// `start`: the offset just past its closing quote, and whether it holds a
 /// backslash escape; `None` when it does not end. Nothing is checked again:

@@ -275,3 +275,31 @@ fn valid_and_lossy_paths_agree() {
         assert_eq!(lossy, format!("{valid}\u{fffd}"), "{raw:?}");
     }
 }
+
+/// The windowed backslash search finds every escape: pseudo-random texts
+/// with escapes (runs of `\\` among them) at and across the 64-byte window
+/// edges decode as serde_json decodes them.
+#[test]
+fn unescape_agrees_with_serde_json_across_windows() {
+    let pieces: [&str; 12] = [r"\n", r#"\""#, r"\\", r"\\\\", r"\t", r"\/", r"\u00e9", r"\uD83D\uDE00", "a", "é", "東", "xyz "];
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..20_000 {
+        let mut raw = String::new();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let len = (x % 200) as usize;
+        while raw.len() < len {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Mostly plain text, so that escapes land at every offset of a window.
+            let k = (x % 40) as usize;
+            raw.push_str(if k < pieces.len() { pieces[k] } else { "b" });
+        }
+        let want: String = serde_json::from_str(&format!("\"{raw}\"")).unwrap();
+        let mut got = String::from(">");
+        unescape_into(raw.as_bytes(), &mut got);
+        assert_eq!(got, format!(">{want}"), "{raw:?}");
+    }
+}

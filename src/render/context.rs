@@ -152,6 +152,13 @@ pub fn name_decision(name: Option<&str>, filter: &GlobFilter, fallback_id: Optio
 
 /// `filter_metadata_by_paths`: the metadata with only the included paths.
 pub fn filter_metadata(md: &[(String, Py)], filter: &GlobFilter) -> Vec<(String, Py)> {
+    // Without an include pattern no path is included, so nothing is kept: the
+    // default for every metadata but the names, which made the walk below
+    // (a clone of the metadata, a split and a glob match per key) a tenth of
+    // a large run's AgentRun text, for no output.
+    if filter.include.is_empty() {
+        return Vec::new();
+    }
     match filter_value(&Py::Dict(md.to_vec()), &[], filter) {
         Some(Py::Dict(items)) => items,
         _ => Vec::new(),

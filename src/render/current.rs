@@ -49,38 +49,26 @@ struct When {
 const MAX_TIME: When = When { aware: false, micros: i128::MAX };
 
 pub fn render(run: &DocRun, config: &ContextConfig) -> Result<String, RenderError> {
+    render_into(run, config, String::new())
+}
+
+/// [`render`] into `out`, a buffer taken before the run was mapped
+/// ([`super::size`] says why); replaced when its capacity is far from the
+/// run's text size.
+pub fn render_into(run: &DocRun, config: &ContextConfig, mut out: String) -> Result<String, RenderError> {
+    let need = super::size::of_run(run);
+    // Both are estimates, a few percent over: near enough is kept.
+    if out.capacity() < need - need / 8 || out.capacity() / 2 > need {
+        out = String::with_capacity(need);
+    }
+    out.clear();
     let transcripts = by_id(&run.transcripts, |t| &t.id);
     let groups = by_id(&run.groups, |g| &g.id);
     let tree = build_tree(&transcripts, &groups)?;
     let visible = visible_nodes(&tree, &transcripts, &groups, config);
     let r = Renderer { tree: &tree, transcripts: &transcripts, groups: &groups, config, visible: &visible };
-    let mut out = String::with_capacity(text_size(run));
     r.node(ROOT, run, 0, &mut out)?;
     Ok(out)
-}
-
-/// About the size of the run's text: its messages' texts and a little for
-/// the tags around each, so that the output grows in place, not by doubling.
-fn text_size(run: &DocRun) -> usize {
-    let mut size = 64;
-    for t in &run.transcripts {
-        for m in &t.messages {
-            size += 48 + m.role.len() * 2;
-            size += match &m.content {
-                DocContent::Text(s) => s.source_range().map_or_else(|| s.decoded().len(), |r| r.len()),
-                DocContent::Parts(parts) => parts
-                    .iter()
-                    .map(|p| match p {
-                        DocPart::Text(s) => s.len() + 1,
-                        DocPart::Reasoning { reasoning, .. } => reasoning.len() + 26,
-                        DocPart::Other => 0,
-                    })
-                    .sum(),
-            };
-            size += m.tool_calls.len() * 64;
-        }
-    }
-    size
 }
 
 /// `{x.id: x for x in items}`: first position, last value.

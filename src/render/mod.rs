@@ -18,6 +18,7 @@ pub mod dollars;
 pub mod legacy;
 pub mod pattern;
 pub mod pyjson;
+mod size;
 pub mod yaml;
 
 pub use context::ContextConfig;
@@ -88,8 +89,13 @@ impl std::error::Error for RenderError {}
 
 /// The run's text: one string, or the legacy chunks when a token limit is set.
 pub fn agent_run_text(trace: &Trace, options: &TextOptions, tokenizer: Option<&dyn Tokenizer>) -> Result<Vec<String>, RenderError> {
+    // The current text's buffer is taken before the mapping (`size` says why).
+    let buffer = (options.style == Style::Current && options.token_limit.is_none()).then(|| String::with_capacity(size::of_trace_run(trace, options.run)));
     let run = crate::import::agent_run(trace, options.run).ok_or_else(|| RenderError::new(format!("the trace has {} runs; there is no run {}", trace.runs.len(), options.run)))?;
-    render_run(&run, options, tokenizer)
+    match buffer {
+        Some(out) => Ok(vec![current::render_into(&run, &options.context, out)?]),
+        None => render_run(&run, options, tokenizer),
+    }
 }
 
 /// Renders an already mapped run.

@@ -222,6 +222,10 @@ fn closure(p: &P, text: &[char], start: Vec<bool>) -> Vec<bool> {
 /// `fnmatch.fnmatchcase(name, pattern)`: `*`, `?`, `[seq]`, `[!seq]`, the
 /// rest literal; `*` and `?` match any character, newlines included.
 pub fn fnmatch(name: &str, pattern: &str) -> bool {
+    // The default filters' pattern: anything, without building the matcher.
+    if pattern == "*" {
+        return true;
+    }
     let text: Vec<char> = name.chars().collect();
     glob(pattern).full_match(&text)
 }
