@@ -103,11 +103,7 @@ pub fn read_nonfinite(b: &[u8], range: Range<usize>, hazards: &[usize]) -> Optio
     }
     let text = b.get(range)?;
     simdutf8::basic::from_utf8(text).ok()?;
-    let mut p = Parser { b: text, i: 0 };
-    p.ws();
-    let v = p.value(0)?;
-    p.ws();
-    (p.i == text.len()).then_some(v)
+    super::descent::read(text, &mut PythonValues)
 }
 
 /// Why [`loads`] refused a text: serde_json's description of the first
@@ -132,160 +128,50 @@ pub fn loads(s: &str) -> Result<Value, LoadsError> {
             // serde_json's wording, without its "at line X column Y" (the caller locates the string).
             let text = e.to_string();
             let strict = text.rfind(" at line ").and_then(|i| text.get(..i)).unwrap_or(&text).to_string();
-            let mut p = Parser { b: s.as_bytes(), i: 0 };
-            p.ws();
-            let v = p.value(0).ok_or_else(|| LoadsError { reason: strict.clone() })?;
-            p.ws();
-            if p.i == p.b.len() {
-                Ok(v)
-            } else {
-                Err(LoadsError { reason: strict })
-            }
+            super::descent::read(s.as_bytes(), &mut PythonValues).ok_or(LoadsError { reason: strict })
         }
     }
 }
 
-struct Parser<'a> {
-    b: &'a [u8],
-    i: usize,
-}
+/// Values as Python's `json.loads` reads them, as serde_json values.
+struct PythonValues;
 
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
+impl super::descent::Sink for PythonValues {
+    type Value = Value;
+    type Object = Map<String, Value>;
+    const MAX_DEPTH: usize = MAX_DEPTH;
+    const NONFINITE: bool = true;
+    const REFUSE_LONE_SURROGATE: bool = false;
+
+    fn null(&mut self) -> Value {
+        Value::Null
     }
-
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.i += 1;
-        }
+    fn bool(&mut self, b: bool) -> Value {
+        Value::Bool(b)
     }
-
-    fn eat(&mut self, lit: &str) -> bool {
-        if self.b.get(self.i..self.i + lit.len()) == Some(lit.as_bytes()) {
-            self.i += lit.len();
-            true
-        } else {
-            false
-        }
+    fn string(&mut self, s: String) -> Value {
+        Value::String(s)
     }
-
-    fn value(&mut self, depth: usize) -> Option<Value> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        match self.peek()? {
-            b'{' => self.object(depth),
-            b'[' => self.array(depth),
-            b'"' => self.string().map(Value::String),
-            b'n' if self.eat("null") => Some(Value::Null),
-            b't' if self.eat("true") => Some(Value::Bool(true)),
-            b'f' if self.eat("false") => Some(Value::Bool(false)),
-            b'N' if self.eat("NaN") => nonfinite("NaN").map(Value::Number),
-            b'I' if self.eat("Infinity") => nonfinite("Infinity").map(Value::Number),
-            b'-' if self.eat("-Infinity") => nonfinite("-Infinity").map(Value::Number),
-            b'-' | b'0'..=b'9' => self.number(),
-            _ => None,
-        }
+    /// serde_json's number, exact digits kept (a float beyond f64 is `inf`
+    /// to Python, and reads as it through `as_f64`).
+    fn number(&mut self, literal: &str) -> Option<Value> {
+        serde_json::from_str::<Number>(literal).ok().map(Value::Number)
     }
-
-    fn object(&mut self, depth: usize) -> Option<Value> {
-        self.i += 1;
-        let mut map = Map::new();
-        self.ws();
-        if self.eat("}") {
-            return Some(Value::Object(map));
-        }
-        loop {
-            self.ws();
-            if self.peek()? != b'"' {
-                return None;
-            }
-            let key = self.string()?;
-            self.ws();
-            if !self.eat(":") {
-                return None;
-            }
-            self.ws();
-            let v = self.value(depth + 1)?;
-            map.insert(key, v);
-            self.ws();
-            if self.eat("}") {
-                return Some(Value::Object(map));
-            }
-            if !self.eat(",") {
-                return None;
-            }
-        }
+    fn nonfinite(&mut self, literal: &'static str) -> Option<Value> {
+        nonfinite(literal).map(Value::Number)
     }
-
-    fn array(&mut self, depth: usize) -> Option<Value> {
-        self.i += 1;
-        let mut items = Vec::new();
-        self.ws();
-        if self.eat("]") {
-            return Some(Value::Array(items));
-        }
-        loop {
-            self.ws();
-            items.push(self.value(depth + 1)?);
-            self.ws();
-            if self.eat("]") {
-                return Some(Value::Array(items));
-            }
-            if !self.eat(",") {
-                return None;
-            }
-        }
+    fn array(&mut self, items: Vec<Value>) -> Value {
+        Value::Array(items)
     }
-
-    fn digits(&mut self) -> usize {
-        let start = self.i;
-        while matches!(self.peek(), Some(b'0'..=b'9')) {
-            self.i += 1;
-        }
-        self.i - start
+    fn object(&mut self) -> Map<String, Value> {
+        Map::new()
     }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`; an incomplete
-    /// fraction or exponent is left unread (and then fails as extra data).
-    /// The number is serde_json's, exact digits kept (a float beyond f64 is
-    /// `inf` to Python, and reads as it through `as_f64`).
-    fn number(&mut self) -> Option<Value> {
-        let start = self.i;
-        self.eat("-");
-        match self.peek()? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => {
-                self.digits();
-            }
-            _ => return None,
-        }
-        let before_fraction = self.i;
-        if self.eat(".") && self.digits() == 0 {
-            self.i = before_fraction;
-        }
-        let before_exponent = self.i;
-        if self.eat("e") || self.eat("E") {
-            if !self.eat("-") {
-                self.eat("+");
-            }
-            if self.digits() == 0 {
-                self.i = before_exponent;
-            }
-        }
-        let text = std::str::from_utf8(self.b.get(start..self.i)?).ok()?;
-        serde_json::from_str::<Number>(text).ok().map(Value::Number)
+    fn member(&mut self, object: &mut Map<String, Value>, key: String, value: Value) -> Option<()> {
+        object.insert(key, value);
+        Some(())
     }
-
-    /// A string with Python's strict rules: no raw control characters; any
-    /// `\uXXXX`, a lone surrogate included (read as U+FFFD: a Rust string
-    /// cannot hold one). The JSON string scanner's rules are these.
-    fn string(&mut self) -> Option<String> {
-        let (end, escaped) = super::string::string_end(self.b, self.i, &mut Vec::new()).ok()?;
-        let inner = self.b.get(self.i + 1..end - 1)?;
-        self.i = end;
-        Some(super::string::decode_literal(inner, escaped).into_owned())
+    fn end_object(&mut self, object: Map<String, Value>) -> Value {
+        Value::Object(object)
     }
 }
 
