@@ -90,13 +90,41 @@ pub struct SpanEvent<'a> {
     pub attrs: &'a Map<String, Value>,
 }
 
-/// The exchange of a span with attributes `a` and events `events`.
-pub fn exchange(a: &Map<String, Value>, events: &[SpanEvent]) -> Exchange {
-    if let Some(x) = genai(a) {
+/// The GenAI message attributes of a span or event, each read once from its
+/// JSON text: the schema check and the messages both need them, and on a
+/// chat span they hold the whole conversation so far.
+#[derive(Debug, Default)]
+pub struct GenaiValues {
+    pub system: Option<Value>,
+    pub input: Option<Value>,
+    pub output: Option<Value>,
+}
+
+impl GenaiValues {
+    pub fn of(a: &Map<String, Value>) -> GenaiValues {
+        let read = |k: &str| a.get(k).map(json_in);
+        GenaiValues { system: read("gen_ai.system_instructions"), input: read("gen_ai.input.messages"), output: read("gen_ai.output.messages") }
+    }
+
+    /// The value of one of [`super::genai_schema::ATTRIBUTES`].
+    pub fn get(&self, kind: super::genai_schema::Kind) -> Option<&Value> {
+        use super::genai_schema::Kind;
+        match kind {
+            Kind::System => self.system.as_ref(),
+            Kind::Input => self.input.as_ref(),
+            Kind::Output => self.output.as_ref(),
+        }
+    }
+}
+
+/// The exchange of a span with attributes `a` (whose GenAI message
+/// attributes are `values`) and events `events`.
+pub fn exchange(a: &Map<String, Value>, values: GenaiValues, events: &[SpanEvent]) -> Exchange {
+    if let Some(x) = genai(values) {
         return x;
     }
     if let Some(details) = events.iter().find(|e| e.name == "gen_ai.client.inference.operation.details") {
-        if let Some(x) = genai(details.attrs) {
+        if let Some(x) = genai(GenaiValues::of(details.attrs)) {
             return Exchange { source: "gen_ai.client.inference.operation.details event", ..x };
         }
     }
@@ -138,14 +166,14 @@ pub fn exchange(a: &Map<String, Value>, events: &[SpanEvent]) -> Exchange {
 }
 
 /// GenAI JSON messages, when the span has any of the three attributes.
-fn genai(a: &Map<String, Value>) -> Option<Exchange> {
-    let (sys, input, output) = (a.get("gen_ai.system_instructions"), a.get("gen_ai.input.messages"), a.get("gen_ai.output.messages"));
-    if sys.is_none() && input.is_none() && output.is_none() {
+fn genai(values: GenaiValues) -> Option<Exchange> {
+    let GenaiValues { system, input, output } = values;
+    if system.is_none() && input.is_none() && output.is_none() {
         return None;
     }
     let mut x = Exchange { source: "gen_ai.input.messages / gen_ai.output.messages", ..Exchange::default() };
-    if let Some(s) = sys {
-        let parts = match json_in(s) {
+    if let Some(s) = system {
+        let parts = match s {
             Value::Array(parts) => parts.into_iter().map(part).collect(),
             other => vec![part(other)],
         };
@@ -156,25 +184,38 @@ fn genai(a: &Map<String, Value>) -> Option<Exchange> {
     Some(x)
 }
 
-/// A JSON list of GenAI messages (or a lone one, or text).
-fn genai_list(v: &Value, role: &str) -> Vec<Msg> {
-    match json_in(v) {
-        Value::Array(items) => items.iter().map(|m| genai_message(m, role)).collect(),
-        other => vec![genai_message(&other, role)],
+/// A list of GenAI messages read from JSON (or a lone one, or text).
+fn genai_list(v: Value, role: &str) -> Vec<Msg> {
+    match v {
+        Value::Array(items) => items.into_iter().map(|m| genai_message(m, role)).collect(),
+        other => vec![genai_message(other, role)],
     }
 }
 
-fn genai_message(v: &Value, default_role: &str) -> Msg {
-    let Some(o) = v.as_object() else { return Msg::new(default_role, vec![part(v.clone())]) };
-    let role = o.get("role").and_then(Value::as_str).unwrap_or(default_role);
-    let parts = match o.get("parts") {
-        Some(Value::Array(ps)) => ps.iter().cloned().map(part).collect(),
-        Some(other) => vec![part(other.clone())],
+fn genai_message(v: Value, default_role: &str) -> Msg {
+    let o = match v {
+        Value::Object(o) if o.contains_key("parts") => o,
         // An OpenAI-shaped message ({role, content, tool_calls}) where the
         // GenAI shape was expected: read it as one.
-        None => return event_message(o, default_role),
+        Value::Object(o) => return event_message(&o, default_role),
+        other => return Msg::new(default_role, vec![part(other)]),
     };
-    let extra = o.iter().filter(|(k, _)| *k != "role" && *k != "parts").map(|(k, v)| (k.clone(), v.clone())).collect();
+    let (mut role, mut parts, mut extra) = (None, Vec::new(), Map::new());
+    for (k, v) in o {
+        match k.as_str() {
+            "role" => role = Some(v),
+            "parts" => {
+                parts = match v {
+                    Value::Array(ps) => ps.into_iter().map(part).collect(),
+                    other => vec![part(other)],
+                }
+            }
+            _ => {
+                extra.insert(k, v);
+            }
+        }
+    }
+    let role = role.as_ref().and_then(Value::as_str).unwrap_or(default_role);
     Msg { role: role.to_string(), parts, extra }
 }
 
@@ -190,8 +231,8 @@ fn part(v: Value) -> Value {
 /// completion object (`{"text": …}`), or plain text.
 fn loose_messages(v: &Value, role: &str) -> Vec<Msg> {
     match json_in(v) {
-        Value::Array(items) => items.iter().map(|m| genai_message(m, role)).collect(),
-        Value::Object(o) if o.contains_key("role") => vec![genai_message(&Value::Object(o), role)],
+        Value::Array(items) => items.into_iter().map(|m| genai_message(m, role)).collect(),
+        Value::Object(o) if o.contains_key("role") => vec![genai_message(Value::Object(o), role)],
         Value::Object(o) => {
             let text = o.get("text").or_else(|| o.get("content")).and_then(Value::as_str).map(str::to_string);
             let mut m = match text {
@@ -316,7 +357,7 @@ mod tests {
     fn conventions_agree() {
         let genai = attrs(json!({"gen_ai.input.messages": "[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"hi\"}]}]",
             "gen_ai.output.messages": [{"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "f", "arguments": {"x": 1}}], "finish_reason": "tool_call"}]}));
-        let x = exchange(&genai, &[]);
+        let x = exchange(&genai, GenaiValues::of(&genai), &[]);
         assert_eq!((x.input.len(), x.output.len()), (1, 1));
         assert_eq!(x.output[0].parts[0]["id"], "c1");
         assert_eq!(x.output[0].extra["finish_reason"], "tool_call");
@@ -326,7 +367,7 @@ mod tests {
             "llm.input_messages.0.message.contents.0.message_content.type": "text", "llm.input_messages.0.message.contents.0.message_content.text": "hi",
             "llm.output_messages.0.message.role": "assistant", "llm.output_messages.0.message.tool_calls.0.tool_call.id": "c2",
             "llm.output_messages.0.message.tool_calls.0.tool_call.function.name": "g", "llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments": "{\"a\":2}"}));
-        let x = exchange(&oi, &[]);
+        let x = exchange(&oi, GenaiValues::of(&oi), &[]);
         assert_eq!(x.input[0], Msg::new("user", vec![json!({"type": "text", "content": "hi"})]));
         assert_eq!(x.input[1].parts[0], json!({"type": "tool_call_response", "id": "c1", "response": "r"}));
         assert_eq!(x.output[0].parts[0], json!({"type": "tool_call", "id": "c2", "name": "g", "arguments": {"a": 2}}));
@@ -334,14 +375,14 @@ mod tests {
         let old = attrs(json!({"gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "hi", "gen_ai.completion.0.role": "assistant",
             "gen_ai.completion.0.tool_calls.0.id": "c3", "gen_ai.completion.0.tool_calls.0.name": "h", "gen_ai.completion.0.tool_calls.0.arguments": "{}",
             "gen_ai.completion.0.finish_reason": "tool_calls"}));
-        let x = exchange(&old, &[]);
+        let x = exchange(&old, GenaiValues::of(&old), &[]);
         assert_eq!(x.input[0], Msg::new("user", vec![json!({"type": "text", "content": "hi"})]));
         assert_eq!(x.output[0].parts[0]["name"], "h");
         assert_eq!(x.output[0].extra["finish_reason"], "tool_calls");
 
         let ev = attrs(json!({"content": "hello"}));
         let choice = attrs(json!({"message": {"content": "yes"}, "finish_reason": "stop"}));
-        let x = exchange(&Map::new(), &[SpanEvent { name: "gen_ai.user.message", attrs: &ev }, SpanEvent { name: "gen_ai.choice", attrs: &choice }]);
+        let x = exchange(&Map::new(), GenaiValues::default(), &[SpanEvent { name: "gen_ai.user.message", attrs: &ev }, SpanEvent { name: "gen_ai.choice", attrs: &choice }]);
         assert_eq!(x.input[0].parts[0]["content"], "hello");
         assert_eq!((x.output[0].role.as_str(), &x.output[0].parts[0]["content"]), ("assistant", &json!("yes")));
     }

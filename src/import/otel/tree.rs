@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::attrs::{key_values, str_of};
 use super::convert::{self, tool_span};
-use super::messages::{exchange, Msg, SpanEvent};
+use super::messages::{exchange, GenaiValues, Msg, SpanEvent};
 use super::reader::SpanRec;
 use super::schema::{self, get};
 use super::time::{duration_ms, nanos, rfc3339};
@@ -185,8 +185,9 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             })
             .collect();
         let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
-        self.check_messages(s, index);
-        let x = exchange(&s.attrs, &views);
+        let values = GenaiValues::of(&s.attrs);
+        self.check_messages(s, &values, index);
+        let x = exchange(&s.attrs, values, &views);
         let used_events = x.source == "message events" && !(x.input.is_empty() && x.output.is_empty());
         // In time order: what was sent, the call a tool span makes, the
         // span's own events, what came back.
@@ -224,9 +225,9 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     /// Warns (`genai-schema`) about a message attribute its schema rejects.
-    fn check_messages(&mut self, s: &SpanRec, event: u32) {
+    fn check_messages(&mut self, s: &SpanRec, values: &GenaiValues, event: u32) {
         for (key, kind) in super::genai_schema::ATTRIBUTES {
-            let Some(v) = s.attrs.get(key) else { continue };
+            let Some(v) = values.get(kind) else { continue };
             let Some(why) = super::genai_schema::check(kind, v) else { continue };
             let segs = if s.flat {
                 vec![Seg::key(key)]
