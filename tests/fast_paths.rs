@@ -536,3 +536,61 @@ fn openhands_records_are_read_fast_and_the_same_both_ways() {
         })
         .unwrap();
 }
+
+/// LangSmith runs of one trace whose model calls re-send their history
+/// (the walk reads only what a call adds to the previous one's list), with
+/// one edit applied (see [`docent_run`]). The file holds the calls out of
+/// walk order (`dotted_order` sorts them), and a second trace.
+fn langsmith_runs(edit: (&str, &str)) -> String {
+    let run = |id: u32, kind: &str, parent: Option<u32>, order: &str, rest: &str| {
+        let parent = parent.map(|p| format!(r#""parent_run_id": "00000000-0000-0000-0000-00000000000{p}", "#)).unwrap_or_default();
+        format!(
+            r#"{{"id": "00000000-0000-0000-0000-00000000000{id}", "name": "{kind}{id}", "run_type": "{kind}", "trace_id": "00000000-0000-0000-0000-000000000001", {parent}"dotted_order": "{order}", "start_time": "2026-03-01T09:00:0{id}Z", {rest}}}"#
+        )
+    };
+    let sys = r#"{"role": "system", "content": "be brief"}"#;
+    let user = r#"{"role": "user", "content": "list \u00e9 files"}"#;
+    let call = r#"{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{\"p\": \"/\"}"}}]}"#;
+    let result = r#"{"role": "tool", "tool_call_id": "c1", "content": "a b"}"#;
+    let answer = r#"{"role": "assistant", "content": "two files"}"#;
+    let more = r#"{"role": "user", "content": "and now?"}"#;
+    let llm = |msgs: &[&str], out: &str| format!(r#""inputs": {{"model": "m", "messages": [{}]}}, "outputs": {{"generations": [[{{"text": "{out}", "message": {{"role": "assistant", "content": "{out}"}}}}]]}}"#, msgs.join(", "));
+    let lines = [
+        run(1, "chain", None, "1", r#""inputs": {"task": "t"}"#),
+        run(4, "llm", Some(1), "1.4", &llm(&[sys, user, call, result, answer, more], "bye")),
+        run(2, "llm", Some(1), "1.2", &llm(&[sys, user], "calling")),
+        run(3, "llm", Some(1), "1.3", &llm(&[sys, user, call, result], "two files")),
+        run(5, "llm", Some(1), "1.5", &llm(&[user, call], "again")),
+        run(6, "llm", Some(1), "1.6", r#""inputs": {"system": "be brief", "messages": [[{"role": "user", "content": "x"}]]}, "outputs": {}"#),
+        run(7, "llm", Some(1), "1.7", r#""inputs": {"system": "be brief", "messages": [[{"role": "user", "content": "x"}, {"role": "user", "content": "y"}]]}, "outputs": {}"#),
+        // The same messages in other bytes: matched by their hashes.
+        run(8, "llm", Some(1), "1.8", r#""inputs": {"system": "be brief", "messages": [[{"role": "user",  "content": "x"}, {"role": "user", "content": "y"}]]}, "outputs": {}"#),
+    ];
+    let other = lines.iter().map(|l| l.replace("000000000001\", \"dotted", "000000000009\", \"dotted")).collect::<Vec<_>>().join("\n").replace("00000000000", "00000000009");
+    edited(&format!("{}\n{other}\n", lines.join("\n")), edit)
+}
+
+#[test]
+fn langsmith_histories_left_in_the_source_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        // In the second call's (the file's third run's) copy of the history: not byte-equal, the same message.
+        (r#"[{"role": "system", "content": "be brief"}, {"role": "user", "content": "list \u00e9 files"}]"#, r#"[{"role": "system", "content": "be brief"},  {"role": "user", "content": "list é files"}]"#),
+        (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \u00e8 files"}, {"role": "assistant""#),
+        (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \ud800 files"}, {"role": "assistant""#),
+        (r#""role": "tool""#, r#""role": 1"#),
+        (r#""role": "tool""#, r#""rol\u0065": "tool""#),
+        (r#"{"role": "tool""#, r#"1, {"role": "tool""#),
+        (r#""model": "m", "messages""#, r#""model": "m", "role": "user", "messages""#),
+        (r#""model": "m", "messages""#, r#""model": "m", "prompts": ["p"], "messages""#),
+        (r#""model": "m", "messages""#, r#""model": "m", "messages": [], "messages""#),
+        (r#""model": "m", "messages""#, r#""model": "m", "system": "s", "messages""#),
+        (r#""model": "m", "messages": ["#, r#""model": "m", "messages": [[]], "x": ["#),
+        (r#""run_type": "llm""#, r#""run_type": "llm", "run_type": "chain""#),
+        (r#""run_type": "llm""#, r#""run_type": "ll\u006d""#),
+        (r#""inputs": {"model""#, r#""inputs": null, "x": {"model""#),
+        (r#""inputs": {"model""#, r#""inputs": {}, "inputs": {"model""#),
+        (r#""content": "be brief"}"#, r#""content": NaN}"#),
+    ];
+    edits_parse_the_same(edits, "langsmith", langsmith_runs);
+}

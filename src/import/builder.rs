@@ -212,6 +212,13 @@ impl<'a> Builder<'a> {
     /// it is (`fields::plain_record`), and fast paths are on (the exact path
     /// builds it at once, which `tests/fast_paths.rs` compares).
     pub fn can_defer_metadata(&self, range: &Range<usize>) -> bool {
+        self.reads_fast(range)
+    }
+
+    /// True when a fast path may read the record at `range` from the bytes:
+    /// fast paths are on and serde_json reads it as it is
+    /// (`fields::plain_record`).
+    pub fn reads_fast(&self, range: &Range<usize>) -> bool {
         !self.exact_only && crate::json::fields::plain_record(self.bytes, range, &self.hazards, self.utf8_valid)
     }
 

@@ -82,6 +82,15 @@ pub fn messages(v: &Value, default_role: &str) -> Option<Vec<Msg>> {
     }
 }
 
+/// A request's system prompt outside its messages, which goes before them.
+pub fn system_messages(o: &Map<String, Value>) -> Vec<Msg> {
+    let text = |k: &str| match o.get(k) {
+        Some(Value::String(s)) => Some(Msg { role: "system".to_string(), parts: vec![ContentPart::Text(s.as_str().into())], ..Msg::default() }),
+        _ => None,
+    };
+    ["system", "instructions", "system_instruction"].into_iter().filter_map(text).collect()
+}
+
 /// A list is a conversation when every item is a message (LangChain's
 /// batch form, a list of lists, takes the first list).
 fn list(items: &[Value]) -> Option<Vec<Msg>> {
@@ -106,13 +115,7 @@ fn object(o: &Map<String, Value>, default_role: &str) -> Option<Vec<Msg>> {
             Value::Array(items) => list(items),
             _ => None,
         }) {
-            let mut out = Vec::new();
-            // A request's system prompt outside its messages.
-            for sys in ["system", "instructions", "system_instruction"] {
-                if let Some(Value::String(s)) = o.get(sys) {
-                    out.push(Msg { role: "system".to_string(), parts: vec![ContentPart::Text(s.as_str().into())], ..Msg::default() });
-                }
-            }
+            let mut out = system_messages(o);
             out.extend(found);
             return Some(out);
         }
@@ -395,26 +398,36 @@ impl Fingerprint for Msg {
 /// of every prefix shown so far (input then output, chained), and learns
 /// this call's.
 pub fn already_shown<M: Fingerprint>(shown: &mut std::collections::HashSet<u64>, input: &[M], output: &[M]) -> usize {
-    let chain = |previous: u64, m: &M| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        previous.hash(&mut h);
-        m.fingerprint().hash(&mut h);
-        h.finish()
-    };
-    let mut h = 0u64;
-    let mut known = 0;
+    already_shown_after(shown, (0, 0), input, output).0
+}
+
+/// One step of the chain [`already_shown`] hashes: the prefix so far, then `m`.
+pub fn chain<M: Fingerprint>(previous: u64, m: &M) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    previous.hash(&mut h);
+    m.fingerprint().hash(&mut h);
+    h.finish()
+}
+
+/// [`already_shown`] of a conversation whose first `prefix.0` input
+/// messages, chained to `prefix.1`, are known to be shown (a reader that
+/// found them byte for byte in an earlier call and did not read them
+/// again); `input` is the rest. Also gives the chain after each of `input`.
+pub fn already_shown_after<M: Fingerprint>(shown: &mut std::collections::HashSet<u64>, prefix: (usize, u64), input: &[M], output: &[M]) -> (usize, Vec<u64>) {
+    let (mut known, mut h) = prefix;
     let mut hashes = Vec::with_capacity(input.len() + output.len());
     for (n, m) in input.iter().enumerate() {
         h = chain(h, m);
         hashes.push(h);
         if shown.contains(&h) {
-            known = n + 1;
+            known = prefix.0 + n + 1;
         }
     }
     for m in output {
         h = chain(h, m);
         hashes.push(h);
     }
-    shown.extend(hashes);
-    known
+    shown.extend(hashes.iter().copied());
+    hashes.truncate(input.len());
+    (known, hashes)
 }

@@ -9,6 +9,7 @@
 //! [`crate::import::chat`], which knows the same shapes.
 
 mod facts;
+mod history;
 mod reader;
 mod tree;
 mod validate;
@@ -52,6 +53,6 @@ impl Format for LangSmith {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let runs = reader::Reader::new(input, out).read();
-        tree::runs(&runs, out);
+        tree::runs(&runs, input, out);
     }
 }

@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::history::{self, InputsInSource};
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::{top_records, Builder, Input};
 use crate::json::path::{list_items, member_range};
@@ -23,6 +24,8 @@ pub struct RunRec {
     pub patch: Option<(Range<usize>, String)>,
     /// The fields the patch set (their diagnostics point into it).
     pub patch_keys: Vec<String>,
+    /// Its `inputs.messages`, when left in the source (not in `o`).
+    pub history: Option<InputsInSource>,
     /// Its parent: `parent_run_id`, else the run it is a child run of.
     pub parent: Option<String>,
     /// Its trace: `trace_id`, else its tree's root, else its own id.
@@ -74,6 +77,14 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             if r.broken {
                 continue; // kept as an unparsed event by the core
             }
+            if let Some((o, inputs)) = history::read_run(self.out, self.input, &r.range).filter(|(o, _)| is_run(o)) {
+                let first = self.runs.len();
+                self.tree(r.range.clone(), r.path.clone(), o, None, None);
+                if let Some(run) = self.runs.get_mut(first) {
+                    run.history = Some(inputs);
+                }
+                continue;
+            }
             let Ok(v) = self.out.parse_record(&r.range, &r.path) else { continue };
             match v {
                 Value::Object(o) if is_payload(&o) => self.payload(&r.range, &r.path, o),
@@ -122,7 +133,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                     Vec::new()
                 }
             };
-            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), parent, trace });
+            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, parent, trace });
             stack.extend(kids.into_iter().rev());
         }
     }
@@ -174,6 +185,9 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                 Some(run) if run.patch.is_none() => {
                     for (k, v) in patch {
                         if !v.is_null() {
+                            if k == "inputs" {
+                                run.history = None;
+                            }
                             run.patch_keys.push(k.clone());
                             run.o.insert(k, v);
                         }

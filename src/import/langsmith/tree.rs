@@ -11,18 +11,19 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::facts;
+use super::history::{self, Conversation, Sent};
 use super::reader::RunRec;
 use super::validate;
 use crate::diagnostic::Severity::Warning;
 use crate::import::chat::{self, Msg};
-use crate::import::{Builder, CallSite};
+use crate::import::{Builder, CallSite, Input};
 use crate::json::{render_path, Seg};
 use crate::model::{CallRef, Content, ContentPart, EventBody, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall, ToolResult, ToolStatus};
 
 const MAX_DEPTH: usize = 256;
 
 /// Builds every agent run, in order of each trace's first run.
-pub fn runs(all: &[RunRec], out: &mut Builder) {
+pub fn runs(all: &[RunRec], input: &Input, out: &mut Builder) {
     // Computed once for all traces (per trace would be a square in the traces).
     let keys: Vec<SortKey> = all.iter().map(sort_key).collect();
     let mut visited = vec![false; all.len()];
@@ -50,7 +51,7 @@ pub fn runs(all: &[RunRec], out: &mut Builder) {
         if let Some(run) = out.last_run_mut() {
             run.name = first.map(|r| r.str_field("name").to_string()).filter(|n| !n.is_empty());
         }
-        let mut w = Walk { all, out, keys: &keys, visited: &mut visited, shown: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
+        let mut w = Walk { all, input, out, keys: &keys, conversation: Conversation::default(), visited: &mut visited, shown: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
         w.trace(&indices);
     }
 }
@@ -67,6 +68,9 @@ fn sort_key(r: &RunRec) -> SortKey {
 
 struct Walk<'s, 'r, 'a> {
     all: &'s [RunRec],
+    input: &'s Input<'s>,
+    /// The last call whose input list was left in the source.
+    conversation: Conversation,
     out: &'r mut Builder<'a>,
     keys: &'s [SortKey],
     visited: &'r mut [bool],
@@ -159,7 +163,7 @@ impl Walk<'_, '_, '_> {
         let start = facts::timestamp(r.o.get("start_time"));
         let index = self.out.push_event(EventBody::Span(SpanEvent { name: path.to_vec(), phase: SpanPhase::Begin }), "run", r.range.clone(), r.path.clone(), start.clone());
         let llm = r.str_field("run_type") == "llm";
-        let input = if llm { r.o.get("inputs").and_then(inputs) } else { None };
+        let (input, whole_inputs) = if llm { self.input_of(r) } else { (None, None) };
         let output = if llm { r.o.get("outputs").and_then(|v| chat::messages(v, "assistant")) } else { None };
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some(path.to_vec());
@@ -168,7 +172,11 @@ impl Walk<'_, '_, '_> {
             for (k, v) in &r.o {
                 let as_messages = (k == "inputs" && input.is_some()) || (k == "outputs" && output.is_some());
                 if !as_messages {
-                    e.metadata.insert(k.clone(), v.clone());
+                    let v = match &whole_inputs {
+                        Some(whole) if k == "inputs" => whole.clone(),
+                        _ => v.clone(),
+                    };
+                    e.metadata.insert(k.clone(), v);
                 }
             }
         }
@@ -185,6 +193,20 @@ impl Walk<'_, '_, '_> {
         } else if r.str_field("run_type") == "tool" {
             self.tool(r, path, failed);
         }
+    }
+
+    /// An `llm` run's input messages, and its `inputs` read whole when they
+    /// were left in the source and are no conversation (its metadata then
+    /// holds them).
+    fn input_of(&mut self, r: &RunRec) -> (Option<Sent>, Option<Value>) {
+        let Some(at) = &r.history else { return (r.o.get("inputs").and_then(inputs).map(Sent::whole), None) };
+        let b = self.input.bytes;
+        let without = r.o.get("inputs").and_then(Value::as_object);
+        if let Some(sent) = without.and_then(|o| self.conversation.input(b, &self.input.split.ends, o, at)) {
+            return (Some(sent), None);
+        }
+        let whole = history::value_at(b, &at.inputs);
+        (inputs(&whole).map(Sent::whole), Some(whole))
     }
 
     /// The run's events other than streamed tokens, as markers.
@@ -224,10 +246,11 @@ impl Walk<'_, '_, '_> {
         }
     }
 
-    fn conversation(&mut self, r: &RunRec, path: &[String], input: Vec<Msg>, output: Vec<Msg>, start: Option<String>) {
-        let known = chat::already_shown(&mut self.shown, &input, &output);
+    fn conversation(&mut self, r: &RunRec, path: &[String], mut input: Sent, output: Vec<Msg>, start: Option<String>) {
+        let (known, chains) = chat::already_shown_after(&mut self.shown, input.prefix, &input.rest, &output);
+        self.conversation.remember(&mut input, chains);
         let in_path = render_path(&r.path, &[Seg::key("inputs")]);
-        for m in input.into_iter().skip(known) {
+        for m in input.rest.into_iter().skip(known - input.prefix.0) {
             self.message(r, path, m, &r.range, &in_path, "input message", start.clone());
         }
         let at = facts::timestamp(r.o.get("end_time")).or(start);
