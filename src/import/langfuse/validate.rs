@@ -240,10 +240,10 @@ pub fn trace(out: &mut Builder, at: &At, o: &Map<String, Value>, full: bool) {
 pub fn observation(out: &mut Builder, at: &At, o: &Map<String, Value>, export: bool) {
     let mut problems = Vec::new();
     if export && !o.contains_key("usage") {
-        let mut o = o.clone();
-        o.insert("usage".to_string(), Value::Null);
+        // Not cloned to add the missing `usage`: an observation holds the
+        // whole conversation so far, and no other rule reads it.
         let rules: Vec<Rule> = OBSERVATION.iter().copied().filter(|r| r.0 != "usage").collect();
-        check_rules(&o, &rules, &[], &mut problems);
+        check_rules(o, &rules, &[], &mut problems);
     } else {
         check_rules(o, OBSERVATION, &[], &mut problems);
     }
