@@ -594,3 +594,59 @@ fn langsmith_histories_left_in_the_source_parse_the_same_both_ways() {
     ];
     edits_parse_the_same(edits, "langsmith", langsmith_runs);
 }
+
+/// A Langfuse trace export (or, `lone`, its observations as JSON Lines)
+/// whose generations re-send their history, with one edit applied (see
+/// [`langsmith_runs`]); the file holds them out of start-time order.
+fn langfuse_trace(lone: bool, edit: (&str, &str)) -> String {
+    let obs = |id: u32, kind: &str, input: &str| {
+        format!(
+            r#"{{"id": "o{id}", "traceId": "t1", "type": "{kind}", "name": "{kind}{id}", "startTime": "2026-01-02T10:00:0{id}.000Z", "endTime": "2026-01-02T10:00:0{id}.500Z", "parentObservationId": {parent}, "level": "DEFAULT", "statusMessage": null, "metadata": {{}}, "usageDetails": {{}}, "costDetails": {{}}, "model": "m", "input": {input}, "output": {{"role": "assistant", "content": "out {id}"}}}}"#,
+            parent = if id == 1 { "null".to_string() } else { r#""o1""#.to_string() }
+        )
+    };
+    let sys = r#"{"role": "system", "content": "be brief"}"#;
+    let user = r#"{"role": "user", "content": "list \u00e9 files"}"#;
+    let call = r#"{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}"#;
+    let result = r#"{"role": "tool", "tool_call_id": "c1", "content": "a b"}"#;
+    let tools = r#"{"role": "tool", "content": {"type": "function", "function": {"name": "ls", "description": "list"}}}"#;
+    let list = |msgs: &[&str]| format!("[{}]", msgs.join(", "));
+    let items = [
+        obs(1, "AGENT", "null"),
+        obs(4, "GENERATION", &list(&[sys, user, call, result, r#"{"role": "user", "content": "more"}"#])),
+        obs(2, "GENERATION", &list(&[sys, user])),
+        obs(3, "GENERATION", &format!(r#"{{"messages": {}, "system": "s"}}"#, list(&[sys, user, call, result]))),
+        obs(5, "GENERATION", &list(&[tools, sys, user])),
+        obs(6, "GENERATION", &list(&[tools, sys, user, call])),
+        obs(7, "GENERATION", &list(&[sys, user, call])),
+        obs(8, "GENERATION", "[]"),
+    ];
+    let doc = if lone {
+        items.join("\n") + "\n"
+    } else {
+        format!(r#"{{"trace": {{"id": "t1", "name": "agent", "timestamp": "2026-01-02T10:00:00.000Z", "metadata": "{{}}", "scores": []}}, "observations": [{}]}}"#, items.join(",\n"))
+    };
+    edited(&doc, edit)
+}
+
+#[test]
+fn langfuse_histories_left_in_the_source_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#"[{"role": "system", "content": "be brief"}, {"role": "user", "content": "list \u00e9 files"}]"#, r#"[{"role": "system", "content": "be brief"},  {"role": "user", "content": "list é files"}]"#),
+        (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \u00e8 files"}, {"role": "assistant""#),
+        (r#""role": "tool", "tool_call_id""#, r#""role": 1, "tool_call_id""#),
+        (r#"{"role": "tool", "tool_call_id""#, r#"2, {"role": "tool", "tool_call_id""#),
+        (r#""type": "GENERATION""#, r#""type": "GENERATIO\u004e""#),
+        (r#""type": "GENERATION""#, r#""type": "GENERATION", "type": "SPAN""#),
+        (r#""input": [{"role": "system""#, r#""input": {"role": "user", "messages": [{"role": "system""#),
+        (r#", "system": "s"}"#, r#", "system": "s", "messages": []}"#),
+        (r#""input": [{"role": "system""#, r#""input": [[{"role": "system""#),
+        (r#""input": [{"role": "system""#, r#""input": 1, "x": [{"role": "system""#),
+        (r#""observations": ["#, r#""observations": [3, "#),
+        (r#""content": "be brief"}"#, r#""content": NaN}"#),
+    ];
+    for lone in [false, true] {
+        edits_parse_the_same(edits, "langfuse", |edit| langfuse_trace(lone, edit));
+    }
+}

@@ -15,6 +15,7 @@ mod builder;
 pub mod chat;
 pub mod docent;
 pub mod facts;
+pub mod history;
 pub mod inspect;
 pub mod langfuse;
 pub mod langsmith;

@@ -10,6 +10,7 @@
 //! libraries record (also used by the `langsmith` format).
 
 mod facts;
+mod generations;
 mod reader;
 mod tree;
 mod validate;
@@ -59,7 +60,7 @@ impl Format for Langfuse {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         for t in reader::read(input, out) {
-            tree::run(t, out);
+            tree::run(t, input, out);
         }
     }
 }

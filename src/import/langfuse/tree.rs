@@ -20,7 +20,8 @@ use super::facts;
 use super::reader::{Obs, TraceRec};
 use super::validate::{self, At};
 use crate::diagnostic::Severity::Warning;
-use crate::import::{Builder, CallSite};
+use crate::import::history::{self, Conversation, Sent};
+use crate::import::{Builder, CallSite, Input};
 use crate::json::{render_path, Seg};
 use crate::model::{CallRef, EventBody, KeyValue, Marker, Metadata, SpanEvent, SpanPhase, ToolCall, ToolDefinition, ToolResult, ToolStatus};
 
@@ -28,7 +29,7 @@ use crate::model::{CallRef, EventBody, KeyValue, Marker, Metadata, SpanEvent, Sp
 /// parent's last place: each event carries its whole path).
 const MAX_DEPTH: usize = 256;
 
-pub fn run(t: TraceRec, out: &mut Builder) {
+pub fn run(t: TraceRec, input: &Input, out: &mut Builder) {
     let mut metadata = Metadata::new();
     for (k, v) in &t.trace {
         metadata.insert(k.clone(), v.clone());
@@ -47,7 +48,7 @@ pub fn run(t: TraceRec, out: &mut Builder) {
     if !t.trace.is_empty() {
         validate::trace(out, &At { range: &t.range, path: &t.path, event: None }, &t.trace, t.shape == "api-trace");
     }
-    let mut walk = Walk { obs: &t.observations, export: t.shape == "ui-export", out, shown: HashSet::new(), shown_tools: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
+    let mut walk = Walk { obs: &t.observations, input, conversation: Conversation::default(), export: t.shape == "ui-export", out, shown: HashSet::new(), shown_tools: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
     walk.all();
     for s in &t.scores {
         score(walk.out, s, t.shape == "api-trace");
@@ -94,6 +95,9 @@ fn without_input_and_output(mut m: Metadata, _: &Metadata) -> Metadata {
 
 struct Walk<'t, 'r, 'a> {
     obs: &'t [Obs],
+    input: &'t Input<'t>,
+    /// The last generation whose input list was left in the source.
+    conversation: Conversation,
     export: bool,
     out: &'r mut Builder<'a>,
     shown: HashSet<u64>,
@@ -218,7 +222,7 @@ impl Walk<'_, '_, '_> {
         let body = if point { EventBody::Marker(Marker { label: name_of(o) }) } else { EventBody::Span(SpanEvent { name: (**path).clone(), phase: SpanPhase::Begin }) };
         let index = self.out.push_event(body, if point { "event" } else { "observation" }, o.range.clone(), o.path.clone(), start.clone());
         let generation = kind == "GENERATION";
-        let input = if generation { o.o.get("input").and_then(|v| chat::messages(v, "user")) } else { None };
+        let input = if generation { self.input_of(o) } else { None };
         let output = if generation { o.o.get("output").and_then(|v| chat::messages(v, "assistant")) } else { None };
         // Messages shown as events are not repeated in the metadata. The
         // rest is the observation as written: left in the source when it can
@@ -232,7 +236,11 @@ impl Walk<'_, '_, '_> {
         let metadata = if o.own_range && self.out.can_defer_metadata(&o.range) {
             self.out.metadata_in_source(o.range.clone(), shape, Metadata::new())
         } else {
-            shape(o.o.clone(), &Metadata::new()).into()
+            let mut all = o.o.clone();
+            if let Some(at) = &o.history {
+                all.insert("input".to_string(), history::value_at(self.input.bytes, &at.value));
+            }
+            shape(all, &Metadata::new()).into()
         };
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some((**path).clone());
@@ -247,6 +255,18 @@ impl Walk<'_, '_, '_> {
             self.tool(o, path, failed);
         }
         point
+    }
+
+    /// A generation's input messages (read from the source when they were
+    /// left there; the metadata reads them from it too).
+    fn input_of(&mut self, o: &Obs) -> Option<Sent> {
+        let Some(at) = &o.history else { return o.o.get("input").and_then(|v| chat::messages(v, "user")).map(Sent::whole) };
+        let b = self.input.bytes;
+        let object = o.o.get("input").and_then(Value::as_object);
+        if let Some(sent) = self.conversation.input(b, &self.input.split.ends, object, at) {
+            return Some(sent);
+        }
+        chat::messages(&history::value_at(b, &at.value), "user").map(Sent::whole)
     }
 
     fn end(&mut self, i: usize, path: &[String]) {
@@ -264,8 +284,9 @@ impl Walk<'_, '_, '_> {
     }
 
     /// The input messages not shown before, then the output.
-    fn conversation(&mut self, o: &Obs, path: &[String], input: Vec<Msg>, output: Vec<Msg>, start: Option<String>) {
-        let (definitions, input): (Vec<Msg>, Vec<Msg>) = input.into_iter().partition(|m| m.definition.is_some());
+    fn conversation(&mut self, o: &Obs, path: &[String], mut sent: Sent, output: Vec<Msg>, start: Option<String>) {
+        let (definitions, input): (Vec<Msg>, Vec<Msg>) = std::mem::take(&mut sent.rest).into_iter().partition(|m| m.definition.is_some());
+        let declares = !definitions.is_empty();
         let definitions: Vec<ToolDefinition> = definitions.into_iter().filter_map(|m| m.definition).collect();
         if !definitions.is_empty() {
             let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -279,9 +300,15 @@ impl Walk<'_, '_, '_> {
                 }
             }
         }
-        let known = chat::already_shown(&mut self.shown, &input, &output);
+        let (known, chains) = chat::already_shown_after(&mut self.shown, sent.prefix, &input, &output);
+        if !declares {
+            self.conversation.remember(&mut sent, chains);
+        } else {
+            // Its chains skip the declarations: not one per item.
+            self.conversation = Conversation::default();
+        }
         let in_path = render_path(&o.path, &[Seg::key("input")]);
-        for m in input.into_iter().skip(known) {
+        for m in input.into_iter().skip(known - sent.prefix.0) {
             self.message(o, path, m, &in_path, "input message", start.clone());
         }
         let at = o.o.get("endTime").and_then(Value::as_str).map(str::to_string).or(start);

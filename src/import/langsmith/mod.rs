@@ -9,7 +9,7 @@
 //! [`crate::import::chat`], which knows the same shapes.
 
 mod facts;
-mod history;
+mod llm_record;
 mod reader;
 mod tree;
 mod validate;

@@ -8,7 +8,8 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::history::{self, InputsInSource};
+use super::llm_record;
+use crate::import::history::MessagesInSource;
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::{top_records, Builder, Input};
 use crate::json::path::{list_items, member_range};
@@ -25,7 +26,7 @@ pub struct RunRec {
     /// The fields the patch set (their diagnostics point into it).
     pub patch_keys: Vec<String>,
     /// Its `inputs.messages`, when left in the source (not in `o`).
-    pub history: Option<InputsInSource>,
+    pub history: Option<MessagesInSource>,
     /// Its parent: `parent_run_id`, else the run it is a child run of.
     pub parent: Option<String>,
     /// Its trace: `trace_id`, else its tree's root, else its own id.
@@ -77,7 +78,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             if r.broken {
                 continue; // kept as an unparsed event by the core
             }
-            if let Some((o, inputs)) = history::read_run(self.out, self.input, &r.range).filter(|(o, _)| is_run(o)) {
+            if let Some((o, inputs)) = llm_record::read_run(self.out, self.input, &r.range).filter(|(o, _)| is_run(o)) {
                 let first = self.runs.len();
                 self.tree(r.range.clone(), r.path.clone(), o, None, None);
                 if let Some(run) = self.runs.get_mut(first) {

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::facts;
-use super::history::{self, Conversation, Sent};
+use crate::import::history::{self, Conversation, Sent};
 use super::reader::RunRec;
 use super::validate;
 use crate::diagnostic::Severity::Warning;
@@ -202,10 +202,10 @@ impl Walk<'_, '_, '_> {
         let Some(at) = &r.history else { return (r.o.get("inputs").and_then(inputs).map(Sent::whole), None) };
         let b = self.input.bytes;
         let without = r.o.get("inputs").and_then(Value::as_object);
-        if let Some(sent) = without.and_then(|o| self.conversation.input(b, &self.input.split.ends, o, at)) {
+        if let Some(sent) = without.and_then(|o| self.conversation.input(b, &self.input.split.ends, Some(o), at)) {
             return (Some(sent), None);
         }
-        let whole = history::value_at(b, &at.inputs);
+        let whole = history::value_at(b, &at.value);
         (inputs(&whole).map(Sent::whole), Some(whole))
     }
 

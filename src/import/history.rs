@@ -1,62 +1,60 @@
-//! An `llm` run's `inputs.messages`, left in the source.
+//! A model call's re-sent history, read only past what the previous call
+//! sent.
 //!
 //! Every model call re-sends the whole conversation, so on a long agent run
 //! the input messages are most of the file, and each is shown once (the
-//! first call that sends it). Built as values with their run and held until
-//! the runs are walked, they were the bulk of the parse and of its memory.
-//! Here the reader leaves the list in the source ([`read_run`]); the walk
-//! compares its items byte for byte with the previous call's
-//! ([`Conversation::input`]) and reads only those after the common prefix,
-//! whose messages are known shown. What is shown is the same: the prefix's
-//! chain of message hashes is the one [`chat::already_shown`] learnt from
-//! that call (tests/fast_paths.rs compares with the exact path).
+//! first call that sends it). Built as values with their record and held
+//! until the calls are walked, they were the bulk of a parse and of its
+//! memory. A format's reader leaves such a list in the source
+//! ([`messages_in_source`]); the walk compares its items byte for byte with
+//! the previous call's ([`Conversation::input`]) and reads only those after
+//! the common prefix, whose messages are known shown: the prefix's chain of
+//! message hashes is the one [`chat::already_shown`] learnt from that call,
+//! so what is shown is what the exact path shows (tests/fast_paths.rs
+//! compares both ways). Used by `langsmith` and `langfuse`.
 
 use std::ops::Range;
 
 use serde_json::{Map, Value};
 
 use crate::import::chat::{self, Msg};
-use crate::import::{Builder, Input};
 use crate::json::fields::{self, Fields};
-use crate::json::read::{self, Kind};
-use crate::json::scan;
+use crate::json::read::{self, Kind, Member};
+use crate::json::ContainerEnds;
 
-/// Where a run's input messages are, when the reader left them out of its
-/// fields.
+/// Where a call's input messages are, when the reader left them out of the
+/// record's value.
 #[derive(Debug, Clone)]
-pub struct InputsInSource {
-    /// The whole `inputs` object (for the exact reading, when the list turns
-    /// out to be no conversation).
-    pub inputs: Range<usize>,
-    /// Its `messages` list.
-    pub messages: Range<usize>,
+pub struct MessagesInSource {
+    /// The whole input value (read whole when the list turns out to be no
+    /// conversation).
+    pub value: Range<usize>,
+    /// The list of messages: the value, or its `messages`.
+    pub list: Range<usize>,
 }
 
-/// An `llm` run record read with its `inputs.messages` left in the source,
-/// or `None` (the record is then parsed whole). Only a record serde_json
-/// reads as it is, whose `inputs` has a `messages` list and nothing that
-/// makes the object a message itself or its prompts (`role`, `type`,
-/// `prompts`): then the list, if it is a conversation, is the input.
-pub fn read_run(out: &Builder, input: &Input, r: &Range<usize>) -> Option<(Map<String, Value>, InputsInSource)> {
-    if !out.reads_fast(r) {
+/// The input value `m` of a plain record (`Builder::reads_fast`), when it
+/// holds a list of messages that [`chat::messages`] would read first: an
+/// object with a `messages` list and nothing that makes it a message itself
+/// (`role`, `type`) or a completion's `prompts`; or, with `lists`, a list.
+/// Gives what stands in the record's value in its place (the object without
+/// `messages`, or `null` for a list) and where the list is.
+pub fn messages_in_source(b: &[u8], ends: &ContainerEnds, m: &Member, lists: bool) -> Option<(Value, MessagesInSource)> {
+    if m.kind == Kind::Array && lists {
+        return Some((Value::Null, MessagesInSource { value: m.value.clone(), list: m.value.clone() }));
+    }
+    if m.kind != Kind::Object {
         return None;
     }
-    let (b, ends) = (input.bytes, &input.split.ends);
-    let mut members = Vec::new();
-    read::members(b, scan::skip_ws(b, r.start), ends, &mut members)?;
-    let f = Fields::find(b, &members, [b"run_type", b"inputs"])?;
-    f.get(&members, 0).filter(|m| m.kind == Kind::String && !m.escaped && b.get(m.inner()) == Some(b"llm"))?;
-    let inputs = f.get(&members, 1).filter(|m| m.kind == Kind::Object)?;
     let mut inner = Vec::new();
-    read::members(b, inputs.value.start, ends, &mut inner)?;
+    read::members(b, m.value.start, ends, &mut inner)?;
     let g = Fields::find(b, &inner, [b"messages", b"role", b"type", b"prompts"])?;
     let messages = g.get(&inner, 0).filter(|m| m.kind == Kind::Array)?;
     if (1..4).any(|k| g.get(&inner, k).is_some()) {
         return None;
     }
-    let mut without = Some(Value::Object(fields::object_without(b, &inner, &[b"messages"])?));
-    let o = fields::build_object(b, &members, |_, m| if m.value == inputs.value { without.take() } else { None })?;
-    Some((o, InputsInSource { inputs: inputs.value.clone(), messages: messages.value.clone() }))
+    let without = fields::object_without(b, &inner, &[b"messages"])?;
+    Some((Value::Object(without), MessagesInSource { value: m.value.clone(), list: messages.value.clone() }))
 }
 
 /// The value at `range` of a record serde_json reads as it is.
@@ -101,13 +99,13 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    /// The input of a call whose `inputs` (without `messages`) is `inputs`
-    /// and whose list is at `at`: the items it shares with the previous
-    /// call, byte for byte, are not read; `None` when the list is no
-    /// conversation (the caller reads `inputs` whole).
-    pub fn input(&self, b: &[u8], ends: &crate::json::ContainerEnds, inputs: &Map<String, Value>, at: &InputsInSource) -> Option<Sent> {
-        let items = list_items(b, ends, at.messages.start)?;
-        let mut system = chat::system_messages(inputs);
+    /// The input of a call whose list is at `at` (and the rest of whose
+    /// input object, without the list, is `object`): the items it shares
+    /// with the previous call, byte for byte, are not read; `None` when the
+    /// list is no conversation (the caller reads the input whole).
+    pub fn input(&self, b: &[u8], ends: &ContainerEnds, object: Option<&Map<String, Value>>, at: &MessagesInSource) -> Option<Sent> {
+        let items = list_items(b, ends, at.list.start)?;
+        let mut system = object.map(chat::system_messages).unwrap_or_default();
         let seed = system.iter().fold(0, |h, m| chat::chain(h, m));
         let shared = if seed == self.seed { self.items.iter().zip(&items).take_while(|(x, y)| b.get((*x).clone()) == b.get((*y).clone())).count() } else { 0 };
         let read = |rs: &[Range<usize>]| rs.iter().map(|r| value_at(b, r).as_object().and_then(chat::message)).collect::<Option<Vec<Msg>>>();
@@ -135,7 +133,7 @@ impl Conversation {
 
 /// The items of the list at `open`, or of its only item when that is a
 /// list (LangChain's batch form); `None` when empty (no conversation).
-fn list_items(b: &[u8], ends: &crate::json::ContainerEnds, open: usize) -> Option<Vec<Range<usize>>> {
+fn list_items(b: &[u8], ends: &ContainerEnds, open: usize) -> Option<Vec<Range<usize>>> {
     let mut items = Vec::new();
     read::items(b, open, ends, &mut items)?;
     if let [only] = items.as_slice() {
