@@ -357,30 +357,6 @@ pub fn content_value(v: Option<&Value>) -> Content {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn reads_the_common_shapes() {
-        let openai = json!([{"role": "system", "content": "s"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "r"}]);
-        let m = messages(&openai, "user").unwrap();
-        assert_eq!((m.len(), m[1].calls[0].function.as_str(), m[2].results[0].call_id.as_deref()), (3, "f", Some("c1")));
-        let responses = json!([{"content": "q", "role": "user"}, {"type": "function_call", "call_id": "c", "name": "g", "arguments": {"x": 1}}, {"type": "function_call_output", "call_id": "c", "output": "o"}]);
-        let m = messages(&responses, "user").unwrap();
-        assert_eq!((m[1].calls[0].id.as_deref(), m[2].results[0].content.text()), (Some("c"), "o".to_string()));
-        let gemini = json!({"content": {"parts": [{"function_call": {"args": {}, "name": "say"}}], "role": "model"}, "finish_reason": "STOP"});
-        let m = messages(&gemini, "assistant").unwrap();
-        assert_eq!((m[0].role.as_str(), m[0].calls[0].function.as_str()), ("assistant", "say"));
-        let lc = json!({"messages": [{"type": "human", "content": "hi"}, {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"], "kwargs": {"content": "yo", "tool_calls": [{"id": "t", "name": "h", "args": {}}]}}]});
-        let m = messages(&lc, "user").unwrap();
-        assert_eq!((m[0].role.as_str(), m[1].role.as_str(), m[1].calls.len()), ("user", "assistant", 1));
-        assert!(messages(&json!({"query": "x"}), "user").is_none());
-        assert!(messages(&json!([{"text": "no role"}]), "user").is_none());
-    }
-}
-
 /// A message's identity for [`already_shown`]: two messages with the same
 /// fingerprint are the same message re-sent.
 pub trait Fingerprint {
@@ -430,4 +406,28 @@ pub fn already_shown_after<M: Fingerprint>(shown: &mut std::collections::HashSet
     shown.extend(hashes.iter().copied());
     hashes.truncate(input.len());
     (known, hashes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_the_common_shapes() {
+        let openai = json!([{"role": "system", "content": "s"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{\"a\":1}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "r"}]);
+        let m = messages(&openai, "user").unwrap();
+        assert_eq!((m.len(), m[1].calls[0].function.as_str(), m[2].results[0].call_id.as_deref()), (3, "f", Some("c1")));
+        let responses = json!([{"content": "q", "role": "user"}, {"type": "function_call", "call_id": "c", "name": "g", "arguments": {"x": 1}}, {"type": "function_call_output", "call_id": "c", "output": "o"}]);
+        let m = messages(&responses, "user").unwrap();
+        assert_eq!((m[1].calls[0].id.as_deref(), m[2].results[0].content.text()), (Some("c"), "o".to_string()));
+        let gemini = json!({"content": {"parts": [{"function_call": {"args": {}, "name": "say"}}], "role": "model"}, "finish_reason": "STOP"});
+        let m = messages(&gemini, "assistant").unwrap();
+        assert_eq!((m[0].role.as_str(), m[0].calls[0].function.as_str()), ("assistant", "say"));
+        let lc = json!({"messages": [{"type": "human", "content": "hi"}, {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"], "kwargs": {"content": "yo", "tool_calls": [{"id": "t", "name": "h", "args": {}}]}}]});
+        let m = messages(&lc, "user").unwrap();
+        assert_eq!((m[0].role.as_str(), m[1].role.as_str(), m[1].calls.len()), ("user", "assistant", 1));
+        assert!(messages(&json!({"query": "x"}), "user").is_none());
+        assert!(messages(&json!([{"text": "no role"}]), "user").is_none());
+    }
 }

@@ -106,7 +106,7 @@ impl Conversation {
     pub fn input(&self, b: &[u8], ends: &ContainerEnds, object: Option<&Map<String, Value>>, at: &MessagesInSource) -> Option<Sent> {
         let items = list_items(b, ends, at.list.start)?;
         let mut system = object.map(chat::system_messages).unwrap_or_default();
-        let seed = system.iter().fold(0, |h, m| chat::chain(h, m));
+        let seed = system.iter().fold(0, chat::chain);
         let shared = if seed == self.seed { self.items.iter().zip(&items).take_while(|(x, y)| b.get((*x).clone()) == b.get((*y).clone())).count() } else { 0 };
         let read = |rs: &[Range<usize>]| rs.iter().map(|r| value_at(b, r).as_object().and_then(chat::message)).collect::<Option<Vec<Msg>>>();
         let rest = read(items.get(shared..)?)?;
