@@ -274,7 +274,7 @@ fn each_fast_format_reads_its_own_files_fast() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut files = common::files_under(&common::corpus_dir());
     files.extend(common::files_under(&root.join("fixtures")));
-    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands"].into_iter().map(|f| (f, 0)).collect();
+    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands", "codex"].into_iter().map(|f| (f, 0)).collect();
     for f in &files {
         let Ok(trace) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };
         if let Some(n) = fast.get_mut(trace.format) {
@@ -649,4 +649,107 @@ fn langfuse_histories_left_in_the_source_parse_the_same_both_ways() {
     for lone in [false, true] {
         edits_parse_the_same(edits, "langfuse", |edit| langfuse_trace(lone, edit));
     }
+}
+
+/// A Codex rollout with one edit applied (see [`docent_run`]).
+fn codex_rollout(edit: (&str, &str)) -> String {
+    let lines = [
+        r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta", "payload": {"id": "s1", "cwd": "/w", "originator": "codex_cli_rs", "cli_version": "0.46.0"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix it \u00e9"}, {"type": "input_image", "image_url": "data:,"}]}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "event_msg", "payload": {"type": "user_message", "message": "fix it \u00e9", "images": []}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:02.000Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"ls\"]}", "call_id": "c1"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "{\"output\":\"a\\nb\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}}"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:04.000Z", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": "c9", "output": "plain \"text\""}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "event_msg", "payload": {"type": "agent_message", "message": "done"}}"#,
+    ];
+    edited(&lines.join("\n"), edit)
+}
+
+#[test]
+fn codex_lines_read_fast_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""type": "response_item""#, r#""typ\u0065": "response_item""#),
+        (r#""type": "response_item""#, r#""type": "response_\u0069tem""#),
+        (r#""type": "response_item""#, r#""type": "response_item", "type": "event_msg""#),
+        (r#""timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#""type": "response_item""#),
+        (r#""timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#""timestamp": 5, "type": "response_item""#),
+        (r#""role": "user""#, r#""role": 1"#),
+        (r#""role": "user""#, r#""role": "us\u0065r""#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "input_text", "text": 1}"#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "input_text", "text": "a", "text": "fix it \u00e9"}"#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "refusal", "refusal": "no"}"#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#""fix it \u00e9""#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "input_text", "text": "a \ud800"}"#),
+        (r#"{"type": "output_text", "text": "done"}"#, r#"{"type": "output_text", "text": "don"}"#),
+        (r#""content": [{"type": "output_text", "text": "done"}]"#, r#""content": "done""#),
+        (r#""name": "shell""#, r#""name": """#),
+        (r#""name": "shell""#, r#""name": null"#),
+        (r#""call_id": "c1"}}"#, r#""id": "c1"}}"#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": "not json""#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": "[1]""#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": {"command": ["ls"]}"#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": "{\"a\": NaN}""#),
+        (r#""type": "function_call", "name""#, r#""type": "custom_tool_call", "input": "x", "name""#),
+        (r#""output": "{\"output\":"#, r#""output": null, "x": "{\"output\":"#),
+        (r#""output": "{\"output\":"#, r#""output": 5, "x": "{\"output\":"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":0"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":\"1\""#),
+        (r#"\"output\":\"a\\nb\""#, r#"\"output\":7"#),
+        (r#""call_id": "c9""#, r#""call_id": 9"#),
+        (r#""call_id": "c9""#, r#""call_id": "c1""#),
+        (r#""output": "plain \"text\"""#, r#""output": [{"type": "input_text", "text": "t"}]"#),
+        (r#""message": "fix it \u00e9""#, r#""message": "fix it""#),
+    ];
+    let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
+    assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
+}
+
+/// A Gemini CLI session with one edit applied (see [`docent_run`]).
+fn gemini_session(edit: (&str, &str)) -> String {
+    let lines = [
+        r#"{"sessionId": "s1", "projectHash": "h", "startTime": "2025-01-01T00:00:00.000Z", "lastUpdated": "2025-01-01T00:00:00.000Z", "kind": "main"}"#,
+        r#"{"id": "m1", "timestamp": "2025-01-01T00:00:01.000Z", "type": "user", "content": [{"text": "fix it \u00e9"}], "extra": {"a": 1}}"#,
+        r#"{"id": "m2", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": "", "thoughts": [], "tokens": {"input": 1, "output": 2, "total": 3}, "model": "gemini-2.5"}"#,
+        r#"{"id": "m2", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": "ok", "thoughts": [{"subject": "S", "description": "d"}], "tokens": {"input": 1, "output": 2, "total": 3}, "model": "gemini-2.5", "toolCalls": [{"id": "c1", "name": "ls", "args": {"p": "."}, "result": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}], "status": "success", "timestamp": "2025-01-01T00:00:03.000Z", "resultDisplay": "a\nb", "displayName": "List"}]}"#,
+        r#"{"id": "m3", "timestamp": "2025-01-01T00:00:03.000Z", "type": "user", "content": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}]}"#,
+        r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#,
+        r#"{"id": "m4", "timestamp": "2025-01-01T00:00:04.000Z", "type": "info", "content": "note"}"#,
+        r#"{"$rewindTo": "m4"}"#,
+    ];
+    edited(&lines.join("\n"), edit)
+}
+
+/// Gemini CLI: a message's metadata is left in the source and built when
+/// read, and equals the exact path's, whatever the edit.
+#[test]
+fn gemini_cli_messages_defer_their_metadata_and_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""id": "m1""#, r#""\u0069d": "m1""#),
+        (r#""id": "m1""#, r#""id": "m\u0031""#),
+        (r#""id": "m1""#, r#""id": "m0", "id": "m1""#),
+        (r#""id": "m1""#, r#""id": 1"#),
+        (r#""extra": {"a": 1}"#, r#""extra": {"a": 1}, "content": "again""#),
+        (r#""extra": {"a": 1}"#, r#""extra": {"a": "\ud800"}"#),
+        (r#""type": "user", "content": [{"text""#, r#""content": [{"text""#),
+        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [{"id": "c0", "id": "c1""#),
+        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [7, {"id": "c1""#),
+        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": 3, "x": [{"id": "c1""#),
+        (r#""status": "success""#, r#""status": "executing""#),
+        (r#"{"$rewindTo": "m4"}"#, r#"{"$rewindTo": "m2"}"#),
+        (r#"{"$rewindTo": "m4"}"#, r#"{"id": "m5", "$rewindTo": "m4"}"#),
+        (r#""model": "gemini-2.5"}"#, r#""model": "gemini-2.5", "tokens": 5}"#),
+    ];
+    let mut deferred = 0;
+    for edit in edits {
+        let doc = gemini_session(*edit);
+        let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only: false }).unwrap();
+        deferred += t.events.iter().filter(|e| e.metadata.is_deferred()).count();
+        for format in [None, Some("gemini-cli")] {
+            same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+    }
+    assert!(deferred > edits.len() * 3, "only {deferred} messages' metadata deferred");
 }

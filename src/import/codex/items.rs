@@ -10,7 +10,7 @@ use super::reader::{Line, MirrorKey, Reader};
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::{json_type, CallSite};
 use crate::json::Seg;
-use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, KeyValue, Message, ToolCall, ToolResult, ToolStatus};
+use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, KeyValue, Message, Text, ToolCall, ToolResult, ToolStatus};
 
 /// Item types read as something else than a key-value event.
 const READ: &[&str] = &[
@@ -198,6 +198,11 @@ impl<'r, 'a> Reader<'r, 'a> {
                 ("web_search".to_string(), str_field("id"))
             }
         };
+        self.place_call(line, kind, function, id, arguments);
+    }
+
+    /// Places a call (read by either path) and waits for its output.
+    pub fn place_call(&mut self, line: &Line, kind: &str, function: String, id: Option<String>, arguments: Arguments) {
         if function.is_empty() && kind != "local_shell_call" {
             self.d(line, Error, "field-missing", format!("`{kind}` has no `name`"), &[key("payload"), key("name")]);
         }
@@ -217,7 +222,12 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// A call's output, linked to the call with its `call_id`.
     fn output(&mut self, line: &Line, kind: &str, p: &Map<String, Value>) {
         let call_id = p.get("call_id").and_then(Value::as_str).map(str::to_string);
-        let (content, status, shell) = output_content(p.get("output"));
+        self.place_output(line, kind, call_id, output_content(p.get("output")));
+    }
+
+    /// Places a call's output (read by either path) and links it.
+    pub fn place_output(&mut self, line: &Line, kind: &str, call_id: Option<String>, read: (Content, ToolStatus, Option<ShellOutcome>)) {
+        let (content, status, shell) = read;
         let result = ToolResult { call_id: call_id.clone(), content, status, call: None, implicit_link: false };
         let i = self.push(line, EventBody::ToolResult(result), kind);
         if let (Some(shell), Some(e)) = (shell, self.out.event_mut(i)) {
@@ -249,9 +259,33 @@ impl<'r, 'a> Reader<'r, 'a> {
 }
 
 /// What a shell tool's output says of the command besides its text.
-struct ShellOutcome {
+pub struct ShellOutcome {
     exit_code: i64,
     seconds: Option<f64>,
+}
+
+/// A string output: a shell tool's JSON `{output, metadata: {exit_code,
+/// duration_seconds}}` gives its `output` and outcome; any other string is
+/// the text itself (`text`: the string as the caller keeps it).
+pub fn string_output(s: &str, text: impl FnOnce() -> Text) -> (Content, ToolStatus, Option<ShellOutcome>) {
+    let shell = crate::json::build::from_str(s).ok().and_then(|mut j| {
+        let meta = j.get("metadata");
+        let code = meta.and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
+        let seconds = meta.and_then(|m| m.get("duration_seconds")).and_then(Value::as_f64).filter(|s| s.is_finite());
+        // Taken out of the parsed value rather than copied.
+        let output = match j.as_object_mut()?.remove("output")? {
+            Value::String(o) => o,
+            _ => return None,
+        };
+        Some((output, code, seconds))
+    });
+    match shell {
+        Some((output, Some(exit_code), seconds)) => {
+            let status = if exit_code == 0 { ToolStatus::Success } else { ToolStatus::Error };
+            (Content::Text(output.into()), status, Some(ShellOutcome { exit_code, seconds }))
+        }
+        _ => (Content::Text(text()), ToolStatus::Unknown, None),
+    }
 }
 
 /// An output (`FunctionCallOutputPayload`): a string — itself often JSON
@@ -261,22 +295,7 @@ struct ShellOutcome {
 fn output_content(v: Option<&Value>) -> (Content, ToolStatus, Option<ShellOutcome>) {
     match v {
         None | Some(Value::Null) => (Content::None, ToolStatus::Unknown, None),
-        Some(Value::String(s)) => {
-            let shell = crate::json::build::from_str(s).ok().and_then(|j| {
-                let output = j.get("output")?.as_str()?.to_string();
-                let meta = j.get("metadata");
-                let code = meta.and_then(|m| m.get("exit_code")).and_then(Value::as_i64);
-                let seconds = meta.and_then(|m| m.get("duration_seconds")).and_then(Value::as_f64).filter(|s| s.is_finite());
-                Some((output, code, seconds))
-            });
-            match shell {
-                Some((output, Some(exit_code), seconds)) => {
-                    let status = if exit_code == 0 { ToolStatus::Success } else { ToolStatus::Error };
-                    (Content::Text(output.into()), status, Some(ShellOutcome { exit_code, seconds }))
-                }
-                _ => (Content::Text(s.as_str().into()), ToolStatus::Unknown, None),
-            }
-        }
+        Some(Value::String(s)) => string_output(s, || s.as_str().into()),
         Some(Value::Array(items)) => (Content::Parts(parts(items)), ToolStatus::Unknown, None),
         Some(Value::Object(o)) => {
             let status = match o.get("success").and_then(Value::as_bool) {

@@ -11,6 +11,7 @@
 //! whole mapping and the protocol version it follows.
 
 mod events;
+mod fast;
 mod items;
 mod reader;
 pub mod usage;

@@ -12,7 +12,8 @@ use super::RECORD_TYPES;
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::import::{json_type, top_records, Builder, CallSite, Input};
 use crate::json::Seg;
-use crate::model::{CallRef, EventBody, KeyValue, Marker, Metadata};
+use super::fast::{Bytes, FastItem, Scratch, Surveyed};
+use crate::model::{CallRef, EventBody, KeyValue, Marker, Message, Metadata};
 
 /// A text that an `event_msg` may mirror: who said it and what.
 pub type MirrorKey = (&'static str, String);
@@ -52,45 +53,61 @@ struct Sessions {
 
 pub fn read(input: &Input, out: &mut Builder) {
     let records = top_records(input);
-    let values: Vec<Option<Result<Value, ()>>> = records
-        .iter()
-        .map(|r| (!r.broken).then(|| crate::json::build::from_slice(out.bytes().get(r.range.clone()).unwrap_or(&[])).map_err(drop)))
-        .collect();
-    let (mirrors, sessions) = survey(&values);
+    let mut scratch = Scratch::default();
+    let (mirrors, sessions) = survey(input, out, &records, &mut scratch);
     let mut reader = Reader { out, mirrors, session: Session::default() };
-    for (r, v) in records.iter().zip(values) {
-        match v {
-            None => reader.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON"),
-            Some(Err(())) => {
-                // Reports where it fails; the core keeps the line as an unparsed event.
-                let _ = reader.out.parse_record(&r.range, &r.path);
-            }
-            Some(Ok(v)) => reader.line(r.range.clone(), &r.path, v, &sessions),
+    // Each line is read (or parsed) in turn and its value dropped: the
+    // values of the whole file are never held at once.
+    for r in &records {
+        if r.broken {
+            reader.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON");
+            continue;
+        }
+        let bytes = Bytes { out: reader.out, b: input.bytes, ends: &input.split.ends };
+        if let Some((timestamp, item)) = super::fast::line(&bytes, &r.range, &mut scratch) {
+            reader.fast_item(r.range.clone(), &r.path, timestamp, item);
+            continue;
+        }
+        match crate::json::build::from_slice(input.bytes.get(r.range.clone()).unwrap_or(&[])) {
+            // Reports where it fails; the core keeps the line as an unparsed event.
+            Err(_) => drop(reader.out.parse_record(&r.range, &r.path)),
+            Ok(v) => reader.line(r.range.clone(), &r.path, v, &sessions),
         }
     }
     reader.end_session();
 }
 
 /// First pass: the texts response items say (for mirrors) and the sessions.
-fn survey(values: &[Option<Result<Value, ()>>]) -> (HashMap<MirrorKey, usize>, Sessions) {
+/// A line is read from the bytes where that tells enough, else parsed.
+fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], scratch: &mut Scratch) -> (HashMap<MirrorKey, usize>, Sessions) {
     let mut mirrors: HashMap<MirrorKey, usize> = HashMap::new();
     let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
-    for v in values.iter().flatten().flatten() {
-        let Some(payload) = v.get("payload").and_then(Value::as_object) else { continue };
-        match v.get("type").and_then(Value::as_str) {
-            Some("response_item") => {
-                for key in super::items::mirror_keys(payload) {
-                    *mirrors.entry(key).or_default() += 1;
-                }
+    let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends };
+    for r in records.iter().filter(|r| !r.broken) {
+        let (kind, payload) = match super::fast::survey_line(&bytes, &r.range, scratch) {
+            Some(Surveyed::Nothing) => continue,
+            Some(Surveyed::Payload(kind, payload)) => (kind, payload),
+            None => {
+                let Ok(Value::Object(mut v)) = crate::json::build::from_slice(input.bytes.get(r.range.clone()).unwrap_or(&[])) else { continue };
+                let kind = match v.get("type").and_then(Value::as_str) {
+                    Some("response_item") => "response_item",
+                    Some("session_meta") => "session_meta",
+                    _ => continue,
+                };
+                let Some(Value::Object(payload)) = v.remove("payload") else { continue };
+                (kind, payload)
             }
-            Some("session_meta") => {
-                let Some(id) = payload.get("id").and_then(Value::as_str) else { continue };
-                sessions.ids.insert(id.to_string());
-                if let Some(parent) = parent_thread(payload) {
-                    sessions.children.entry(parent.to_string()).or_default().push(id.to_string());
-                }
+        };
+        if kind == "response_item" {
+            for key in super::items::mirror_keys(&payload) {
+                *mirrors.entry(key).or_default() += 1;
             }
-            _ => {}
+            continue;
+        }
+        let Some(id) = payload.get("id").and_then(Value::as_str) else { continue };
+        sessions.ids.insert(id.to_string());
+        if let Some(parent) = parent_thread(&payload) {
+            sessions.children.entry(parent.to_string()).or_default().push(id.to_string());
         }
     }
     (mirrors, sessions)
@@ -110,6 +127,18 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// Pushes the line's event; returns its index.
     pub fn push(&mut self, line: &Line, body: EventBody, kind: &str) -> u32 {
         self.out.push_event(body, kind, line.range.clone(), line.path.to_string(), line.timestamp.clone())
+    }
+
+    /// A line the fast path read, placed as the exact path places it.
+    fn fast_item(&mut self, range: Range<usize>, path: &str, timestamp: String, item: FastItem) {
+        let line = Line { range, path, event: self.out.next_event(), timestamp: Some(timestamp) };
+        match item {
+            FastItem::Message { role, content } => {
+                self.push(&line, EventBody::Message(Message { role, content, tool_calls: Vec::new() }), "message");
+            }
+            FastItem::Call { function, id, arguments } => self.place_call(&line, "function_call", function, Some(id), arguments),
+            FastItem::Output { kind, call_id, read } => self.place_output(&line, kind, call_id, read),
+        }
     }
 
     fn line(&mut self, range: Range<usize>, path: &str, v: Value, sessions: &Sessions) {

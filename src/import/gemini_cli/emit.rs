@@ -148,13 +148,17 @@ impl<'r, 'a> Emitter<'r, 'a> {
 
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
-        let Msg { range, path, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), value: Map::new(), fate: Fate::Loaded });
+        let Msg { range, path, id, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, fate: Fate::Loaded });
+        // A record the plan read from the bytes is parsed now (it is plain: it parses).
+        let mut value = value.unwrap_or_else(|| match self.out.bytes().get(range.clone()).and_then(crate::json::build::value) {
+            Some(Value::Object(o)) => o,
+            _ => Map::new(),
+        });
         // The source kind is the message `type` (`message` when it has none).
         let kind = value.get("type").and_then(Value::as_str).filter(|t| !t.is_empty()).unwrap_or("message").to_string();
         let time = value.get("timestamp").and_then(Value::as_str).map(str::to_string);
         let i = self.out.next_event();
         if let Fate::Replaced(by) = fate {
-            let id = value.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
             // The record stays in the raw view; the event says what replaced it.
             let mut note = Map::new();
             note.insert("id".to_string(), Value::String(id.clone()));
@@ -169,11 +173,13 @@ impl<'r, 'a> Emitter<'r, 'a> {
             }
             return;
         }
-        self.check(&range, &path, &value, i);
+        // Taken first, as the metadata's shape takes it first.
+        let mut calls = value.remove("toolCalls");
+        self.check(&range, &path, &value, calls.as_ref(), i);
         let loaded = fate == Fate::Loaded;
         let body = match kind.as_str() {
-            "user" => self.user(&value),
-            "gemini" => self.gemini(&value, &range, &path, i),
+            "user" => self.user(&mut value),
+            "gemini" => self.gemini(&value, calls.as_mut(), &range, &path, i),
             "info" | "warning" | "error" => {
                 let c = content::content(value.get("content"));
                 let label = format!("{kind}: {}", crate::view::truncate(&content::marker_text(&c), 300));
@@ -198,33 +204,33 @@ impl<'r, 'a> Emitter<'r, 'a> {
         if let Some(slot) = self.events.get_mut(m) {
             *slot = Some(i);
         }
-        let mut meta = value;
-        let calls = meta.remove("toolCalls");
-        for k in ["content", "thoughts", "type", "timestamp"] {
-            meta.remove(k);
+        let mut extra = Map::new();
+        let cut_by = match fate {
+            Fate::Rewound(_) => Some("$rewindTo"),
+            Fate::Checkpointed(_) => Some("$set.messages checkpoint"),
+            _ => None,
+        };
+        if let Some(by) = cut_by {
+            extra.insert("abandoned_branch".to_string(), Value::Bool(true));
+            extra.insert("cut_by".to_string(), Value::String(by.to_string()));
         }
+        // Left in the source when the record is plain, built when first read.
+        let metadata = if self.out.can_defer_metadata(&range) {
+            self.out.metadata_in_source(range.clone(), message_metadata, extra)
+        } else {
+            message_metadata(value, &extra).into()
+        };
         if let Some(e) = self.out.event_mut(i) {
             e.failed = kind == "error";
-            e.metadata = meta.into();
+            e.metadata = metadata;
             if usage.is_some() || model.is_some() {
                 let f = e.facts_mut();
                 f.usage = usage;
                 f.model = model;
             }
-            match fate {
-                Fate::Rewound(_) => {
-                    e.metadata.insert("abandoned_branch".to_string(), Value::Bool(true));
-                    e.metadata.insert("cut_by".to_string(), Value::String("$rewindTo".to_string()));
-                }
-                Fate::Checkpointed(_) => {
-                    e.metadata.insert("abandoned_branch".to_string(), Value::Bool(true));
-                    e.metadata.insert("cut_by".to_string(), Value::String("$set.messages checkpoint".to_string()));
-                }
-                _ => {}
-            }
         }
         if let (true, Some(Value::Array(calls))) = (kind == "gemini", calls) {
-            self.results(&calls, i, &range, &path, !loaded);
+            self.results(calls, i, &range, &path, !loaded);
         }
         if !loaded {
             let why = "a `$rewindTo` or a history checkpoint later removed this message: Gemini CLI resumes without it (marked `abandoned_branch`; its tokens are not counted)".to_string();
@@ -233,7 +239,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
     }
 
     /// Field types `MessageRecord` requires.
-    fn check(&mut self, range: &Range<usize>, path: &str, v: &Map<String, Value>, i: u32) {
+    fn check(&mut self, range: &Range<usize>, path: &str, v: &Map<String, Value>, calls: Option<&Value>, i: u32) {
         match v.get("timestamp") {
             Some(Value::String(_)) => {}
             None => self.d((range, path), Warning, "field-missing", "message has no `timestamp`".to_string(), &[], i),
@@ -249,7 +255,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
             self.d((range, path), Error, "field-type", why, &[key("content")], i);
         }
         for (k, what) in [("toolCalls", "a list of tool call records"), ("thoughts", "a list of thoughts")] {
-            if let Some(other) = v.get(k).filter(|x| !x.is_array() && !x.is_null()) {
+            let found = if k == "toolCalls" { calls } else { v.get(k) };
+            if let Some(other) = found.filter(|x| !x.is_array() && !x.is_null()) {
                 let why = format!("`{k}` must be {what}, found {}", json_type(other));
                 self.d((range, path), Error, "field-type", why, &[key(k)], i);
             }
@@ -275,23 +282,25 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// answer recorded tool calls repeats their results (Gemini CLI records
     /// the turn that sends them back): it stays reachable as a key-value
     /// event so that each result shows once.
-    fn user(&mut self, v: &Map<String, Value>) -> EventBody {
+    fn user(&mut self, v: &mut Map<String, Value>) -> EventBody {
         let parts = v.get("content").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
         let mirrors = !parts.is_empty()
             && parts.iter().all(|p| {
                 p.get("functionResponse").and_then(|r| r.get("id")).and_then(Value::as_str).is_some_and(|id| self.plan.call_ids.contains(id))
             });
         if mirrors {
-            return EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: Value::from(parts.to_vec()) });
+            // Moved out, not copied: `content` is the next member the metadata's shape removes.
+            let parts = v.remove("content").unwrap_or(Value::Null);
+            return EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: parts });
         }
         EventBody::Message(Message { role: "user".to_string(), content: content::content(v.get("content")), tool_calls: Vec::new() })
     }
 
-    fn gemini(&mut self, v: &Map<String, Value>, range: &Range<usize>, path: &str, i: u32) -> EventBody {
+    fn gemini(&mut self, v: &Map<String, Value>, calls: Option<&mut Value>, range: &Range<usize>, path: &str, i: u32) -> EventBody {
         let c = content::with_thoughts(content::thoughts(v.get("thoughts")), content::content(v.get("content")));
-        let calls = v.get("toolCalls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let calls = calls.and_then(Value::as_array_mut).map(Vec::as_mut_slice).unwrap_or(&mut []);
         let mut tool_calls = Vec::with_capacity(calls.len());
-        for (j, call) in calls.iter().enumerate() {
+        for (j, call) in calls.iter_mut().enumerate() {
             let at = [key("toolCalls"), Seg::Index(j)];
             let id = call.get("id").and_then(Value::as_str).map(str::to_string);
             let name = call.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
@@ -300,7 +309,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
             } else if id.is_none() || name.is_empty() {
                 self.d((range, path), Error, "field-missing", "a tool call record needs a string `id` and `name`".to_string(), &at, i);
             }
-            let arguments = Arguments { value: call.get("args").cloned().map(Into::into), text: None };
+            // Moved out: the result's event reads no `args`.
+            let arguments = Arguments { value: call.as_object_mut().and_then(|c| c.remove("args")).map(Into::into), text: None };
             tool_calls.push(ToolCall { id, function: name, arguments, result: None });
         }
         EventBody::Message(Message { role: "assistant".to_string(), content: c, tool_calls })
@@ -308,13 +318,13 @@ impl<'r, 'a> Emitter<'r, 'a> {
 
     /// One tool-result event per call of the message at event `i` that has
     /// its result (the call record itself, inside the message).
-    fn results(&mut self, calls: &[Value], i: u32, range: &Range<usize>, path: &str, abandoned: bool) {
+    fn results(&mut self, calls: Vec<Value>, i: u32, range: &Range<usize>, path: &str, abandoned: bool) {
         if calls.is_empty() {
             return;
         }
         let ranges = super::plan::item_ranges(self.out.bytes(), self.ends, range.start, &[key("toolCalls")]);
-        for (j, (call, r)) in calls.iter().zip(ranges).enumerate() {
-            let Some(o) = call.as_object() else { continue };
+        for (j, (call, r)) in calls.into_iter().zip(ranges).enumerate() {
+            let Value::Object(mut o) = call else { continue };
             let at = CallRef { event: i, call: j as u32 };
             let status = o.get("status").and_then(Value::as_str).unwrap_or_default();
             let has_result = o.get("result").is_some_and(|r| !r.is_null());
@@ -327,8 +337,9 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 "error" => ToolStatus::Error,
                 _ => ToolStatus::Unknown,
             };
+            let failed = status == "error";
             let call_id = o.get("id").and_then(Value::as_str).map(str::to_string);
-            let result = ToolResult { call_id, content: content::tool_result(o), status: tool_status, call: Some(at), implicit_link: false };
+            let result = ToolResult { call_id, content: content::tool_result(&o), status: tool_status, call: Some(at), implicit_link: false };
             let item_path = crate::json::render_path(path, &[key("toolCalls"), Seg::Index(j)]);
             let time = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", r, item_path, time);
@@ -337,10 +348,11 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 self.agents.push((agent.to_string(), at));
             }
             if let Some(ev) = self.out.event_mut(e) {
-                ev.failed = status == "error";
+                ev.failed = failed;
+                // Moved out of the call record, which is dropped after.
                 for k in ["status", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown", "agentId", "name"] {
-                    if let Some(x) = o.get(k) {
-                        ev.metadata.insert(k.to_string(), x.clone());
+                    if let Some(x) = o.remove(k) {
+                        ev.metadata.insert(k.to_string(), x);
                     }
                 }
                 if abandoned {
@@ -349,4 +361,16 @@ impl<'r, 'a> Emitter<'r, 'a> {
             }
         }
     }
+}
+
+/// A message event's metadata: the record less its tool calls, content,
+/// thoughts, type and timestamp (removed in that order, as serde_json's
+/// `remove` moves the last member into each hole), then what the reading
+/// adds (`abandoned_branch`, `cut_by`). Both paths shape it with this.
+fn message_metadata(mut m: Map<String, Value>, extra: &Map<String, Value>) -> Map<String, Value> {
+    for k in ["toolCalls", "content", "thoughts", "type", "timestamp"] {
+        m.remove(k);
+    }
+    m.extend(extra.clone());
+    m
 }

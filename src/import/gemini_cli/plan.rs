@@ -12,13 +12,20 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use crate::import::{top_records, Input};
+use crate::json::fields::Fields;
+use crate::json::read::{self, Kind, Member};
 use crate::json::{render_path, scan, Seg};
 
 /// A message record, where it sits, and what the loader makes of it.
 pub struct Msg {
     pub range: Range<usize>,
     pub path: String,
-    pub value: Map<String, Value>,
+    /// Its string `id`.
+    pub id: String,
+    /// The record; `None` for a top-level record read from the bytes, which
+    /// is parsed when its event is written (the file's records are never
+    /// held parsed all at once).
+    pub value: Option<Map<String, Value>>,
     pub fate: Fate,
 }
 
@@ -129,7 +136,19 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
     let document = matches!(input.split.layout, crate::json::Layout::Json);
     let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document };
     let mut sessions: Vec<(Plan, Live, bool)> = vec![(fresh(), Live::default(), false)];
+    let mut scratch = (Vec::new(), Vec::new(), Vec::new());
     for r in top_records(input) {
+        if !r.broken {
+            if let Some((id, calls)) = message_in_bytes(out, b, ends, &r.range, &mut scratch) {
+                let Some((p, live, _)) = sessions.last_mut() else { break };
+                p.call_ids.extend(calls);
+                p.msgs.push(Msg { range: r.range, path: r.path, id, value: None, fate: Fate::Loaded });
+                let m = p.msgs.len() - 1;
+                set_live(live, m, &mut p.msgs);
+                p.items.push(Item::Message(m));
+                continue;
+            }
+        }
         let v = if r.broken { None } else { out.parse_record(&r.range, &r.path).ok() };
         let meta = v.as_ref().and_then(Value::as_object).is_some_and(|o| {
             o.get("$rewindTo").is_none_or(|t| !t.is_string()) && o.get("id").is_none_or(|i| !i.is_string()) && !o.get("$set").is_some_and(Value::is_object) && is_metadata(o, document)
@@ -142,6 +161,39 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
         record(p, live, b, ends, r.range, r.path, v);
     }
     sessions.into_iter().map(|(p, _, _)| p).filter(|p| !p.items.is_empty()).collect()
+}
+
+/// A top-level message record (a string `id`, no `$rewindTo`) read from
+/// the bytes: its `id` and the `id`s of its tool calls; `None` when the
+/// bytes do not say it plainly (then it is parsed).
+fn message_in_bytes(
+    out: &crate::import::Builder,
+    b: &[u8],
+    ends: &scan::ContainerEnds,
+    r: &Range<usize>,
+    scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
+) -> Option<(String, Vec<String>)> {
+    if !out.can_defer_metadata(r) {
+        return None;
+    }
+    let (members, items, call) = scratch;
+    read::members(b, scan::skip_ws(b, r.start), ends, members)?;
+    let f = Fields::find(b, members, [b"$rewindTo", b"id", b"toolCalls"])?;
+    if f.get(members, 0).is_some() {
+        return None;
+    }
+    let text = |m: &Member| out.text(m.inner(), m.escaped).decoded().into_owned();
+    let id = text(f.get(members, 1).filter(|m| m.kind == Kind::String)?);
+    let mut calls = Vec::new();
+    if let Some(list) = f.get(members, 2).filter(|m| m.kind == Kind::Array) {
+        read::items(b, list.value.start, ends, items)?;
+        for item in items.iter().filter(|i| b.get(i.start) == Some(&b'{')) {
+            read::members(b, item.start, ends, call)?;
+            let g = Fields::find(b, call, [b"id"])?;
+            calls.extend(g.get(call, 0).filter(|m| m.kind == Kind::String).map(text));
+        }
+    }
+    Some((id, calls))
 }
 
 /// A metadata record: string `sessionId` and `projectHash` (the older
@@ -182,7 +234,7 @@ fn record(p: &mut Plan, live: &mut Live, b: &[u8], ends: &scan::ContainerEnds, r
         let at = [Seg::key("$set"), Seg::key("messages")];
         let (msgs, others) = if checkpoint { nested(p, live, b, ends, &range, &path, &o, &at) } else { Default::default() };
         for &m in &msgs {
-            let old = p.msgs.get(m).and_then(|x| str_field(&x.value, "id")).and_then(|id| before.get(id)).copied();
+            let old = p.msgs.get(m).and_then(|x| before.get(&x.id)).copied();
             if let Some(old) = old.and_then(|o| p.msgs.get_mut(o)) {
                 old.fate = Fate::Replaced(m);
             }
@@ -209,12 +261,13 @@ fn add_msg(p: &mut Plan, range: Range<usize>, path: String, value: Map<String, V
     if let Some(calls) = value.get("toolCalls").and_then(Value::as_array) {
         p.call_ids.extend(calls.iter().filter_map(|c| c.get("id")?.as_str()).map(str::to_string));
     }
-    p.msgs.push(Msg { range, path, value, fate: Fate::Loaded });
+    let id = str_field(&value, "id").unwrap_or_default().to_string();
+    p.msgs.push(Msg { range, path, id, value: Some(value), fate: Fate::Loaded });
     p.msgs.len() - 1
 }
 
 fn set_live(live: &mut Live, m: usize, msgs: &mut [Msg]) {
-    let id = msgs.get(m).and_then(|x| str_field(&x.value, "id")).unwrap_or_default().to_string();
+    let id = msgs.get(m).map(|x| x.id.clone()).unwrap_or_default();
     live.set(&id, m, msgs);
 }
 

@@ -1,0 +1,211 @@
+//! The Codex reader's fast path: the common `response_item` lines read
+//! straight from the bytes.
+//!
+//! Tool outputs are most of a rollout's bytes (the kit's file: 7.1 of
+//! 10 MB), calls and messages most of the rest. Built into a
+//! `serde_json::Value` a line was copied twice (into the tree, then into
+//! the model); here a message's texts and a call's arguments stay in the
+//! source ([`crate::model::Text`], [`LazyValue::encoded_in`]), and of an
+//! output only a shell tool's JSON is parsed (its `output` taken out of the
+//! parsed value, not copied). The survey of the texts `event_msg` lines may
+//! mirror reads a line's `type` and its payload's from the bytes, and
+//! parses only the payloads it looks into.
+//!
+//! Taken only when the line is plain (no hazard serde_json refuses, valid
+//! UTF-8), the keys read are neither escaped nor repeated, the line has a
+//! string `timestamp`, and the item is one of: a `message` with a string
+//! `role` and a list of text or image items; a `function_call` with a
+//! non-empty string `name`, a string `call_id` and `arguments` a string
+//! encoding an object; a `function_call_output` / `custom_tool_call_output`
+//! whose `output` is a string or null. Anything else returns `None` and
+//! the exact path reads the line. tests/fast_paths.rs holds the two paths
+//! to the same model.
+
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::items::{string_output, ShellOutcome};
+use crate::import::Builder;
+use crate::json::fields::{self, Fields};
+use crate::json::read::{self, Kind, Member};
+use crate::json::{scan, ContainerEnds};
+use crate::model::{Arguments, Content, ContentPart, LazyValue, ToolStatus};
+
+/// An item read fast, as the exact path would hand it to its placing.
+pub enum FastItem {
+    Message { role: String, content: Content },
+    Call { function: String, id: String, arguments: Arguments },
+    Output { kind: &'static str, call_id: Option<String>, read: (Content, ToolStatus, Option<ShellOutcome>) },
+}
+
+/// Buffers reused from line to line.
+#[derive(Default)]
+pub struct Scratch {
+    line: Vec<Member>,
+    payload: Vec<Member>,
+    part: Vec<Member>,
+    items: Vec<Range<usize>>,
+    decoded: String,
+}
+
+/// The bytes and what the split found in them.
+pub struct Bytes<'r, 'a> {
+    pub out: &'r Builder<'a>,
+    pub b: &'a [u8],
+    pub ends: &'r ContainerEnds,
+}
+
+impl Bytes<'_, '_> {
+    fn is(&self, m: Option<&Member>, want: &[u8]) -> bool {
+        m.is_some_and(|m| m.kind == Kind::String && !m.escaped && self.b.get(m.inner()) == Some(want))
+    }
+
+    fn decoded(&self, m: &Member) -> String {
+        self.out.text(m.inner(), m.escaped).decoded().into_owned()
+    }
+
+    /// A plain string value's bytes (`None` for another kind or an escape).
+    fn plain(&self, m: Option<&Member>) -> Option<&[u8]> {
+        m.filter(|m| m.kind == Kind::String && !m.escaped).and_then(|m| self.b.get(m.inner()))
+    }
+}
+
+/// What the survey needs of a line.
+pub enum Surveyed {
+    /// Nothing: no session, no text an `event_msg` may mirror.
+    Nothing,
+    /// A `session_meta` or a message or reasoning `response_item`: its
+    /// line `type` and payload.
+    Payload(&'static str, Map<String, Value>),
+}
+
+/// The line at `r` as the survey sees it, or `None` (parse it whole).
+pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Option<Surveyed> {
+    if !s.out.can_defer_metadata(r) {
+        return None;
+    }
+    let b = s.b;
+    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line)?;
+    let f = Fields::find(b, &scratch.line, [b"type", b"payload"])?;
+    let kind = match f.get(&scratch.line, 0) {
+        Some(m) if m.kind == Kind::String => s.plain(Some(m))?,
+        _ => return Some(Surveyed::Nothing),
+    };
+    let kind: &'static str = match kind {
+        b"session_meta" => "session_meta",
+        b"response_item" => "response_item",
+        _ => return Some(Surveyed::Nothing),
+    };
+    let Some(payload) = f.get(&scratch.line, 1).filter(|p| p.kind == Kind::Object) else { return Some(Surveyed::Nothing) };
+    if kind == "response_item" {
+        read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
+        let g = Fields::find(b, &scratch.payload, [b"type"])?;
+        match g.get(&scratch.payload, 0) {
+            Some(t) if t.kind == Kind::String => {
+                if !matches!(s.plain(Some(t))?, b"message" | b"reasoning") {
+                    return Some(Surveyed::Nothing);
+                }
+            }
+            _ => return Some(Surveyed::Nothing),
+        }
+    }
+    match crate::json::build::from_slice(b.get(payload.value.clone())?) {
+        Ok(Value::Object(p)) => Some(Surveyed::Payload(kind, p)),
+        _ => None,
+    }
+}
+
+const TYPE: usize = 0;
+const ROLE: usize = 1;
+const CONTENT: usize = 2;
+const NAME: usize = 3;
+const ARGUMENTS: usize = 4;
+const CALL_ID: usize = 5;
+const OUTPUT: usize = 6;
+const PAYLOAD_FIELDS: [&[u8]; 7] = [b"type", b"role", b"content", b"name", b"arguments", b"call_id", b"output"];
+
+/// The `response_item` line at `r` read fast: its timestamp and item; or
+/// `None` for the exact path.
+pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Option<(String, FastItem)> {
+    if !s.out.can_defer_metadata(r) {
+        return None;
+    }
+    let b = s.b;
+    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line)?;
+    let f = Fields::find(b, &scratch.line, [b"timestamp", b"type", b"payload"])?;
+    let timestamp = f.get(&scratch.line, 0).filter(|t| t.kind == Kind::String)?;
+    if !s.is(f.get(&scratch.line, 1), b"response_item") {
+        return None;
+    }
+    let payload = f.get(&scratch.line, 2).filter(|p| p.kind == Kind::Object)?;
+    let timestamp = s.decoded(timestamp);
+    read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
+    let p = std::mem::take(&mut scratch.payload);
+    let item = (|| {
+        let g = Fields::find(b, &p, PAYLOAD_FIELDS)?;
+        let get = |k: usize| g.get(&p, k);
+        match s.plain(get(TYPE))? {
+            b"message" => {
+                let role = s.decoded(get(ROLE).filter(|m| m.kind == Kind::String)?);
+                let content = match get(CONTENT) {
+                    None => Content::None,
+                    Some(c) if c.kind == Kind::Array => Content::Parts(parts(s, c.value.start, scratch)?),
+                    Some(_) => return None,
+                };
+                Some(FastItem::Message { role, content })
+            }
+            b"function_call" => {
+                let function = s.decoded(get(NAME).filter(|m| m.kind == Kind::String)?);
+                let id = s.decoded(get(CALL_ID).filter(|m| m.kind == Kind::String)?);
+                let args = get(ARGUMENTS).filter(|m| m.kind == Kind::String)?;
+                let text = s.out.text(args.inner(), args.escaped);
+                scratch.decoded.clear();
+                text.push_to(&mut scratch.decoded);
+                if function.is_empty() || !fields::encodes_an_object(&scratch.decoded) {
+                    return None;
+                }
+                let arguments = Arguments { value: Some(LazyValue::encoded_in(text.clone())), text: Some(text) };
+                Some(FastItem::Call { function, id, arguments })
+            }
+            kind @ (b"function_call_output" | b"custom_tool_call_output") => {
+                let kind = if kind == b"function_call_output" { "function_call_output" } else { "custom_tool_call_output" };
+                let call_id = get(CALL_ID).filter(|m| m.kind == Kind::String).map(|m| s.decoded(m));
+                let read = match get(OUTPUT) {
+                    None => (Content::None, ToolStatus::Unknown, None),
+                    Some(o) if o.kind == Kind::Null => (Content::None, ToolStatus::Unknown, None),
+                    Some(o) if o.kind == Kind::String => {
+                        let text = s.out.text(o.inner(), o.escaped);
+                        scratch.decoded.clear();
+                        text.push_to(&mut scratch.decoded);
+                        string_output(&scratch.decoded, || text)
+                    }
+                    Some(_) => return None,
+                };
+                Some(FastItem::Output { kind, call_id, read })
+            }
+            _ => None,
+        }
+    })();
+    scratch.payload = p;
+    Some((timestamp, item?))
+}
+
+/// A message's content items: `input_text`, `output_text` and `text` with
+/// a string `text`, `input_image` with a string `image_url`; else `None`.
+fn parts(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<Vec<ContentPart>> {
+    let b = s.b;
+    read::items(b, open, s.ends, &mut scratch.items)?;
+    let mut out = Vec::with_capacity(scratch.items.len());
+    for item in &scratch.items {
+        read::members(b, item.start, s.ends, &mut scratch.part)?;
+        let f = Fields::find(b, &scratch.part, [b"type", b"text", b"image_url"])?;
+        let text = |k: usize| f.get(&scratch.part, k).filter(|m| m.kind == Kind::String).map(|m| s.out.text(m.inner(), m.escaped));
+        out.push(match s.plain(f.get(&scratch.part, 0))? {
+            b"input_text" | b"output_text" | b"text" => ContentPart::Text(text(1)?),
+            b"input_image" => ContentPart::Image { url: text(2)? },
+            _ => return None,
+        });
+    }
+    Some(out)
+}
