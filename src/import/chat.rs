@@ -57,7 +57,7 @@ impl Msg {
     /// Identity of the message for spotting it again when a later call
     /// re-sends it: role, text, call ids and names, result ids and texts.
     pub fn fingerprint(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = fingerprint_hasher();
         self.role.hash(&mut h);
         self.content().text().hash(&mut h);
         for c in &self.calls {
@@ -369,6 +369,14 @@ impl Fingerprint for Msg {
     }
 }
 
+/// The hasher of message fingerprints and their chains: foldhash's quality
+/// hasher with a fixed seed (these hashes only ever meet each other, in one
+/// parse; std's SipHash was a tenth of an otel parse).
+pub fn fingerprint_hasher() -> impl Hasher {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0x5eed_a9e7_7ace_0001).build_hasher()
+}
+
 /// How many leading `input` messages a conversation has already shown: a
 /// model call re-sends the whole history, shown once. `shown` holds a hash
 /// of every prefix shown so far (input then output, chained), and learns
@@ -379,7 +387,7 @@ pub fn already_shown<M: Fingerprint>(shown: &mut std::collections::HashSet<u64>,
 
 /// One step of the chain [`already_shown`] hashes: the prefix so far, then `m`.
 pub fn chain<M: Fingerprint>(previous: u64, m: &M) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = fingerprint_hasher();
     previous.hash(&mut h);
     m.fingerprint().hash(&mut h);
     h.finish()

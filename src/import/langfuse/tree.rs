@@ -289,7 +289,7 @@ impl Walk<'_, '_, '_> {
         let declares = !definitions.is_empty();
         let definitions: Vec<ToolDefinition> = definitions.into_iter().filter_map(|m| m.definition).collect();
         if !definitions.is_empty() {
-            let mut h = std::collections::hash_map::DefaultHasher::new();
+            let mut h = crate::import::chat::fingerprint_hasher();
             for d in &definitions {
                 (&d.name, &d.description, d.parameters.as_ref().map(Value::to_string)).hash(&mut h);
             }

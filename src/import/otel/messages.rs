@@ -39,7 +39,7 @@ impl crate::import::chat::Fingerprint for Msg {
     /// What makes two messages the same one re-sent: role and parts.
     fn fingerprint(&self) -> u64 {
         use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = crate::import::chat::fingerprint_hasher();
         self.role.hash(&mut h);
         for p in &self.parts {
             hash_value(p, &mut h);
