@@ -17,7 +17,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use crate::import::chat::{self, Msg};
+use crate::import::chat::{self, Fingerprint, Msg};
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::ContainerEnds;
@@ -59,17 +59,21 @@ pub fn messages_in_source(b: &[u8], ends: &ContainerEnds, m: &Member, lists: boo
 
 /// The value at `range` of a record serde_json reads as it is.
 pub fn value_at(b: &[u8], range: &Range<usize>) -> Value {
-    let slice = b.get(range.clone()).unwrap_or(&[]);
-    crate::json::build::value(slice).or_else(|| serde_json::from_slice(slice).ok()).unwrap_or(Value::Null)
+    value_of(b.get(range.clone()).unwrap_or(&[]))
+}
+
+/// The value of `text`, valid JSON that serde_json reads as it is.
+pub fn value_of(text: &[u8]) -> Value {
+    crate::json::build::value(text).or_else(|| serde_json::from_slice(text).ok()).unwrap_or(Value::Null)
 }
 
 /// The input messages of a call, as the walk shows them.
-pub struct Sent {
+pub struct Sent<M = Msg> {
     /// Leading messages known shown, and the chain of hashes after them.
     pub prefix: (usize, u64),
     /// The messages after those.
-    pub rest: Vec<Msg>,
-    /// Of a list read from the source, what [`Conversation::remember`] keeps.
+    pub rest: Vec<M>,
+    /// Of a list read item by item, what [`Conversation::remember`] keeps.
     list: Option<ListRead>,
 }
 
@@ -82,14 +86,14 @@ struct ListRead {
     system: usize,
 }
 
-impl Sent {
+impl<M> Sent<M> {
     /// Messages read whole (no prefix skipped).
-    pub fn whole(msgs: Vec<Msg>) -> Sent {
+    pub fn whole(msgs: Vec<M>) -> Sent<M> {
         Sent { prefix: (0, 0), rest: msgs, list: None }
     }
 }
 
-/// The last call whose input list was read from the source, in a trace's
+/// The last call whose input list was read item by item, in a trace's
 /// walk: its system messages' chain, its items, and the chain after each.
 #[derive(Default)]
 pub struct Conversation {
@@ -105,29 +109,39 @@ impl Conversation {
     /// list is no conversation (the caller reads the input whole).
     pub fn input(&self, b: &[u8], ends: &ContainerEnds, object: Option<&Map<String, Value>>, at: &MessagesInSource) -> Option<Sent> {
         let items = list_items(b, ends, at.list.start)?;
-        let mut system = object.map(chat::system_messages).unwrap_or_default();
+        let system = object.map(chat::system_messages).unwrap_or_default();
+        self.input_items(b, b, items, system, |_, item| value_of(item).as_object().and_then(chat::message))
+    }
+
+    /// The input of a call whose list's `items` are ranges of `text` (the
+    /// previous call's, of `previous`), after its `system` messages: the
+    /// items it shares with the previous call, byte for byte, are not read;
+    /// the others are read by `read` (given each one's index), and `None`
+    /// from it means the list is no conversation.
+    pub fn input_items<M: Fingerprint>(&self, previous: &[u8], text: &[u8], items: Vec<Range<usize>>, mut system: Vec<M>, mut read: impl FnMut(usize, &[u8]) -> Option<M>) -> Option<Sent<M>> {
         let seed = system.iter().fold(0, chat::chain);
-        let shared = if seed == self.seed { self.items.iter().zip(&items).take_while(|(x, y)| b.get((*x).clone()) == b.get((*y).clone())).count() } else { 0 };
-        let read = |rs: &[Range<usize>]| rs.iter().map(|r| value_at(b, r).as_object().and_then(chat::message)).collect::<Option<Vec<Msg>>>();
-        let rest = read(items.get(shared..)?)?;
-        let sent = match self.chains.get(shared.wrapping_sub(1)) {
-            Some(&h) if shared > 0 => Sent { prefix: (system.len() + shared, h), rest, list: None },
+        let same = |(x, y): &(&Range<usize>, &Range<usize>)| previous.get((*x).clone()).is_some_and(|p| text.get((*y).clone()) == Some(p));
+        let shared = if seed == self.seed { self.items.iter().zip(&items).take_while(same).count() } else { 0 };
+        let rest = items.get(shared..)?.iter().enumerate().map(|(k, r)| read(shared + k, text.get(r.clone())?)).collect::<Option<Vec<M>>>()?;
+        match self.chains.get(shared.wrapping_sub(1)) {
+            Some(&h) if shared > 0 => Some(Sent { prefix: (system.len() + shared, h), rest, list: Some(ListRead { seed, items, shared, system: 0 }) }),
             _ => {
                 let n = system.len();
                 system.extend(rest);
-                return Some(Sent { prefix: (0, 0), rest: system, list: Some(ListRead { seed, items, shared: 0, system: n }) });
+                Some(Sent { prefix: (0, 0), rest: system, list: Some(ListRead { seed, items, shared: 0, system: n }) })
             }
-        };
-        Some(Sent { list: Some(ListRead { seed, items, shared, system: 0 }), ..sent })
+        }
     }
 
-    /// Remembers `sent` (when its list was read from the source), given the
-    /// chains [`chat::already_shown_after`] gave after each of its `rest`.
-    pub fn remember(&mut self, sent: &mut Sent, chains: Vec<u64>) {
-        let Some(list) = sent.list.take() else { return };
+    /// Remembers `sent` (when its list was read item by item), given the
+    /// chains [`chat::already_shown_after`] gave after each of its `rest`;
+    /// true when it did.
+    pub fn remember<M>(&mut self, sent: &mut Sent<M>, chains: Vec<u64>) -> bool {
+        let Some(list) = sent.list.take() else { return false };
         let mut all: Vec<u64> = self.chains.get(..list.shared).unwrap_or_default().to_vec();
         all.extend(chains.into_iter().skip(list.system));
         *self = Conversation { seed: list.seed, items: list.items, chains: all };
+        true
     }
 }
 
