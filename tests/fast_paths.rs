@@ -753,3 +753,66 @@ fn gemini_cli_messages_defer_their_metadata_and_parse_the_same_both_ways() {
     }
     assert!(deferred > edits.len() * 3, "only {deferred} messages' metadata deferred");
 }
+
+/// OTLP chat spans of one trace whose `gen_ai.input.messages` (JSON text)
+/// re-send their history, with one edit applied to that text as written in
+/// the JSON string (see [`langsmith_runs`]); the file holds them out of start
+/// order, in one request.
+fn otel_spans(edit: (&str, &str)) -> String {
+    let text = |s: &str| serde_json::to_string(s).unwrap();
+    let sys = r#"{"role":"system","parts":[{"type":"text","content":"be brief"}]}"#;
+    let user = r#"{"role":"user","parts":[{"type":"text","content":"list é files"}]}"#;
+    let call = r#"{"role":"assistant","parts":[{"type":"tool_call","id":"c1","name":"ls","arguments":{"p":"/"}}]}"#;
+    let result = r#"{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"a b"}]}"#;
+    let bad = r#"{"role":"user"}"#;
+    let span = |id: u32, input: &[&str], system: bool| {
+        let mut attrs = vec![
+            format!(r#"{{"key": "gen_ai.operation.name", "value": {{"stringValue": "chat"}}}}"#),
+            format!(r#"{{"key": "gen_ai.input.messages", "value": {{"stringValue": {}}}}}"#, text(&format!("[{}]", input.join(",")))),
+            format!(r#"{{"key": "gen_ai.output.messages", "value": {{"stringValue": {}}}}}"#, text(&format!(r#"[{{"role":"assistant","parts":[{{"type":"text","content":"out {id}"}}],"finish_reason":"stop"}}]"#))),
+        ];
+        if system {
+            attrs.push(format!(r#"{{"key": "gen_ai.system_instructions", "value": {{"stringValue": {}}}}}"#, text(r#"[{"type":"text","content":"sys"}]"#)));
+        }
+        format!(
+            r#"{{"traceId": "abcd0000000000000000000000000001", "spanId": "100000000000000{id}", "parentSpanId": "1000000000000001", "name": "chat {id}", "kind": 3, "startTimeUnixNano": "176722560000{id}000000", "endTimeUnixNano": "176722560000{id}500000", "attributes": [{}]}}"#,
+            attrs.join(", ")
+        )
+    };
+    let spans = [
+        r#"{"traceId": "abcd0000000000000000000000000001", "spanId": "1000000000000001", "name": "agent", "kind": 1, "startTimeUnixNano": "1767225600000000000", "endTimeUnixNano": "1767225609000000000", "attributes": []}"#.to_string(),
+        span(4, &[sys, user, call, result, bad, user], false),
+        span(2, &[sys, user], false),
+        span(3, &[sys, user, call, result, bad], false),
+        span(5, &[sys, user, call], true),
+        span(6, &[sys, user, call, result], true),
+        span(7, &[bad, sys], false),
+        span(8, &[bad, sys, user], false),
+    ];
+    let doc = format!(r#"{{"resourceSpans": [{{"resource": {{"attributes": []}}, "scopeSpans": [{{"scope": {{"name": "t"}}, "spans": [{}]}}]}}]}}"#, spans.join(",\n"));
+    edited(&doc, edit)
+}
+
+#[test]
+fn otel_input_texts_read_item_by_item_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        // In the second span's copy (the file's third span): other bytes, the same messages.
+        (r#"[{\"role\":\"system\",\"parts\":[{\"type\":\"text\",\"content\":\"be brief\"}]},{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"list é files\"}]}]"#, r#"[{\"role\":\"system\",\"parts\":[{\"type\":\"text\",\"content\":\"be brief\"}]}, {\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"list \\u00e9 files\"}]}]"#),
+        (r#"\"content\":\"list é files\"}]},{\"role\":\"assistant\""#, r#"\"content\":\"list è files\"}]},{\"role\":\"assistant\""#),
+        (r#"{\"role\":\"tool\""#, r#"{\"role\":1"#),
+        (r#"{\"role\":\"tool\""#, r#"2,{\"role\":\"tool\""#),
+        (r#"{\"role\":\"tool\""#, r#"NaN,{\"role\":\"tool\""#),
+        (r#"{\"role\":\"tool\""#, r#"{\"role\":\"tool\",\"x\":\"\\ud800\""#),
+        (r#""stringValue": "[{"#, r#""stringValue": "[[{"#),
+        (r#""stringValue": "[{"#, r#""stringValue": " [{"#),
+        (r#"{\"role\":\"user\"}"#, r#"{\"role\":\"user\",\"parts\":[]}"#),
+        (r#""key": "gen_ai.input.messages""#, r#""key": "gen_ai.input.messages", "value": {"stringValue": "[]"}}, {"key": "gen_ai.input.messages""#),
+        (r#""key": "gen_ai.input.messages", "value": {"stringValue": "#, r#""key": "gen_ai.input.messages", "value": {"intValue": 1, "stringValue": "#),
+    ];
+    let doc = otel_spans(("", ""));
+    for (from, _) in edits {
+        assert!(doc.contains(from), "edit {from:?} finds nothing to edit");
+    }
+    edits_parse_the_same(edits, "otel", otel_spans);
+}

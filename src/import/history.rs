@@ -91,6 +91,11 @@ impl<M> Sent<M> {
     pub fn whole(msgs: Vec<M>) -> Sent<M> {
         Sent { prefix: (0, 0), rest: msgs, list: None }
     }
+
+    /// How many items of its list were the previous call's (not read).
+    pub fn shared_items(&self) -> usize {
+        self.list.as_ref().map_or(0, |l| l.shared)
+    }
 }
 
 /// The last call whose input list was read item by item, in a trace's

@@ -23,17 +23,21 @@ pub enum Kind {
 /// value) breaks its schema, or None when it follows it.
 pub fn check(kind: Kind, v: &Value) -> Option<String> {
     let Value::Array(items) = v else { return Some("must be a JSON list".to_string()) };
-    for (i, item) in items.iter().enumerate() {
-        let why = match kind {
-            Kind::System => part(item),
-            Kind::Input => message(item, false),
-            Kind::Output => message(item, true),
-        };
-        if let Some(why) = why {
-            return Some(format!("item {i}: {why}"));
-        }
+    items.iter().enumerate().find_map(|(i, item)| check_item(kind, item).map(|why| item_failure(i, &why)))
+}
+
+/// Why item `i` of a list breaks its schema, as [`check`] says it.
+pub fn item_failure(i: usize, why: &str) -> String {
+    format!("item {i}: {why}")
+}
+
+/// Why one item of the attribute's list breaks its schema.
+pub fn check_item(kind: Kind, item: &Value) -> Option<String> {
+    match kind {
+        Kind::System => part(item),
+        Kind::Input => message(item, false),
+        Kind::Output => message(item, true),
     }
-    None
 }
 
 fn part(p: &Value) -> Option<String> {

@@ -90,6 +90,9 @@ pub struct SpanEvent<'a> {
     pub attrs: &'a Map<String, Value>,
 }
 
+/// The attribute holding a call's input messages.
+pub const INPUT: &str = "gen_ai.input.messages";
+
 /// The GenAI message attributes of a span or event, each read once from its
 /// JSON text: the schema check and the messages both need them, and on a
 /// chat span they hold the whole conversation so far.
@@ -102,8 +105,13 @@ pub struct GenaiValues {
 
 impl GenaiValues {
     pub fn of(a: &Map<String, Value>) -> GenaiValues {
+        GenaiValues { input: a.get(INPUT).map(json_in), ..GenaiValues::without_input(a) }
+    }
+
+    /// All but `gen_ai.input.messages` (read item by item by the caller).
+    pub fn without_input(a: &Map<String, Value>) -> GenaiValues {
         let read = |k: &str| a.get(k).map(json_in);
-        GenaiValues { system: read("gen_ai.system_instructions"), input: read("gen_ai.input.messages"), output: read("gen_ai.output.messages") }
+        GenaiValues { system: read("gen_ai.system_instructions"), input: None, output: read("gen_ai.output.messages") }
     }
 
     /// The value of one of [`super::genai_schema::ATTRIBUTES`].
@@ -172,16 +180,19 @@ fn genai(values: GenaiValues) -> Option<Exchange> {
         return None;
     }
     let mut x = Exchange { source: "gen_ai.input.messages / gen_ai.output.messages", ..Exchange::default() };
-    if let Some(s) = system {
-        let parts = match s {
-            Value::Array(parts) => parts.into_iter().map(part).collect(),
-            other => vec![part(other)],
-        };
-        x.input.push(Msg::new("system", parts));
-    }
+    x.input.extend(system.map(system_message));
     x.input.extend(input.map(|v| genai_list(v, "user")).unwrap_or_default());
     x.output = output.map(|v| genai_list(v, "assistant")).unwrap_or_default();
     Some(x)
+}
+
+/// The system message `gen_ai.system_instructions` (read from JSON) makes.
+pub fn system_message(instructions: Value) -> Msg {
+    let parts = match instructions {
+        Value::Array(parts) => parts.into_iter().map(part).collect(),
+        other => vec![part(other)],
+    };
+    Msg::new("system", parts)
 }
 
 /// A list of GenAI messages read from JSON (or a lone one, or text).
@@ -192,7 +203,7 @@ fn genai_list(v: Value, role: &str) -> Vec<Msg> {
     }
 }
 
-fn genai_message(v: Value, default_role: &str) -> Msg {
+pub fn genai_message(v: Value, default_role: &str) -> Msg {
     let o = match v {
         Value::Object(o) if o.contains_key("parts") => o,
         // An OpenAI-shaped message ({role, content, tool_calls}) where the

@@ -17,7 +17,10 @@ use serde_json::{Map, Value};
 
 use super::attrs::{key_values, str_of};
 use super::convert::{self, tool_span};
-use super::messages::{exchange, GenaiValues, Msg, SpanEvent};
+use super::attrs::json_in;
+use super::input_text::{InputRead, LastInput};
+use super::messages::{exchange, system_message, GenaiValues, Msg, SpanEvent, INPUT};
+use crate::import::history::Sent;
 use super::reader::SpanRec;
 use super::schema::{self, get};
 use super::time::{duration_ms, nanos, rfc3339};
@@ -57,15 +60,16 @@ struct Run<'s, 'r, 'a> {
     sites: Vec<CallSite>,
     /// A span was deeper than [`MAX_DEPTH`] (warned once per run).
     too_deep: bool,
+    /// The last span whose input was read item by item.
+    last_input: LastInput<'s>,
 }
 
 /// How many levels a span path keeps.
 const MAX_DEPTH: usize = 256;
 
-/// The hash of a sequence extended by one message.
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false }
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -155,7 +159,8 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     fn begin(&mut self, i: usize, path: &std::rc::Rc<Vec<String>>) {
-        let Some(s) = self.spans.get(i) else { return };
+        let spans = self.spans;
+        let Some(s) = spans.get(i) else { return };
         let start = get(&s.span, &schema::SPAN, "startTimeUnixNano").and_then(nanos).unwrap_or(0);
         let end = get(&s.span, &schema::SPAN, "endTimeUnixNano").and_then(nanos).unwrap_or(0);
         let failed = status_code(s) == 2;
@@ -185,13 +190,25 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             })
             .collect();
         let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
-        let values = GenaiValues::of(&s.attrs);
-        self.check_messages(s, &values, index);
-        let x = exchange(&s.attrs, values, &views);
+        // The input, the conversation so far, is read past what the last
+        // span sent when it can be (an empty list stands in for it).
+        let mut values = GenaiValues::without_input(&s.attrs);
+        let text = s.attrs.get(INPUT).and_then(Value::as_str).filter(|_| !self.out.exact_only());
+        let mut read = text.and_then(|t| self.last_input.read(t, values.system.clone().map(system_message)));
+        values.input = match &read {
+            Some(_) => Some(Value::Array(Vec::new())),
+            None => s.attrs.get(INPUT).map(json_in),
+        };
+        self.check_messages(s, &values, read.as_ref().map(InputRead::failure), index);
+        let mut x = exchange(&s.attrs, values, &views);
         let used_events = x.source == "message events" && !(x.input.is_empty() && x.output.is_empty());
+        let sent = match &mut read {
+            Some(r) => std::mem::replace(&mut r.sent, Sent::whole(Vec::new())),
+            None => Sent::whole(std::mem::take(&mut x.input)),
+        };
         // In time order: what was sent, the call a tool span makes, the
         // span's own events, what came back.
-        let output = self.conversation(s, path, &x.input, &x.output, rfc3339(start));
+        let output = self.conversation(s, path, sent, read, &x.output, rfc3339(start));
         let tool = tool_span(&s.attrs, s.str_field("name")).map(|t| self.tool_call(s, path, t));
         for (k, (name, attrs, at)) in events.iter().enumerate() {
             let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
@@ -225,10 +242,15 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     /// Warns (`genai-schema`) about a message attribute its schema rejects.
-    fn check_messages(&mut self, s: &SpanRec, values: &GenaiValues, event: u32) {
+    /// `input_failure`: the verdict on an input read item by item.
+    fn check_messages(&mut self, s: &SpanRec, values: &GenaiValues, input_failure: Option<Option<String>>, event: u32) {
         for (key, kind) in super::genai_schema::ATTRIBUTES {
             let Some(v) = values.get(kind) else { continue };
-            let Some(why) = super::genai_schema::check(kind, v) else { continue };
+            let why = match (kind, &input_failure) {
+                (super::genai_schema::Kind::Input, Some(verdict)) => verdict.clone(),
+                _ => super::genai_schema::check(kind, v),
+            };
+            let Some(why) = why else { continue };
             let segs = if s.flat {
                 vec![Seg::key(key)]
             } else {
@@ -260,9 +282,15 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     /// The messages of a call not shown before, as events.
     /// Shows the input messages not shown before; returns the output ones
     /// (always new), to show once the span's own events are.
-    fn conversation<'m>(&mut self, s: &SpanRec, path: &[String], input: &[Msg], output: &'m [Msg], start: Option<String>) -> &'m [Msg] {
-        let known = chat::already_shown(&mut self.shown, input, output);
-        let new_input = input.get(known..).unwrap_or(&[]);
+    /// `read`: the input read item by item, to remember for the next span.
+    fn conversation<'m>(&mut self, s: &SpanRec, path: &[String], mut sent: Sent<Msg>, read: Option<InputRead<'s>>, output: &'m [Msg], start: Option<String>) -> &'m [Msg] {
+        let (known, chains) = chat::already_shown_after(&mut self.shown, sent.prefix, &sent.rest, output);
+        if let Some(mut read) = read {
+            read.sent = sent;
+            self.last_input.remember(&mut read, chains);
+            sent = read.sent;
+        }
+        let new_input = sent.rest.get(known - sent.prefix.0..).unwrap_or(&[]);
         for m in new_input {
             self.message(s, path, m, "input", start.clone());
         }
