@@ -89,6 +89,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
             schema::check_object(&o, &schema::SPAN, &[], &mut Vec::new(), &mut problems);
             report(out, &r.range, &r.path, &problems);
             let attrs = key_values(get(&o, &schema::SPAN, "attributes"));
+            let o = without_attribute_values(out, o, &r.range, true);
             found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true });
         } else if is_flat_attributes(&o) {
             found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true });
@@ -98,6 +99,25 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         }
     }
     found
+}
+
+/// The span with its attributes' values dropped (`null`, their keys kept
+/// for diagnostics' paths) when its event's metadata will be read from the
+/// source: `attrs` holds them, and a chat span's are the conversation so
+/// far, which was held twice.
+fn without_attribute_values(out: &Builder, mut span: Map<String, Value>, range: &Range<usize>, own_range: bool) -> Map<String, Value> {
+    if !own_range || !out.can_defer_metadata(range) {
+        return span;
+    }
+    // `attributes` is the member's name in OTLP/JSON and in proto3 alike.
+    if let Some(Value::Array(list)) = span.get_mut("attributes") {
+        for kv in list.iter_mut().filter_map(Value::as_object_mut) {
+            if let Some(v) = kv.get_mut("value") {
+                *v = Value::Null;
+            }
+        }
+    }
+    span
 }
 
 fn report(out: &mut Builder, range: &Range<usize>, path: &str, problems: &[Problem]) {
@@ -199,6 +219,7 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
                     continue;
                 };
                 let attrs = key_values(get(&span, &schema::SPAN, "attributes"));
+                let span = without_attribute_values(out, span, &span_range, sp_own);
                 found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own });
             }
         }
