@@ -3,25 +3,69 @@
 //! conversation so far, as one string; the walk reads only the items after
 //! those the previous such span of the trace sent, byte for byte.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use super::genai_schema::{check_item, item_failure, Kind};
-use super::messages::{genai_message, Msg};
+use super::messages::{genai_message, Msg, INPUT};
 use crate::import::history::{value_of, Conversation, Sent};
-use crate::json::{read, scan};
+use crate::json::fields::Fields;
+use crate::json::read::{self, Kind as JsonKind};
+use crate::json::{scan, ContainerEnds};
+
+/// Where the string value of the span's `gen_ai.input.messages` attribute
+/// is in the span object at `span` (the attribute `key_values` keeps: the
+/// last of that key), as the string's contents and whether they hold an
+/// escape; `None` when a byte-level reading could differ from serde_json's
+/// (escaped or repeated keys) or the value is no plain `stringValue`.
+pub fn input_text_at(b: &[u8], ends: &ContainerEnds, span: usize) -> Option<(Range<usize>, bool)> {
+    let mut members = Vec::new();
+    read::members(b, scan::skip_ws(b, span), ends, &mut members)?;
+    let list = Fields::find(b, &members, [b"attributes"])?.get(&members, 0).filter(|m| m.kind == JsonKind::Array)?.value.start;
+    let mut items = Vec::new();
+    read::items(b, list, ends, &mut items)?;
+    let (mut kv, mut value) = (Vec::new(), Vec::new());
+    let mut found = None;
+    for item in &items {
+        if b.get(item.start) != Some(&b'{') {
+            continue;
+        }
+        read::members(b, item.start, ends, &mut kv)?;
+        let f = Fields::find(b, &kv, [b"key", b"value"])?;
+        let key = f.get(&kv, 0).filter(|k| k.kind == JsonKind::String)?;
+        if key.escaped {
+            return None; // it might decode to the attribute's name
+        }
+        if b.get(key.inner()) != Some(INPUT.as_bytes()) {
+            continue;
+        }
+        let v = f.get(&kv, 1).filter(|v| v.kind == JsonKind::Object)?;
+        read::members(b, v.value.start, ends, &mut value)?;
+        let g = Fields::find(b, &value, [b"stringValue", b"string_value"])?;
+        let text = g.get(&value, 0).filter(|t| t.kind == JsonKind::String && g.get(&value, 1).is_none())?;
+        found = Some((text.inner(), text.escaped));
+    }
+    found
+}
+
 
 /// The last span whose input text was read item by item.
 #[derive(Default)]
 pub struct LastInput<'s> {
     conversation: Conversation,
-    text: &'s str,
-    /// Its first item that breaks the schema, and why.
-    failure: Option<(usize, String)>,
+    text: Cow<'s, str>,
+    /// Its first item that breaks the schema.
+    failure: Option<Failure>,
 }
+
+/// The first item of a list that breaks the schema, and why.
+type Failure = (usize, String);
 
 /// A span's input read item by item.
 pub struct InputRead<'s> {
     pub sent: Sent<Msg>,
-    text: &'s str,
-    failure: Option<(usize, String)>,
+    text: Cow<'s, str>,
+    failure: Option<Failure>,
 }
 
 impl InputRead<'_> {
@@ -33,10 +77,17 @@ impl InputRead<'_> {
 
 impl<'s> LastInput<'s> {
     /// The input messages of a span whose `gen_ai.input.messages` is the
-    /// string `text`, after its `system` message: `None` when the text is
+    /// string `text`, after its `system` message; the text back when it is
     /// not a non-empty JSON list serde_json reads as the scanner does (the
     /// caller reads it whole).
-    pub fn read(&self, text: &'s str, system: Option<Msg>) -> Option<InputRead<'s>> {
+    pub fn read(&self, text: Cow<'s, str>, system: Option<Msg>) -> Result<InputRead<'s>, Cow<'s, str>> {
+        match self.items(&text, system) {
+            Some((sent, failure)) => Ok(InputRead { sent, text, failure }),
+            None => Err(text),
+        }
+    }
+
+    fn items(&self, text: &str, system: Option<Msg>) -> Option<(Sent<Msg>, Option<Failure>)> {
         let b = text.as_bytes();
         let open = scan::skip_ws(b, 0);
         let mut hazards = Vec::new();
@@ -62,13 +113,13 @@ impl<'s> LastInput<'s> {
             Some((i, why)) if *i < sent.shared_items() => Some((*i, why.clone())),
             _ => failure,
         };
-        Some(InputRead { sent, text, failure })
+        Some((sent, failure))
     }
 
     /// Remembers `read`, given the chains its `sent.rest` got.
     pub fn remember(&mut self, read: &mut InputRead<'s>, chains: Vec<u64>) {
         if self.conversation.remember(&mut read.sent, chains) {
-            self.text = read.text;
+            self.text = std::mem::take(&mut read.text);
             self.failure = read.failure.take();
         }
     }

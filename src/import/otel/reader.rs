@@ -9,10 +9,13 @@ use std::ops::Range;
 use serde_json::{json, Map, Value};
 
 use super::attrs::key_values;
+use super::input_text::input_text_at;
+use super::messages::INPUT;
 use super::schema::{self, get, Problem};
 use crate::diagnostic::Severity::Error;
 use crate::import::{top_records, Builder, Input};
 use crate::json::{render_path, scan, Seg};
+use crate::text::Text;
 
 /// One span, wherever it came from.
 pub struct SpanRec {
@@ -33,6 +36,10 @@ pub struct SpanRec {
     /// were found under the keys the reading took): its event's metadata
     /// may be left there (`Builder::can_defer_metadata`).
     pub own_range: bool,
+    /// The `gen_ai.input.messages` string, left in the source (`attrs`
+    /// holds `null` in its place): a chat span's conversation so far, which
+    /// every span held until the walk.
+    pub input_text: Option<Text>,
 }
 
 impl SpanRec {
@@ -88,11 +95,11 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
             let mut problems = Vec::new();
             schema::check_object(&o, &schema::SPAN, &[], &mut Vec::new(), &mut problems);
             report(out, &r.range, &r.path, &problems);
-            let attrs = key_values(get(&o, &schema::SPAN, "attributes"));
-            let o = without_attribute_values(out, o, &r.range, true);
-            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true });
+            let mut attrs = key_values(get(&o, &schema::SPAN, "attributes"));
+            let (o, input_text) = slim(out, input, o, &mut attrs, &r.range, true);
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true, input_text });
         } else if is_flat_attributes(&o) {
-            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true });
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true, input_text: None });
         } else {
             out.diag_in(Error, "not-otlp", "expected an OTLP request (`resourceSpans`), a span (`traceId`, `spanId`) or span attributes (`gen_ai.*`, `llm.*`)".to_string(), &r.range, &r.path, &[], None);
             out.set_aside(r.range.clone(), r.path.clone(), "not an OTLP request, span or attribute object");
@@ -101,13 +108,15 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
     found
 }
 
-/// The span with its attributes' values dropped (`null`, their keys kept
-/// for diagnostics' paths) when its event's metadata will be read from the
-/// source: `attrs` holds them, and a chat span's are the conversation so
-/// far, which was held twice.
-fn without_attribute_values(out: &Builder, mut span: Map<String, Value>, range: &Range<usize>, own_range: bool) -> Map<String, Value> {
+/// What a span keeps until the walk, when its event's metadata will be read
+/// from the source: its attributes' values once (in `attrs`; the span
+/// object's become `null`, their keys kept for diagnostics' paths), and its
+/// `gen_ai.input.messages` text not even there but in the source. A chat
+/// span's attributes are the conversation so far: held twice, and for every
+/// span, they were the bulk of the parse's memory.
+fn slim(out: &Builder, input: &Input, mut span: Map<String, Value>, attrs: &mut Map<String, Value>, range: &Range<usize>, own_range: bool) -> (Map<String, Value>, Option<Text>) {
     if !own_range || !out.can_defer_metadata(range) {
-        return span;
+        return (span, None);
     }
     // `attributes` is the member's name in OTLP/JSON and in proto3 alike.
     if let Some(Value::Array(list)) = span.get_mut("attributes") {
@@ -117,7 +126,14 @@ fn without_attribute_values(out: &Builder, mut span: Map<String, Value>, range: 
             }
         }
     }
-    span
+    let text = match attrs.get_mut(INPUT) {
+        Some(v @ Value::String(_)) => input_text_at(input.bytes, &input.split.ends, range.start).map(|(inner, escaped)| {
+            *v = Value::Null;
+            out.text(inner, escaped)
+        }),
+        _ => None,
+    };
+    (span, text)
 }
 
 fn report(out: &mut Builder, range: &Range<usize>, path: &str, problems: &[Problem]) {
@@ -218,9 +234,9 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
                     out.set_aside(span_range, span_path, "a span that is not an object");
                     continue;
                 };
-                let attrs = key_values(get(&span, &schema::SPAN, "attributes"));
-                let span = without_attribute_values(out, span, &span_range, sp_own);
-                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own });
+                let mut attrs = key_values(get(&span, &schema::SPAN, "attributes"));
+                let (span, input_text) = slim(out, input, span, &mut attrs, &span_range, sp_own);
+                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own, input_text });
             }
         }
         rs.insert(ss_key.to_string(), Value::Array(scopes));

@@ -11,6 +11,7 @@
 //! result re-sent in a later input after a tool span gave it is not shown
 //! again.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -193,11 +194,14 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         // The input, the conversation so far, is read past what the last
         // span sent when it can be (an empty list stands in for it).
         let mut values = GenaiValues::without_input(&s.attrs);
-        let text = s.attrs.get(INPUT).and_then(Value::as_str).filter(|_| !self.out.exact_only());
-        let mut read = text.and_then(|t| self.last_input.read(t, values.system.clone().map(system_message)));
-        values.input = match &read {
-            Some(_) => Some(Value::Array(Vec::new())),
-            None => s.attrs.get(INPUT).map(json_in),
+        let mut read = None;
+        values.input = match input_text(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message))) {
+            Some(Ok(r)) => {
+                read = Some(r);
+                Some(Value::Array(Vec::new()))
+            }
+            Some(Err(text)) if s.input_text.is_some() => Some(json_in(&Value::String(text.into_owned()))),
+            _ => s.attrs.get(INPUT).map(json_in),
         };
         self.check_messages(s, &values, read.as_ref().map(InputRead::failure), index);
         let mut x = exchange(&s.attrs, values, &views);
@@ -422,6 +426,15 @@ fn span_metadata(span: Metadata, scope: &Metadata) -> Metadata {
     m.extend(scope.clone());
     m.extend(key_values(get(&span, &schema::SPAN, "attributes")));
     m
+}
+
+/// The span's `gen_ai.input.messages` string, from the source when the
+/// reader left it there.
+fn input_text(s: &SpanRec) -> Option<Cow<'_, str>> {
+    match &s.input_text {
+        Some(t) => Some(t.decoded()),
+        None => s.attrs.get(INPUT).and_then(Value::as_str).map(Cow::Borrowed),
+    }
 }
 
 /// A flat attribute object's metadata: the object itself.
