@@ -85,6 +85,13 @@ impl ContainerEnds {
         (s == start).then_some(((end & !ESCAPED_BIT) as usize, end & ESCAPED_BIT != 0))
     }
 
+    /// The recorded strings from offset `from` on, as (quote, end), in order.
+    pub fn strings_from(&self, from: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let from = u32::try_from(from).unwrap_or(u32::MAX);
+        let i = self.strings.partition_point(|e| e.0 < from);
+        self.strings.get(i..).unwrap_or_default().iter().map(|&(s, end)| (s as usize, (end & !ESCAPED_BIT) as usize))
+    }
+
     /// The end of the container whose `[` or `{` is at `start`, if recorded.
     pub fn end_of(&self, start: usize) -> Option<usize> {
         let i = self.entries.binary_search_by_key(&start, |e| e.0).ok()?;

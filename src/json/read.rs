@@ -24,7 +24,7 @@ pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
     match b.get(start)? {
         b'"' => ends.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
-        b'{' | b'[' => ends.end_of(start).or_else(|| container_end(b, start)),
+        b'{' | b'[' => ends.end_of(start).or_else(|| container_end(b, start, ends)),
         _ => {
             // A number or a literal: up to the next delimiter.
             let rest = b.get(start..)?;
@@ -36,14 +36,22 @@ pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> 
 
 /// The end of the object or array whose bracket is at `open`, counting
 /// brackets and skipping strings (the split checked the grammar: the small
-/// containers it kept no end for are not checked again).
-pub fn container_end(b: &[u8], open: usize) -> Option<usize> {
+/// containers it kept no end for are not checked again). A long string
+/// whose end the split recorded is jumped over, not scanned: a container
+/// too deep for the table of ends (an OTLP span's attributes) holds the
+/// long texts.
+pub fn container_end(b: &[u8], open: usize, ends: &ContainerEnds) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = open;
+    let mut long = ends.strings_from(open).peekable();
     loop {
         match *b.get(i)? {
             b'"' => {
-                i = string_end(b, i)?.0;
+                while long.next_if(|(start, _)| *start < i).is_some() {}
+                i = match long.peek() {
+                    Some(&(start, end)) if start == i => end,
+                    _ => string_end(b, i)?.0,
+                };
                 continue;
             }
             b'[' | b'{' => depth += 1,
@@ -248,7 +256,7 @@ mod tests {
         let doc = br#"[{"a": "]}\"", "b": [1, {"c": "{"}], "d": {}}, [], "x", [[["deep"]]]]"#;
         let mut stack = vec![0usize];
         while let Some(at) = stack.pop() {
-            assert_eq!(container_end(doc, at), scan::scan_value(doc, at).ok(), "at {at}");
+            assert_eq!(container_end(doc, at, &NO_ENDS), scan::scan_value(doc, at).ok(), "at {at}");
             let mut inner = Vec::new();
             if doc[at] == b'[' {
                 items(doc, at, &NO_ENDS, &mut inner).unwrap();
@@ -259,7 +267,7 @@ mod tests {
             }
             stack.extend(inner.iter().map(|r| r.start).filter(|s| matches!(doc[*s], b'[' | b'{')));
         }
-        assert_eq!(container_end(b"[[1]", 0), None);
+        assert_eq!(container_end(b"[[1]", 0, &NO_ENDS), None);
     }
 
     #[test]
