@@ -27,6 +27,9 @@ pub struct RunRec {
     pub patch_keys: Vec<String>,
     /// Its `inputs.messages`, when left in the source (not in `o`).
     pub history: Option<MessagesInSource>,
+    /// `range` is the run object `o` was read from (no patch laid over it):
+    /// its event's metadata may be left there (`Builder::can_defer_metadata`).
+    pub own_range: bool,
     /// Its parent: `parent_run_id`, else the run it is a child run of.
     pub parent: Option<String>,
     /// Its trace: `trace_id`, else its tree's root, else its own id.
@@ -80,7 +83,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             }
             if let Some((o, inputs)) = llm_record::read_run(self.out, self.input, &r.range).filter(|(o, _)| is_run(o)) {
                 let first = self.runs.len();
-                self.tree(r.range.clone(), r.path.clone(), o, None, None);
+                self.tree(r.range.clone(), r.path.clone(), o, None, None, true);
                 if let Some(run) = self.runs.get_mut(first) {
                     run.history = Some(inputs);
                 }
@@ -89,7 +92,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             let Ok(v) = self.out.parse_record(&r.range, &r.path) else { continue };
             match v {
                 Value::Object(o) if is_payload(&o) => self.payload(&r.range, &r.path, o),
-                Value::Object(o) if is_run(&o) => self.tree(r.range.clone(), r.path.clone(), o, None, None),
+                Value::Object(o) if is_run(&o) => self.tree(r.range.clone(), r.path.clone(), o, None, None, true),
                 other => {
                     let found = crate::import::json_type(&other);
                     self.out.diag_in(Error, "not-langsmith", format!("expected a LangSmith run (`id`, `run_type`, `trace_id`) or an ingest payload (`post`, `patch`), found {found}"), &r.range, &r.path, &[], None);
@@ -101,9 +104,10 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
     }
 
     /// A run and its `child_runs`, depth first, each its own record.
-    fn tree(&mut self, range: Range<usize>, path: String, o: Map<String, Value>, parent: Option<String>, trace: Option<String>) {
-        let mut stack = vec![(range, path, o, parent, trace)];
-        while let Some((range, path, mut o, parent, trace)) = stack.pop() {
+    /// `own`: `range` is the run object's own (see [`RunRec::own_range`]).
+    fn tree(&mut self, range: Range<usize>, path: String, o: Map<String, Value>, parent: Option<String>, trace: Option<String>, own: bool) {
+        let mut stack = vec![(range, path, o, parent, trace, own)];
+        while let Some((range, path, mut o, parent, trace, own)) = stack.pop() {
             let children = o.remove("child_runs");
             let id = id_of(&o);
             let dotted = o.get("dotted_order").and_then(Value::as_str).and_then(dotted_parent);
@@ -114,12 +118,13 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                     let at = member_range(self.input.bytes, range.start, &self.input.split.ends, "child_runs");
                     let ranges = at.map(|r| list_items(self.input.bytes, &r, &self.input.split.ends)).unwrap_or_default();
                     let mut kids = Vec::new();
+                    let n = list.len();
                     for (i, c) in list.into_iter().enumerate() {
                         let segs = [Seg::key("child_runs"), Seg::Index(i)];
                         let c_path = render_path(&path, &segs);
                         let c_range = ranges.get(i).cloned().unwrap_or_else(|| range.clone());
                         match c {
-                            Value::Object(c) => kids.push((c_range, c_path, c, id.clone(), Some(trace.clone()))),
+                            Value::Object(c) => kids.push((c_range, c_path, c, id.clone(), Some(trace.clone()), own && ranges.len() == n)),
                             other => {
                                 self.out.diag_in(Error, "langsmith-invalid", format!("expected a run object, found {}", crate::import::json_type(&other)), &range, &path, &segs, None);
                                 self.out.set_aside(c_range, c_path, "a child run that is not an object");
@@ -134,7 +139,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                     Vec::new()
                 }
             };
-            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, parent, trace });
+            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, own_range: own, parent, trace });
             stack.extend(kids.into_iter().rev());
         }
     }
@@ -151,12 +156,13 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                 _ => Vec::new(),
             };
             let mut found = Vec::new();
+            let n = list.len();
             for (i, v) in list.into_iter().enumerate() {
                 let segs = [Seg::key(key), Seg::Index(i)];
                 let p = render_path(path, &segs);
                 let r = ranges.get(i).cloned().unwrap_or_else(|| range.clone());
                 match v {
-                    Value::Object(run) => found.push((r, p, run)),
+                    Value::Object(run) => found.push((r, p, run, ranges.len() == n)),
                     other => {
                         self.out.diag_in(Error, "langsmith-invalid", format!("expected a run object, found {}", crate::import::json_type(&other)), range, path, &segs, None);
                         self.out.set_aside(r, p, "a run that is not an object");
@@ -169,7 +175,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
         let (posts, patches) = (lists.next().unwrap_or_default(), lists.next().unwrap_or_default());
         let first = self.runs.len();
         let mut by_key: HashMap<String, usize> = HashMap::new();
-        for (r, p, run) in posts {
+        for (r, p, run, own) in posts {
             let n = self.runs.len();
             if let Some(id) = id_of(&run) {
                 by_key.insert(id, n);
@@ -177,9 +183,9 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             if let Some(d) = run.get("dotted_order").and_then(Value::as_str) {
                 by_key.entry(format!("dotted:{d}")).or_insert(n);
             }
-            self.tree(r, p, run, None, None);
+            self.tree(r, p, run, None, None, own);
         }
-        for (r, p, patch) in patches {
+        for (r, p, patch, own) in patches {
             let key = id_of(&patch).or_else(|| patch.get("dotted_order").and_then(Value::as_str).map(|d| format!("dotted:{d}")));
             let target = key.as_ref().and_then(|k| by_key.get(k)).copied().filter(|&n| n >= first);
             match target.and_then(|n| self.runs.get_mut(n)) {
@@ -200,10 +206,11 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                         run.trace = trace.to_string();
                     }
                     run.patch = Some((r, p));
+                    run.own_range = false;
                 }
                 _ => {
                     self.out.diag_in(Warning, "unmatched-patch", "this patch completes no run posted in this payload; shown as a run of its own".to_string(), &r, &p, &[], None);
-                    self.tree(r, p, patch, None, None);
+                    self.tree(r, p, patch, None, None, own);
                 }
             }
         }

@@ -165,18 +165,30 @@ impl Walk<'_, '_, '_> {
         let llm = r.str_field("run_type") == "llm";
         let (input, whole_inputs) = if llm { self.input_of(r) } else { (None, None) };
         let output = if llm { r.o.get("outputs").and_then(|v| chat::messages(v, "assistant")) } else { None };
+        // Left in the source when it can be, else the fields as read.
+        let mut shown = Metadata::new();
+        for (k, as_messages) in [("inputs", input.is_some()), ("outputs", output.is_some())] {
+            if as_messages {
+                shown.insert(k.to_string(), Value::Bool(true));
+            }
+        }
+        let deferred = (r.own_range && self.out.can_defer_metadata(&r.range)).then(|| self.out.metadata_in_source(r.range.clone(), run_metadata, shown.clone()));
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some(path.to_vec());
             e.failed = failed;
             e.facts = facts::facts(&r.o);
-            for (k, v) in &r.o {
-                let as_messages = (k == "inputs" && input.is_some()) || (k == "outputs" && output.is_some());
-                if !as_messages {
-                    let v = match &whole_inputs {
-                        Some(whole) if k == "inputs" => whole.clone(),
-                        _ => v.clone(),
-                    };
-                    e.metadata.insert(k.clone(), v);
+            match deferred {
+                Some(m) => e.metadata = m,
+                None => {
+                    for (k, v) in &r.o {
+                        if !shown.contains_key(k) {
+                            let v = match &whole_inputs {
+                                Some(whole) if k == "inputs" => whole.clone(),
+                                _ => v.clone(),
+                            };
+                            e.metadata.insert(k.clone(), v);
+                        }
+                    }
                 }
             }
         }
@@ -371,6 +383,21 @@ fn inputs(v: &Value) -> Option<Vec<Msg>> {
         }
     }
     chat::messages(v, "user")
+}
+
+/// A run's begin-event metadata from its object as written, as the reader
+/// and `begin` make it: `child_runs` taken out (a list or null: they are
+/// runs of their own; anything else goes back, last), and the `inputs` and
+/// `outputs` shown as messages (named in `shown`) left out.
+fn run_metadata(mut o: Metadata, shown: &Metadata) -> Metadata {
+    match o.remove("child_runs") {
+        Some(Value::Array(_) | Value::Null) | None => {}
+        Some(other) => {
+            o.insert("child_runs".to_string(), other);
+        }
+    }
+    o.retain(|k, _| !shown.contains_key(k));
+    o
 }
 
 fn name_of(r: &RunRec) -> String {
