@@ -387,15 +387,17 @@ fn is_number_key(b: &[u8], key: Range<usize>) -> bool {
     }
 }
 
-/// The end of the value at `start`: from `ends` for a recorded container,
-/// else scanned in the table's grammar.
+/// The end of the value at `start`: from `ends` for a recorded container or
+/// long string, else scanned in the table's grammar.
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, SyntaxError> {
-    match b.get(start) {
-        Some(b'{' | b'[') => match ends.end_of(start) {
-            Some(end) => Ok(end),
-            None => scan_value_in(b, start, ends.grammar()),
-        },
-        _ => scan_value_in(b, start, ends.grammar()),
+    let recorded = match b.get(start) {
+        Some(b'{' | b'[') => ends.end_of(start),
+        Some(b'"') => ends.string_at(start).map(|(end, _)| end),
+        _ => None,
+    };
+    match recorded {
+        Some(end) => Ok(end),
+        None => scan_value_in(b, start, ends.grammar()),
     }
 }
 
