@@ -537,6 +537,24 @@ fn openhands_records_are_read_fast_and_the_same_both_ways() {
         .unwrap();
 }
 
+/// An OpenAI-shaped conversation (system, user, tool call, tool result)
+/// that the history tests re-send call after call.
+const CHAT_HISTORY: [&str; 4] = [
+    r#"{"role": "system", "content": "be brief"}"#,
+    r#"{"role": "user", "content": "list \u00e9 files"}"#,
+    r#"{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}"#,
+    r#"{"role": "tool", "tool_call_id": "c1", "content": "a b"}"#,
+];
+
+/// Edits of [`CHAT_HISTORY`] as the second call re-sends it: none; other
+/// bytes for the same messages (not a shared prefix, the same hashes); a
+/// changed message.
+const HISTORY_EDITS: [(&str, &str); 3] = [
+    ("", ""),
+    (r#"[{"role": "system", "content": "be brief"}, {"role": "user", "content": "list \u00e9 files"}]"#, r#"[{"role": "system", "content": "be brief"},  {"role": "user", "content": "list é files"}]"#),
+    (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \u00e8 files"}, {"role": "assistant""#),
+];
+
 /// LangSmith runs of one trace whose model calls re-send their history
 /// (the walk reads only what a call adds to the previous one's list), with
 /// one edit applied (see [`docent_run`]). The file holds the calls out of
@@ -548,10 +566,7 @@ fn langsmith_runs(edit: (&str, &str)) -> String {
             r#"{{"id": "00000000-0000-0000-0000-00000000000{id}", "name": "{kind}{id}", "run_type": "{kind}", "trace_id": "00000000-0000-0000-0000-000000000001", {parent}"dotted_order": "{order}", "start_time": "2026-03-01T09:00:0{id}Z", {rest}}}"#
         )
     };
-    let sys = r#"{"role": "system", "content": "be brief"}"#;
-    let user = r#"{"role": "user", "content": "list \u00e9 files"}"#;
-    let call = r#"{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{\"p\": \"/\"}"}}]}"#;
-    let result = r#"{"role": "tool", "tool_call_id": "c1", "content": "a b"}"#;
+    let [sys, user, call, result] = CHAT_HISTORY;
     let answer = r#"{"role": "assistant", "content": "two files"}"#;
     let more = r#"{"role": "user", "content": "and now?"}"#;
     let llm = |msgs: &[&str], out: &str| format!(r#""inputs": {{"model": "m", "messages": [{}]}}, "outputs": {{"generations": [[{{"text": "{out}", "message": {{"role": "assistant", "content": "{out}"}}}}]]}}"#, msgs.join(", "));
@@ -573,10 +588,6 @@ fn langsmith_runs(edit: (&str, &str)) -> String {
 #[test]
 fn langsmith_histories_left_in_the_source_parse_the_same_both_ways() {
     let edits: &[(&str, &str)] = &[
-        ("", ""),
-        // In the second call's (the file's third run's) copy of the history: not byte-equal, the same message.
-        (r#"[{"role": "system", "content": "be brief"}, {"role": "user", "content": "list \u00e9 files"}]"#, r#"[{"role": "system", "content": "be brief"},  {"role": "user", "content": "list é files"}]"#),
-        (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \u00e8 files"}, {"role": "assistant""#),
         (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \ud800 files"}, {"role": "assistant""#),
         (r#""role": "tool""#, r#""role": 1"#),
         (r#""role": "tool""#, r#""rol\u0065": "tool""#),
@@ -592,7 +603,7 @@ fn langsmith_histories_left_in_the_source_parse_the_same_both_ways() {
         (r#""inputs": {"model""#, r#""inputs": {}, "inputs": {"model""#),
         (r#""content": "be brief"}"#, r#""content": NaN}"#),
     ];
-    edits_parse_the_same(edits, "langsmith", langsmith_runs);
+    edits_parse_the_same(&[&HISTORY_EDITS[..], edits].concat(), "langsmith", langsmith_runs);
 }
 
 /// A Langfuse trace export (or, `lone`, its observations as JSON Lines)
@@ -605,10 +616,7 @@ fn langfuse_trace(lone: bool, edit: (&str, &str)) -> String {
             parent = if id == 1 { "null".to_string() } else { r#""o1""#.to_string() }
         )
     };
-    let sys = r#"{"role": "system", "content": "be brief"}"#;
-    let user = r#"{"role": "user", "content": "list \u00e9 files"}"#;
-    let call = r#"{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}"#;
-    let result = r#"{"role": "tool", "tool_call_id": "c1", "content": "a b"}"#;
+    let [sys, user, call, result] = CHAT_HISTORY;
     let tools = r#"{"role": "tool", "content": {"type": "function", "function": {"name": "ls", "description": "list"}}}"#;
     let list = |msgs: &[&str]| format!("[{}]", msgs.join(", "));
     let items = [
@@ -632,9 +640,6 @@ fn langfuse_trace(lone: bool, edit: (&str, &str)) -> String {
 #[test]
 fn langfuse_histories_left_in_the_source_parse_the_same_both_ways() {
     let edits: &[(&str, &str)] = &[
-        ("", ""),
-        (r#"[{"role": "system", "content": "be brief"}, {"role": "user", "content": "list \u00e9 files"}]"#, r#"[{"role": "system", "content": "be brief"},  {"role": "user", "content": "list é files"}]"#),
-        (r#""content": "list \u00e9 files"}, {"role": "assistant""#, r#""content": "list \u00e8 files"}, {"role": "assistant""#),
         (r#""role": "tool", "tool_call_id""#, r#""role": 1, "tool_call_id""#),
         (r#"{"role": "tool", "tool_call_id""#, r#"2, {"role": "tool", "tool_call_id""#),
         (r#""type": "GENERATION""#, r#""type": "GENERATIO\u004e""#),
@@ -647,7 +652,7 @@ fn langfuse_histories_left_in_the_source_parse_the_same_both_ways() {
         (r#""content": "be brief"}"#, r#""content": NaN}"#),
     ];
     for lone in [false, true] {
-        edits_parse_the_same(edits, "langfuse", |edit| langfuse_trace(lone, edit));
+        edits_parse_the_same(&[&HISTORY_EDITS[..], edits].concat(), "langfuse", |edit| langfuse_trace(lone, edit));
     }
 }
 
