@@ -814,6 +814,16 @@ fn otel_input_texts_read_item_by_item_parse_the_same_both_ways() {
         (r#"{\"role\":\"user\"}"#, r#"{\"role\":\"user\",\"parts\":[]}"#),
         (r#""key": "gen_ai.input.messages""#, r#""key": "gen_ai.input.messages", "value": {"stringValue": "[]"}}, {"key": "gen_ai.input.messages""#),
         (r#""key": "gen_ai.input.messages", "value": {"stringValue": "#, r#""key": "gen_ai.input.messages", "value": {"intValue": 1, "stringValue": "#),
+        // Lists the reader may take under their proto names, or escaped ones.
+        (r#"{"resourceSpans": ["#, r#"{"resource_spans": [], "resourceSpans": ["#),
+        (r#"{"resourceSpans": ["#, r#"{"resourceSpans": [], "resource_spans": ["#),
+        (r#""scopeSpans": [{"#, r#""scope_spans": [], "scopeSpans": [{"#),
+        (r#""scopeSpans": [{"#, r#""scopeSpans": [], "scope_spans": [{"#),
+        (r#""scopeSpans": [{"#, r#""scopeSpans": [], "scopeSpans": [{"#),
+        (r#""spans": ["#, r#""spans": [], "spans": ["#),
+        (r#""spans": ["#, r#""spans": [], "spans": ["#),
+        (r#"]}]}]}]}"#, r#"]}]}]}], "resource_spans": []}"#),
+        (r#"]}]}]}]}"#, r#"]}]}], "scope_spans": []}]}"#),
     ];
     let doc = otel_spans(("", ""));
     for (from, _) in edits {

@@ -140,3 +140,15 @@ proptest! {
         agrees(&bytes).map_err(TestCaseError::fail)?;
     }
 }
+
+/// A string at a hole reads as empty and is not decoded (nor checked beyond
+/// its end); everything else is serde_json's value.
+#[test]
+fn holes_read_as_empty_strings() {
+    let doc = r#"{"a": "kept \u00e9", "b": [1, "left \" out", {"c": "left out too"}], "d": "x"}"#;
+    let at = |s: &str| doc.find(s).unwrap();
+    let holes = [at(r#""left \""#), at(r#""left out too""#)];
+    let v = agent_trace_viewer::json::build::value_with_holes(doc.as_bytes(), &holes).unwrap();
+    assert_eq!(v, serde_json::json!({"a": "kept é", "b": [1, "", {"c": ""}], "d": "x"}));
+    assert_eq!(agent_trace_viewer::json::build::value_with_holes(doc.as_bytes(), &[]), serde_json::from_str(doc).ok());
+}

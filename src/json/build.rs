@@ -27,16 +27,27 @@ pub const MAX_DEPTH: usize = 100;
 /// The value `b` holds (whitespace around it allowed), as serde_json's
 /// `from_slice::<Value>` would give it; `None` when unsure (see the module).
 pub fn value(b: &[u8]) -> Option<Value> {
-    let (v, end) = value_at(b, skip_ws(b, 0), 0)?;
+    value_with_holes(b, &[])
+}
+
+/// [`value`], but the strings whose quote is at one of the offsets `holes`
+/// (sorted) are read as empty, not decoded: a reader that leaves them in
+/// the source (an OTLP span's conversation so far) does not pay for them.
+pub fn value_with_holes(b: &[u8], holes: &[usize]) -> Option<Value> {
+    let (v, end) = value_at(b, skip_ws(b, 0), 0, holes)?;
     (skip_ws(b, end) == b.len()).then_some(v)
 }
 
 /// The value starting at `i` and the offset just past it.
-fn value_at(b: &[u8], i: usize, depth: usize) -> Option<(Value, usize)> {
+fn value_at(b: &[u8], i: usize, depth: usize, holes: &[usize]) -> Option<(Value, usize)> {
     match *b.get(i)? {
+        b'"' if !holes.is_empty() && holes.binary_search(&i).is_ok() => {
+            let (end, _) = validated_string_end(b, i)?;
+            Some((Value::String(String::new()), end))
+        }
         b'"' => string(b, i).map(|(s, end)| (Value::String(s), end)),
-        b'{' => object(b, i, depth),
-        b'[' => array(b, i, depth),
+        b'{' => object(b, i, depth, holes),
+        b'[' => array(b, i, depth, holes),
         b't' => literal(b, i, b"true", Value::Bool(true)),
         b'f' => literal(b, i, b"false", Value::Bool(false)),
         b'n' => literal(b, i, b"null", Value::Null),
@@ -49,7 +60,7 @@ fn literal(b: &[u8], i: usize, word: &[u8], v: Value) -> Option<(Value, usize)> 
     (b.get(i..i + word.len())? == word).then_some((v, i + word.len()))
 }
 
-fn object(b: &[u8], open: usize, depth: usize) -> Option<(Value, usize)> {
+fn object(b: &[u8], open: usize, depth: usize, holes: &[usize]) -> Option<(Value, usize)> {
     if depth >= MAX_DEPTH {
         return None;
     }
@@ -72,7 +83,7 @@ fn object(b: &[u8], open: usize, depth: usize) -> Option<(Value, usize)> {
         if b.get(colon) != Some(&b':') {
             return None;
         }
-        let (v, end) = value_at(b, skip_ws(b, colon + 1), depth + 1)?;
+        let (v, end) = value_at(b, skip_ws(b, colon + 1), depth + 1, holes)?;
         // serde_json's `Map::insert` too: a repeated key keeps its first
         // place and takes the last value.
         map.insert(key, v);
@@ -85,7 +96,7 @@ fn object(b: &[u8], open: usize, depth: usize) -> Option<(Value, usize)> {
     }
 }
 
-fn array(b: &[u8], open: usize, depth: usize) -> Option<(Value, usize)> {
+fn array(b: &[u8], open: usize, depth: usize, holes: &[usize]) -> Option<(Value, usize)> {
     if depth >= MAX_DEPTH {
         return None;
     }
@@ -95,7 +106,7 @@ fn array(b: &[u8], open: usize, depth: usize) -> Option<(Value, usize)> {
         return Some((Value::Array(items), i + 1));
     }
     loop {
-        let (v, end) = value_at(b, i, depth + 1)?;
+        let (v, end) = value_at(b, i, depth + 1, holes)?;
         items.push(v);
         i = skip_ws(b, end);
         match b.get(i)? {

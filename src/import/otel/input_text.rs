@@ -13,6 +13,45 @@ use crate::json::fields::Fields;
 use crate::json::read::{self, Kind as JsonKind};
 use crate::json::{scan, ContainerEnds};
 
+/// The input texts of the spans of the OTLP request at `record` (JSON
+/// member names), as (span start, the string's contents, escaped), in
+/// order: what the reader leaves out of the request's value
+/// (`json::build::value_with_holes`) and in the source.
+pub fn request_input_texts(b: &[u8], ends: &ContainerEnds, record: usize) -> Vec<(usize, Range<usize>, bool)> {
+    let mut found = Vec::new();
+    let (mut members, mut list) = (Vec::new(), Vec::new());
+    // The list under `key`, when the reader takes the same one: no list of
+    // the proto name (`proto`) beside it, the key not repeated.
+    let mut each = |open: usize, key: &[u8], proto: &[u8], out: &mut Vec<Range<usize>>| -> Option<()> {
+        read::members(b, open, ends, &mut members)?;
+        let f = Fields::find(b, &members, [key, proto])?;
+        if f.get(&members, 1).is_some() {
+            return None;
+        }
+        let m = f.get(&members, 0).filter(|m| m.kind == JsonKind::Array)?.value.start;
+        read::items(b, m, ends, &mut list)?;
+        out.extend(list.iter().filter(|r| b.get(r.start) == Some(&b'{')).cloned());
+        Some(())
+    };
+    let (mut resources, mut scopes, mut spans) = (Vec::new(), Vec::new(), Vec::new());
+    if each(scan::skip_ws(b, record), b"resourceSpans", b"resource_spans", &mut resources).is_none() {
+        return found;
+    }
+    // A list not taken adds no spans: nothing of it is left out.
+    for rs in &resources {
+        each(rs.start, b"scopeSpans", b"scope_spans", &mut scopes);
+    }
+    for ss in &scopes {
+        each(ss.start, b"spans", b"spans", &mut spans);
+    }
+    for span in spans {
+        if let Some((inner, escaped)) = input_text_at(b, ends, span.start) {
+            found.push((span.start, inner, escaped));
+        }
+    }
+    found
+}
+
 /// Where the string value of the span's `gen_ai.input.messages` attribute
 /// is in the span object at `span` (the attribute `key_values` keeps: the
 /// last of that key), as the string's contents and whether they hold an

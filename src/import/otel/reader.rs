@@ -9,7 +9,7 @@ use std::ops::Range;
 use serde_json::{json, Map, Value};
 
 use super::attrs::key_values;
-use super::input_text::input_text_at;
+use super::input_text::{input_text_at, request_input_texts};
 use super::messages::INPUT;
 use super::schema::{self, get, Problem};
 use crate::diagnostic::Severity::Error;
@@ -82,7 +82,18 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         if r.broken {
             continue; // kept as an unparsed event by the core
         }
-        let Ok(v) = out.parse_record(&r.range, &r.path) else { continue };
+        // A request's input texts are left out of its value (and in the source).
+        let mut texts = if out.reads_fast(&r.range) { request_input_texts(input.bytes, &input.split.ends, r.range.start) } else { Vec::new() };
+        let holes: Vec<usize> = texts.iter().map(|(_, inner, _)| inner.start.saturating_sub(1 + r.range.start)).collect();
+        let holed = (!holes.is_empty()).then(|| input.bytes.get(r.range.clone()).and_then(|slice| crate::json::build::value_with_holes(slice, &holes))).flatten();
+        let v = match holed {
+            Some(v) => v,
+            None => {
+                texts.clear();
+                let Ok(v) = out.parse_record(&r.range, &r.path) else { continue };
+                v
+            }
+        };
         let Value::Object(o) = v else {
             out.diag_in(Error, "not-otlp", format!("expected an OTLP request, span or attribute object, found {}", crate::import::json_type(&v)), &r.range, &r.path, &[], None);
             out.set_aside(r.range.clone(), r.path.clone(), "not an OTLP request, span or attribute object");
@@ -90,13 +101,13 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         };
         if is_request(&o) {
             found.requests += 1;
-            request(out, input, &r.range, &r.path, o, &mut found);
+            request(out, input, &r.range, &r.path, o, &mut found, &texts);
         } else if is_span_object(&o) {
             let mut problems = Vec::new();
             schema::check_object(&o, &schema::SPAN, &[], &mut Vec::new(), &mut problems);
             report(out, &r.range, &r.path, &problems);
             let mut attrs = key_values(get(&o, &schema::SPAN, "attributes"));
-            let (o, input_text) = slim(out, input, o, &mut attrs, &r.range, true);
+            let (o, input_text) = slim(out, input, o, &mut attrs, &r.range, true, None);
             found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true, input_text });
         } else if is_flat_attributes(&o) {
             found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true, input_text: None });
@@ -111,11 +122,17 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
 /// What a span keeps until the walk, when its event's metadata will be read
 /// from the source: its attributes' values once (in `attrs`; the span
 /// object's become `null`, their keys kept for diagnostics' paths), and its
-/// `gen_ai.input.messages` text not even there but in the source. A chat
-/// span's attributes are the conversation so far: held twice, and for every
-/// span, they were the bulk of the parse's memory.
-fn slim(out: &Builder, input: &Input, mut span: Map<String, Value>, attrs: &mut Map<String, Value>, range: &Range<usize>, own_range: bool) -> (Map<String, Value>, Option<Text>) {
+/// `gen_ai.input.messages` text not even there but in the source (`null`
+/// in `attrs`). A chat span's attributes are the conversation so far: held
+/// twice, and for every span, they were the bulk of the parse's memory.
+/// `left_out`: the text the request's value was built without (read as
+/// empty), put back when the metadata is not left in the source.
+#[allow(clippy::too_many_arguments)] // each is one fact of the span
+fn slim(out: &Builder, input: &Input, mut span: Map<String, Value>, attrs: &mut Map<String, Value>, range: &Range<usize>, own_range: bool, left_out: Option<(Range<usize>, bool)>) -> (Map<String, Value>, Option<Text>) {
     if !own_range || !out.can_defer_metadata(range) {
+        if let Some((inner, escaped)) = left_out {
+            put_back(&mut span, attrs, out.text(inner, escaped).decoded().into_owned());
+        }
         return (span, None);
     }
     // `attributes` is the member's name in OTLP/JSON and in proto3 alike.
@@ -126,14 +143,29 @@ fn slim(out: &Builder, input: &Input, mut span: Map<String, Value>, attrs: &mut 
             }
         }
     }
-    let text = match attrs.get_mut(INPUT) {
-        Some(v @ Value::String(_)) => input_text_at(input.bytes, &input.split.ends, range.start).map(|(inner, escaped)| {
-            *v = Value::Null;
-            out.text(inner, escaped)
-        }),
+    let at = left_out.or_else(|| match attrs.get(INPUT) {
+        Some(Value::String(_)) => input_text_at(input.bytes, &input.split.ends, range.start),
         _ => None,
-    };
+    });
+    let text = at.map(|(inner, escaped)| {
+        if let Some(v) = attrs.get_mut(INPUT) {
+            *v = Value::Null;
+        }
+        out.text(inner, escaped)
+    });
     (span, text)
+}
+
+/// Puts a left-out input text back where the request's value read it as
+/// empty: the last `gen_ai.input.messages` attribute's `stringValue`.
+fn put_back(span: &mut Map<String, Value>, attrs: &mut Map<String, Value>, text: String) {
+    if let Some(Value::Array(list)) = span.get_mut("attributes") {
+        let last = list.iter_mut().rev().find(|kv| kv.get("key").and_then(Value::as_str) == Some(INPUT));
+        if let Some(Value::Object(value)) = last.and_then(|kv| kv.get_mut("value")) {
+            value.insert("stringValue".to_string(), Value::String(text.clone()));
+        }
+    }
+    attrs.insert(INPUT.to_string(), Value::String(text));
 }
 
 fn report(out: &mut Builder, range: &Range<usize>, path: &str, problems: &[Problem]) {
@@ -158,7 +190,8 @@ fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Rang
 
 /// One `ExportTraceServiceRequest`: checked whole, then its spans taken out
 /// with their byte ranges.
-fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, mut o: Map<String, Value>, found: &mut Found) {
+/// `texts`: the spans' input texts left out of `o` (see [`slim`]).
+fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, mut o: Map<String, Value>, found: &mut Found, texts: &[(usize, Range<usize>, bool)]) {
     let mut problems = Vec::new();
     schema::check_object(&o, &schema::REQUEST, &[], &mut Vec::new(), &mut problems);
     report(out, range, path, &problems);
@@ -235,7 +268,8 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
                     continue;
                 };
                 let mut attrs = key_values(get(&span, &schema::SPAN, "attributes"));
-                let (span, input_text) = slim(out, input, span, &mut attrs, &span_range, sp_own);
+                let left_out = texts.binary_search_by_key(&span_range.start, |t| t.0).ok().and_then(|i| texts.get(i)).map(|(_, inner, escaped)| (inner.clone(), *escaped));
+                let (span, input_text) = slim(out, input, span, &mut attrs, &span_range, sp_own, left_out);
                 found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own, input_text });
             }
         }
