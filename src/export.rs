@@ -147,7 +147,7 @@ fn content(c: &Content) -> Value {
     match c {
         Content::None => Value::Null,
         Content::Text(t) => Value::String(t.to_string()),
-        Content::Json(v) => v.clone(),
+        Content::Json(v) => v.get().clone(),
         Content::Parts(parts) => Value::Array(
             parts
                 .iter()

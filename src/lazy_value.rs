@@ -59,6 +59,12 @@ impl LazyValue {
         self.value.get_or_init(|| self.origin.parse())
     }
 
+    /// The value, taken out (parsed now if it was not yet).
+    pub fn into_value(self) -> Value {
+        let LazyValue { origin, value } = self;
+        value.into_inner().unwrap_or_else(|| origin.parse())
+    }
+
     /// The value when it has been parsed already (nothing is parsed now).
     pub fn parsed(&self) -> Option<&Value> {
         self.value.get()

@@ -294,8 +294,9 @@ pub enum Content {
     None,
     Text(Text),
     Parts(Vec<ContentPart>),
-    /// Structured content that is neither text nor parts (a tool output object).
-    Json(Value),
+    /// Structured content that is neither text nor parts (a tool output
+    /// object); a fast path leaves it in the source, parsed when first read.
+    Json(crate::lazy_value::LazyValue),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -319,7 +320,6 @@ impl Content {
     /// [`Content::text`], appended to `out` (the search index writes every
     /// event's text into one buffer).
     pub fn push_text(&self, out: &mut String) {
-        use std::fmt::Write;
         match self {
             Content::None => {}
             Content::Text(t) => t.push_to(out),
@@ -336,7 +336,7 @@ impl Content {
                 }
             }
             // Writing to a String cannot fail.
-            Content::Json(v) => drop(write!(out, "{v}")),
+            Content::Json(v) => v.push_display(out),
         }
     }
 }

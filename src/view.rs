@@ -196,7 +196,7 @@ pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Opt
             v.text = m.content.text();
             v.parts = parts_view(&m.content);
             if let Content::Json(j) = &m.content {
-                v.json = Some(j);
+                v.json = Some(j.get());
             }
             v.tool_calls = m.tool_calls.iter().enumerate().map(|(i, c)| call_view(i, c)).collect();
         }
@@ -206,7 +206,7 @@ pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Opt
             v.text = r.content.text();
             v.parts = parts_view(&r.content);
             if let Content::Json(j) = &r.content {
-                v.json = Some(j);
+                v.json = Some(j.get());
             }
             v.call_id = r.call_id.as_deref();
             v.call = r.call;

@@ -201,7 +201,7 @@ fn every_kind_maps_onto_the_model() {
     assert_eq!(c.arguments.value, Some(serde_json::json!({"dest": "LAX"}).into()));
     let EventBody::ToolResult(r) = &t.events[7].body else { panic!() };
     assert_eq!((r.call, r.status, r.implicit_link), (Some(CallRef { event: 6, call: 0 }), ToolStatus::Success, false));
-    assert_eq!(r.content, Content::Json(serde_json::json!([{"flight": "AA1"}])));
+    assert_eq!(r.content, Content::Json(serde_json::json!([{"flight": "AA1"}]).into()));
     let EventBody::ToolResult(r) = &t.events[12].body else { panic!() };
     assert_eq!((r.status, r.content.text().as_str()), (ToolStatus::Error, "disk full"));
     let EventBody::KeyValue(kv) = &t.events[13].body else { panic!() };

@@ -178,7 +178,7 @@ fn event_lists_group_into_runs_by_session_id() {
         assert_eq!(t.runs[0].metadata["tokens_in"], 5);
         assert_eq!(codes(&t), ["decision-without-trace"], "{name}");
         let EventBody::ToolResult(r) = &t.events[3].body else { panic!() };
-        assert_eq!(r.content, Content::Json(json!({"time": "10:00"})));
+        assert_eq!(r.content, Content::Json(json!({"time": "10:00"}).into()));
         assert!(t.events[3].path.ends_with(".output_data"), "{}", t.events[3].path);
     }
 }

@@ -35,7 +35,7 @@ fn clean_trace_has_no_diagnostics_and_links_calls() {
     let EventBody::ToolResult(r) = &t.events[2].body else { panic!() };
     assert_eq!(r.call, Some(CallRef { event: 1, call: 1 }));
     let EventBody::ToolResult(r) = &t.events[3].body else { panic!() };
-    assert_eq!(r.content, Content::Json(serde_json::json!({"temp": 21})));
+    assert_eq!(r.content, Content::Json(serde_json::json!({"temp": 21}).into()));
     // Locations point at each record.
     assert_eq!((t.events[1].line, t.events[1].column), (3, 3));
     assert_eq!(t.events[1].path, "$[1]");

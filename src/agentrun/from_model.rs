@@ -198,7 +198,7 @@ fn model_content(c: &Content) -> DocContent {
     match c {
         Content::None => DocContent::Text(Text::default()),
         Content::Text(t) => DocContent::Text(t.clone()),
-        Content::Json(v) => DocContent::Text(Text::from(match v {
+        Content::Json(v) => DocContent::Text(Text::from(match v.get() {
             Value::String(s) => s.clone(),
             other => other.to_string(),
         })),

@@ -353,7 +353,7 @@ pub fn content_value(v: Option<&Value>) -> Content {
     match v {
         None | Some(Value::Null) => Content::None,
         Some(Value::String(s)) => Content::Text(s.as_str().into()),
-        Some(other) => Content::Json(other.clone()),
+        Some(other) => Content::Json(other.clone().into()),
     }
 }
 

@@ -75,18 +75,21 @@ pub fn completion(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
 /// An AgentLens event's facts: `tokens_in` / `tokens_out` as pydantic reads
 /// them (lax ints), `model`, and `duration_ms` (a `tool_call` event's own,
 /// else its call's).
-pub fn agentlens(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
-    let tokens = |k: &str| o.get(k).and_then(|v| lax::integer(v).ok().flatten()).map(|n| u64::try_from(n).unwrap_or(0));
-    let (input, output) = (tokens("tokens_in"), tokens("tokens_out"));
+///
+/// The record's `tokens_in`, `tokens_out`, `duration_ms` and `model`, and
+/// its `tool_call` object's `duration_ms` (the reader finds them once).
+pub fn agentlens(tokens_in: Option<&Value>, tokens_out: Option<&Value>, duration_ms: Option<&Value>, call_duration_ms: Option<&Value>, model: Option<&Value>) -> Option<Box<EventFacts>> {
+    let tokens = |v: Option<&Value>| v.and_then(|v| lax::integer(v).ok().flatten()).map(|n| u64::try_from(n).unwrap_or(0));
+    let (input, output) = (tokens(tokens_in), tokens(tokens_out));
     let usage = (input.is_some() || output.is_some()).then(|| {
         let (i, o) = (input.unwrap_or(0), output.unwrap_or(0));
         Usage { input_tokens: i, output_tokens: o, total_tokens: i.saturating_add(o), ..Usage::default() }
     });
-    let duration = |m: &Map<String, Value>| m.get("duration_ms").filter(|v| !v.is_null()).and_then(|v| lax::float(v).ok());
+    let duration = |v: Option<&Value>| v.filter(|v| !v.is_null()).and_then(|v| lax::float(v).ok());
     boxed(EventFacts {
         usage,
-        duration_ms: duration(o).or_else(|| o.get("tool_call").and_then(Value::as_object).and_then(duration)),
-        model: o.get("model").and_then(Value::as_str).map(str::to_string),
+        duration_ms: duration(duration_ms).or_else(|| duration(call_duration_ms)),
+        model: model.and_then(Value::as_str).map(str::to_string),
         cost: None,
         handoff: None,
     })
@@ -123,9 +126,9 @@ mod tests {
 
     #[test]
     fn agentlens_facts() {
-        let o = json!({"tokens_in": "50", "tokens_out": 3.0, "model": "m", "tool_call": {"duration_ms": "12.5"}});
-        let f = agentlens(o.as_object().unwrap()).unwrap();
+        let (tokens_in, tokens_out, model, call_duration) = (json!("50"), json!(3.0), json!("m"), json!("12.5"));
+        let f = agentlens(Some(&tokens_in), Some(&tokens_out), Some(&Value::Null), Some(&call_duration), Some(&model)).unwrap();
         assert_eq!((f.usage.unwrap().input_tokens, f.usage.unwrap().total_tokens, f.duration_ms, f.model.as_deref()), (50, 53, Some(12.5), Some("m")));
-        assert!(agentlens(json!({"event_type": "generic"}).as_object().unwrap()).is_none());
+        assert!(agentlens(None, None, None, None, None).is_none());
     }
 }

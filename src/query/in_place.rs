@@ -168,11 +168,26 @@ impl InPlace {
                 _ => false,
             }),
             // Written whole (`{v}`) for the search: a word found in one of its tokens is found.
-            Content::Json(v) => match self.letters.as_ref().map(|l| self.value_holds(v, l)) {
-                Some(Hold::No) => false,
-                Some(Hold::Yes) if self.word => true,
-                _ => self.written(&v.to_string()),
-            },
+            // One left in the source is prefiltered on its bytes, as arguments are, and not kept parsed.
+            Content::Json(v) => {
+                let hold = match (self.letters.as_ref(), v.origin()) {
+                    (None, _) => Hold::Maybe,
+                    (Some(letters), Some(Unparsed::Json(bytes))) => {
+                        let maybe = letters.find_at(bytes, 0).is_some() || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes));
+                        if maybe { Hold::Maybe } else { Hold::No }
+                    }
+                    (Some(letters), _) => self.value_holds(v.get(), letters),
+                };
+                match hold {
+                    Hold::No => false,
+                    Hold::Yes if self.word => true,
+                    _ => {
+                        let mut text = String::new();
+                        v.push_display(&mut text);
+                        self.written(&text)
+                    }
+                }
+            }
         }
     }
 

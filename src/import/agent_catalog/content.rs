@@ -208,7 +208,7 @@ impl Reader<'_, '_> {
             }
             Some(other) => {
                 self.type_error(ctx, &content_at(field), "a string", other);
-                Content::Json(other.clone())
+                Content::Json(other.clone().into())
             }
         }
     }
@@ -318,7 +318,7 @@ impl Reader<'_, '_> {
                 }
                 Some(Value::Null) => Content::None,
                 Some(Value::String(s)) => Content::Text(s.as_str().into()),
-                Some(v) => Content::Json(v.clone()),
+                Some(v) => Content::Json(v.clone().into()),
             },
         };
         let status = self.status(c, ctx);

@@ -3,6 +3,10 @@
 
 use serde_json::{Map, Value};
 
+use super::record::{
+    Call, Event, CALL_DURATION_MS, CALL_TIMESTAMP, DECISION_TRACE, DURATION_MS, EVENT_ID, EVENT_TYPE, INPUT_DATA, MODEL, OUTPUT_DATA, SESSION_ID, TIMESTAMP,
+    TOKENS_IN, TOKENS_OUT, TOOL_CALL, TOOL_CALL_ID, TOOL_INPUT, TOOL_NAME, TOOL_OUTPUT,
+};
 use super::{key, lax, Ctx, Reader, Tokens, EVENT_TYPES, SESSION_STATUSES};
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::json_type;
@@ -72,14 +76,15 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Validates an event's fields; returns its `event_type` when valid.
-    pub(super) fn check_event(&mut self, o: &Map<String, Value>, ctx: &Ctx, tokens: &mut Tokens) -> Option<String> {
-        for k in ["event_id", "session_id"] {
+    /// Validates an event's fields (`call`: its `tool_call` object's, when
+    /// it is one); returns its `event_type` when valid.
+    pub(super) fn check_event(&mut self, o: &Event<'_>, call: Option<&Call<'_>>, ctx: &Ctx, tokens: &mut Tokens) -> Option<String> {
+        for (k, name) in [(EVENT_ID, "event_id"), (SESSION_ID, "session_id")] {
             if let Some(v) = o.get(k).filter(|v| !v.is_string()) {
-                self.type_error(ctx, &[key(k)], "a string", v);
+                self.type_error(ctx, &[key(name)], "a string", v);
             }
         }
-        let event_type = match o.get("event_type") {
+        let event_type = match o.get(EVENT_TYPE) {
             None => Some("generic".to_string()),
             Some(Value::String(s)) if EVENT_TYPES.contains(&s.as_str()) => Some(s.clone()),
             Some(other) => {
@@ -87,33 +92,33 @@ impl Reader<'_, '_> {
                 None
             }
         };
-        self.datetime(o.get("timestamp"), ctx, &[key("timestamp")]);
-        for k in ["input_data", "output_data"] {
+        self.datetime(o.get(TIMESTAMP), ctx, &[key("timestamp")]);
+        for (k, name) in [(INPUT_DATA, "input_data"), (OUTPUT_DATA, "output_data")] {
             if let Some(v) = o.get(k).filter(|v| !v.is_null() && !v.is_object()) {
-                self.type_error(ctx, &[key(k)], "an object (or null)", v);
+                self.type_error(ctx, &[key(name)], "an object (or null)", v);
             }
         }
-        if let Some(v) = o.get("model").filter(|v| !v.is_null() && !v.is_string()) {
+        if let Some(v) = o.get(MODEL).filter(|v| !v.is_null() && !v.is_string()) {
             self.type_error(ctx, &[key("model")], "a string (or null)", v);
         }
-        for (k, sum) in [("tokens_in", &mut tokens.tokens_in), ("tokens_out", &mut tokens.tokens_out)] {
+        for (k, name, sum) in [(TOKENS_IN, "tokens_in", &mut tokens.tokens_in), (TOKENS_OUT, "tokens_out", &mut tokens.tokens_out)] {
             match o.get(k).map(lax::integer) {
                 None => {}
                 Some(Ok(Some(n))) => *sum = sum.saturating_add(n),
                 Some(Ok(None)) => tokens.exact = false,
                 Some(Err(why)) => {
                     tokens.exact = false;
-                    self.d(ctx, Error, "field-type", format!("`{k}`: {why}"), &[key(k)]);
+                    self.d(ctx, Error, "field-type", format!("`{name}`: {why}"), &[key(name)]);
                 }
             }
         }
-        self.optional_float(o, "duration_ms", ctx, &[]);
-        match o.get("tool_call") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(c)) => self.check_tool_call(c, ctx),
-            Some(other) => self.type_error(ctx, &[key("tool_call")], "a tool call object with `tool_name` (or null)", other),
+        self.optional_float(o.get(DURATION_MS), "duration_ms", ctx, &[]);
+        match (o.get(TOOL_CALL), call) {
+            (None | Some(Value::Null), _) => {}
+            (Some(Value::Object(_)), Some(c)) => self.check_tool_call(c, ctx),
+            (Some(other), _) => self.type_error(ctx, &[key("tool_call")], "a tool call object with `tool_name` (or null)", other),
         }
-        match o.get("decision_trace") {
+        match o.get(DECISION_TRACE) {
             None | Some(Value::Null) => {}
             Some(Value::Object(t)) => self.check_decision(t, ctx),
             Some(other) => self.type_error(ctx, &[key("decision_trace")], "a decision trace object (or null)", other),
@@ -121,24 +126,24 @@ impl Reader<'_, '_> {
         event_type
     }
 
-    fn check_tool_call(&mut self, c: &Map<String, Value>, ctx: &Ctx) {
+    fn check_tool_call(&mut self, c: &Call<'_>, ctx: &Ctx) {
         let at = |k: &str| vec![key("tool_call"), key(k)];
-        match c.get("tool_name") {
+        match c.get(TOOL_NAME) {
             Some(Value::String(_)) => {}
             None => self.d(ctx, Error, "field-missing", "`tool_call.tool_name` is required".to_string(), &at("tool_name")),
             Some(other) => self.type_error(ctx, &at("tool_name"), "a string", other),
         }
-        if let Some(v) = c.get("tool_call_id").filter(|v| !v.is_string()) {
+        if let Some(v) = c.get(TOOL_CALL_ID).filter(|v| !v.is_string()) {
             self.type_error(ctx, &at("tool_call_id"), "a string", v);
         }
-        if let Some(v) = c.get("tool_input").filter(|v| !v.is_object()) {
+        if let Some(v) = c.get(TOOL_INPUT).filter(|v| !v.is_object()) {
             self.type_error(ctx, &at("tool_input"), "an object", v);
         }
-        if let Some(v) = c.get("tool_output").filter(|v| !v.is_null() && !v.is_object()) {
+        if let Some(v) = c.get(TOOL_OUTPUT).filter(|v| !v.is_null() && !v.is_object()) {
             self.type_error(ctx, &at("tool_output"), "an object (or null)", v);
         }
-        self.datetime(c.get("timestamp"), ctx, &at("timestamp"));
-        self.optional_float(c, "duration_ms", ctx, &[key("tool_call")]);
+        self.datetime(c.get(CALL_TIMESTAMP), ctx, &at("timestamp"));
+        self.optional_float(c.get(CALL_DURATION_MS), "duration_ms", ctx, &[key("tool_call")]);
     }
 
     fn check_decision(&mut self, t: &Map<String, Value>, ctx: &Ctx) {
@@ -202,8 +207,8 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn optional_float(&mut self, o: &Map<String, Value>, k: &str, ctx: &Ctx, prefix: &[Seg]) {
-        if let Some(Err(why)) = o.get(k).filter(|v| !v.is_null()).map(lax::float) {
+    fn optional_float(&mut self, v: Option<&Value>, k: &str, ctx: &Ctx, prefix: &[Seg]) {
+        if let Some(Err(why)) = v.filter(|v| !v.is_null()).map(lax::float) {
             let mut at = prefix.to_vec();
             at.push(key(k));
             let what = render_path("", &at);

@@ -25,15 +25,18 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+mod body;
 mod checks;
+mod fast;
+mod record;
 
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::json::{render_path, scan, Seg};
-use crate::model::{
-    Arguments, CallRef, Content, ContentPart, EventBody, Marker, Message, Metadata, ToolCall, ToolResult, ToolStatus,
-};
+use crate::model::{CallRef, Content, EventBody, Marker, Message, Metadata, ToolCall, ToolResult, ToolStatus};
+use body::{scan_range, with_decision, Pieces};
+use record::{Call, Event, Members, CALL_DURATION_MS, CALL_MEMBERS, DECISION_TRACE, DURATION_MS, EVENT_MEMBERS, EVENT_TYPE, MODEL, SESSION_ID, TIMESTAMP, TOKENS_IN, TOKENS_OUT};
 
 pub struct AgentLens;
 
@@ -100,7 +103,7 @@ impl Format for AgentLens {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, scratch: fast::Scratch::default() };
         let records = reader.records(input);
         reader.runs(records);
     }
@@ -158,6 +161,8 @@ struct Reader<'r, 'a> {
     ends: &'r crate::json::ContainerEnds,
     /// The split's: where `NaN` and the infinities are.
     hazards: &'r [usize],
+    /// The fast path's buffers.
+    scratch: fast::Scratch,
 }
 
 /// Where diagnostics about the event being read go.
@@ -361,6 +366,25 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// One `AgentEvent`; becomes one event, or two for a tool call with its result.
     fn event(&mut self, range: Range<usize>, path: &str, tokens: &mut Tokens, session: Option<&str>) {
+        if let Some(read) = self.fast_event(&range) {
+            let fast::Read { event, call, in_source } = read;
+            let members = Members(event.each_ref().map(Option::as_ref));
+            let tool = call.as_ref().map(|c| Members(c.each_ref().map(Option::as_ref)));
+            let built = Pieces::of(&members, tool.as_ref());
+            let all = Pieces {
+                input_data: in_source.input_data.or(built.input_data),
+                output_data: in_source.output_data.or(built.output_data),
+                tool_input: in_source.tool_input.or(built.tool_input),
+                tool_output: in_source.tool_output.or(built.tool_output),
+            };
+            let index = self.place(&range, path, tokens, session, &members, tool.as_ref(), &all);
+            // Its metadata stays in the source (`reads_fast` is `can_defer_metadata`).
+            let metadata = self.out.metadata_in_source(range, metadata_shape, Map::new());
+            if let Some(e) = self.out.event_mut(index) {
+                e.metadata = metadata;
+            }
+            return;
+        }
         let v = match self.parse(&range, path) {
             Ok(v) => v,
             Err(msg) => {
@@ -369,99 +393,16 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        let ctx = Ctx { range: range.clone(), path: path.to_string(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
             tokens.exact = false;
+            let ctx = Ctx { range: range.clone(), path: path.to_string(), index: self.out.next_event() };
             self.d(&ctx, Error, "record-not-object", format!("expected an AgentLens event object, found {}", json_type(&v)), &[]);
             self.out.unparsed(range, path, format!("an event must be an object, not {}", json_type(&v)));
             return;
         };
-        let event_type = self.check_event(o, &ctx, tokens);
-        if let (Some(session), Some(Value::String(own))) = (session, o.get("session_id")) {
-            if !own.is_empty() && own != session {
-                self.d(
-                    &ctx,
-                    Warning,
-                    "event-session-mismatch",
-                    format!("this event's `session_id` {own:?} is not its session's {session:?}"),
-                    &[key("session_id")],
-                );
-            }
-        }
-        let timestamp = match o.get("timestamp") {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Number(n)) => Some(n.to_string()),
-            _ => None,
-        };
-        let source_kind = match o.get("event_type") {
-            None => "generic".to_string(),
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => other.to_string(),
-        };
-        let call = o.get("tool_call").and_then(Value::as_object).map(tool_call);
-        let trace = o.get("decision_trace").and_then(Value::as_object);
-        let (body, failed) = match event_type.as_deref() {
-            Some("llm_call") => {
-                let mut content = summary(o.get("output_data"));
-                if let Some(t) = trace {
-                    content = with_decision(content, t);
-                }
-                (EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: call.clone().into_iter().collect() }), false)
-            }
-            Some("decision") => {
-                if trace.is_none() {
-                    self.d(&ctx, Warning, "decision-without-trace", "a `decision` event without a `decision_trace` has no reasoning to show".to_string(), &[]);
-                }
-                let content = trace.map(|t| with_decision(Content::None, t)).unwrap_or_else(|| summary(o.get("output_data")));
-                (EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: Vec::new() }), false)
-            }
-            Some("tool_call") => match &call {
-                Some(c) => (EventBody::ToolCall(c.clone()), false),
-                None => {
-                    self.d(&ctx, Warning, "tool-call-without-details", "a `tool_call` event without a `tool_call` object names no tool".to_string(), &[]);
-                    let arguments = Arguments { value: o.get("input_data").filter(|v| !v.is_null()).cloned().map(Into::into), text: None };
-                    (EventBody::ToolCall(ToolCall { id: None, function: String::new(), arguments, result: None }), false)
-                }
-            },
-            Some("tool_error") => match &call {
-                Some(c) => (EventBody::ToolCall(c.clone()), false),
-                None => (EventBody::ToolResult(error_result(o)), true),
-            },
-            Some("agent_error") => (EventBody::Marker(Marker { label: format!("agent error: {}", label_text(o)) }), true),
-            Some("agent_call") => (EventBody::Marker(Marker { label: format!("agent call: {}", label_text(o)) }), false),
-            Some("generic") => (EventBody::Marker(Marker { label: label_text(o) }), false),
-            _ => (EventBody::Marker(Marker { label: format!("event of type {source_kind}: {}", label_text(o)) }), false),
-        };
-        let index = self.out.push_event(body, &source_kind, range.clone(), path.to_string(), timestamp.clone());
-        if let Some(e) = self.out.event_mut(index) {
-            e.failed = failed;
-            e.facts = super::facts::agentlens(o);
-        }
-        // A call that carries its output (or failed) gets a result event beside it.
-        let result = match (event_type.as_deref(), &call) {
-            (Some("tool_call" | "llm_call"), Some(c)) => tool_output(o).map(|(r, at)| (ToolResult { call_id: c.id.clone(), ..r }, at)),
-            (Some("tool_error"), Some(c)) => Some((ToolResult { call_id: c.id.clone(), ..error_result(o) }, error_at(o))),
-            _ => None,
-        };
-        if let Some((mut r, at)) = result {
-            let failed = r.status == ToolStatus::Error;
-            r.call = Some(CallRef { event: index, call: 0 });
-            let raw = scan_range(self.b, &range, &at, self.ends).unwrap_or(range.clone());
-            let result_path = render_path(path, &at);
-            let result_index = self.out.push_event(EventBody::ToolResult(r), &source_kind, raw, result_path, timestamp);
-            if let Some(e) = self.out.event_mut(result_index) {
-                e.failed = failed;
-            }
-            match self.out.event_mut(index).map(|e| &mut e.body) {
-                Some(EventBody::ToolCall(c)) => c.result = Some(result_index),
-                Some(EventBody::Message(m)) => {
-                    if let Some(c) = m.tool_calls.first_mut() {
-                        c.result = Some(result_index);
-                    }
-                }
-                _ => {}
-            }
-        }
+        let members = Event::of(o, &EVENT_MEMBERS);
+        let tool = o.get("tool_call").and_then(Value::as_object).map(|c| Call::of(c, &CALL_MEMBERS));
+        let index = self.place(&range, path, tokens, session, &members, tool.as_ref(), &Pieces::of(&members, tool.as_ref()));
         // The event's metadata is the record but its type and time. A record
         // serde_json reads as it is (no NaN for pydantic, no other hazard)
         // stays in the source until it is shown: held built, every event's
@@ -478,6 +419,102 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
     }
 
+    /// Checks the event whose members are `o` (its `tool_call` object's
+    /// `tool`, its big members `p`) and places its event, and its result's;
+    /// returns the event's index.
+    #[allow(clippy::too_many_arguments)]
+    fn place(&mut self, range: &Range<usize>, path: &str, tokens: &mut Tokens, session: Option<&str>, o: &Event<'_>, tool: Option<&Call<'_>>, p: &Pieces<'_>) -> u32 {
+        let ctx = Ctx { range: range.clone(), path: path.to_string(), index: self.out.next_event() };
+        let event_type = self.check_event(o, tool, &ctx, tokens);
+        if let (Some(session), Some(Value::String(own))) = (session, o.get(SESSION_ID)) {
+            if !own.is_empty() && own != session {
+                self.d(
+                    &ctx,
+                    Warning,
+                    "event-session-mismatch",
+                    format!("this event's `session_id` {own:?} is not its session's {session:?}"),
+                    &[key("session_id")],
+                );
+            }
+        }
+        let timestamp = match o.get(TIMESTAMP) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        let source_kind = match o.get(EVENT_TYPE) {
+            None => "generic".to_string(),
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+        };
+        let call = tool.map(|c| p.tool_call(c));
+        let trace = o.get(DECISION_TRACE).and_then(Value::as_object);
+        let (body, failed) = match event_type.as_deref() {
+            Some("llm_call") => {
+                let mut content = p.output_summary();
+                if let Some(t) = trace {
+                    content = with_decision(content, t);
+                }
+                (EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: call.clone().into_iter().collect() }), false)
+            }
+            Some("decision") => {
+                if trace.is_none() {
+                    self.d(&ctx, Warning, "decision-without-trace", "a `decision` event without a `decision_trace` has no reasoning to show".to_string(), &[]);
+                }
+                let content = trace.map(|t| with_decision(Content::None, t)).unwrap_or_else(|| p.output_summary());
+                (EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: Vec::new() }), false)
+            }
+            Some("tool_call") => match &call {
+                Some(c) => (EventBody::ToolCall(c.clone()), false),
+                None => {
+                    self.d(&ctx, Warning, "tool-call-without-details", "a `tool_call` event without a `tool_call` object names no tool".to_string(), &[]);
+                    (EventBody::ToolCall(ToolCall { id: None, function: String::new(), arguments: p.input_arguments(), result: None }), false)
+                }
+            },
+            Some("tool_error") => match &call {
+                Some(c) => (EventBody::ToolCall(c.clone()), false),
+                None => (EventBody::ToolResult(p.error_result()), true),
+            },
+            Some("agent_error") => (EventBody::Marker(Marker { label: format!("agent error: {}", p.label_text()) }), true),
+            Some("agent_call") => (EventBody::Marker(Marker { label: format!("agent call: {}", p.label_text()) }), false),
+            Some("generic") => (EventBody::Marker(Marker { label: p.label_text() }), false),
+            _ => (EventBody::Marker(Marker { label: format!("event of type {source_kind}: {}", p.label_text()) }), false),
+        };
+        let index = self.out.push_event(body, &source_kind, range.clone(), path.to_string(), timestamp.clone());
+        if let Some(e) = self.out.event_mut(index) {
+            e.failed = failed;
+            e.facts = super::facts::agentlens(o.get(TOKENS_IN), o.get(TOKENS_OUT), o.get(DURATION_MS), tool.and_then(|c| c.get(CALL_DURATION_MS)), o.get(MODEL));
+        }
+        // A call that carries its output (or failed) gets a result event beside it.
+        let result = match (event_type.as_deref(), &call) {
+            (Some("tool_call" | "llm_call"), Some(c)) => p.tool_output().map(|(r, at, raw)| (ToolResult { call_id: c.id.clone(), ..r }, at, raw)),
+            (Some("tool_error"), Some(c)) => {
+                let (at, raw) = p.error_at();
+                Some((ToolResult { call_id: c.id.clone(), ..p.error_result() }, at, raw))
+            }
+            _ => None,
+        };
+        if let Some((mut r, at, raw)) = result {
+            let failed = r.status == ToolStatus::Error;
+            r.call = Some(CallRef { event: index, call: 0 });
+            let raw = raw.or_else(|| scan_range(self.b, range, &at, self.ends)).unwrap_or(range.clone());
+            let result_path = render_path(path, &at);
+            let result_index = self.out.push_event(EventBody::ToolResult(r), &source_kind, raw, result_path, timestamp);
+            if let Some(e) = self.out.event_mut(result_index) {
+                e.failed = failed;
+            }
+            match self.out.event_mut(index).map(|e| &mut e.body) {
+                Some(EventBody::ToolCall(c)) => c.result = Some(result_index),
+                Some(EventBody::Message(m)) => {
+                    if let Some(c) = m.tool_calls.first_mut() {
+                        c.result = Some(result_index);
+                    }
+                }
+                _ => {}
+            }
+        }
+        index
+    }
 }
 
 /// An event record as its event's metadata: the record but its type and
@@ -486,116 +523,4 @@ fn metadata_shape(mut o: Map<String, Value>, _: &Map<String, Value>) -> Map<Stri
     o.shift_remove("event_type");
     o.shift_remove("timestamp");
     o
-}
-
-/// A `ToolCall` object as the model's tool call.
-fn tool_call(c: &Map<String, Value>) -> ToolCall {
-    let function = match c.get("tool_name") {
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    };
-    ToolCall {
-        id: c.get("tool_call_id").and_then(Value::as_str).map(str::to_string),
-        function,
-        arguments: Arguments { value: Some(c.get("tool_input").cloned().unwrap_or_else(|| Value::Object(Map::new())).into()), text: None },
-        result: None,
-    }
-}
-
-/// The successful output of a tool call event, and where it sits in the record.
-fn tool_output(o: &Map<String, Value>) -> Option<(ToolResult, Vec<Seg>)> {
-    let from_call = o.get("tool_call").and_then(|c| c.get("tool_output")).filter(|v| !v.is_null());
-    let (value, at) = match from_call {
-        Some(v) => (v, vec![key("tool_call"), key("tool_output")]),
-        None => (o.get("output_data").filter(|v| !v.is_null())?, vec![key("output_data")]),
-    };
-    let result = ToolResult { call_id: None, content: Content::Json(value.clone()), status: ToolStatus::Success, call: None, implicit_link: false };
-    Some((result, at))
-}
-
-/// The result of a `tool_error` event: the error as content, status Error.
-fn error_result(o: &Map<String, Value>) -> ToolResult {
-    let value = o
-        .get("output_data")
-        .filter(|v| !v.is_null())
-        .or_else(|| o.get("tool_call").and_then(|c| c.get("tool_output")).filter(|v| !v.is_null()));
-    ToolResult { call_id: None, content: summary(value), status: ToolStatus::Error, call: None, implicit_link: false }
-}
-
-fn error_at(o: &Map<String, Value>) -> Vec<Seg> {
-    if o.get("output_data").is_some_and(|v| !v.is_null()) {
-        vec![key("output_data")]
-    } else if o.get("tool_call").and_then(|c| c.get("tool_output")).is_some_and(|v| !v.is_null()) {
-        vec![key("tool_call"), key("tool_output")]
-    } else {
-        Vec::new()
-    }
-}
-
-/// The byte range of the value at `at` inside the record at `record`.
-fn scan_range(b: &[u8], record: &Range<usize>, at: &[Seg], ends: &crate::json::ContainerEnds) -> Option<Range<usize>> {
-    if at.is_empty() {
-        return None;
-    }
-    let start = scan::find_path_in(b, record.start, at, ends);
-    let end = scan::value_end(b, start, ends).ok()?;
-    (start > record.start && end <= record.end).then_some(start..end)
-}
-
-/// Keys whose string value reads as the whole of an input or output object.
-const TEXT_KEYS: &[&str] =
-    &["response", "output", "content", "text", "completion", "message", "answer", "result", "error", "prompt", "query", "input", "task", "note"];
-
-/// An input/output object as message content: its one telling string when it
-/// has one (`{"response": "…"}`), else the object as JSON.
-fn summary(v: Option<&Value>) -> Content {
-    match v {
-        None | Some(Value::Null) => Content::None,
-        Some(Value::String(s)) => Content::Text(s.as_str().into()),
-        Some(Value::Object(o)) => match telling_text(o) {
-            Some(t) => Content::Text(t.to_string().into()),
-            None => Content::Json(Value::Object(o.clone())),
-        },
-        Some(other) => Content::Json(other.clone()),
-    }
-}
-
-fn telling_text(o: &Map<String, Value>) -> Option<&str> {
-    if o.len() == 1 {
-        if let Some(s) = o.values().next().and_then(Value::as_str) {
-            return Some(s);
-        }
-    }
-    TEXT_KEYS.iter().find_map(|k| o.get(*k).and_then(Value::as_str))
-}
-
-/// A one-line label for marker events: output, else input, else nothing.
-fn label_text(o: &Map<String, Value>) -> String {
-    let content = match summary(o.get("output_data")) {
-        Content::None => summary(o.get("input_data")),
-        c => c,
-    };
-    crate::view::truncate(&content.text(), 200)
-}
-
-/// Adds a decision trace's reasoning, alternatives and confidence as parts.
-fn with_decision(content: Content, t: &Map<String, Value>) -> Content {
-    let mut parts = match content {
-        Content::None => Vec::new(),
-        Content::Text(s) => vec![ContentPart::Text(s)],
-        Content::Parts(p) => p,
-        Content::Json(v) => vec![ContentPart::Other(v)],
-    };
-    if let Some(r) = t.get("reasoning").and_then(Value::as_str).filter(|r| !r.is_empty()) {
-        parts.push(ContentPart::Reasoning(r.into()));
-    }
-    if let Some(alts) = t.get("alternatives_considered").and_then(Value::as_array).filter(|a| !a.is_empty()) {
-        let names: Vec<String> = alts.iter().map(|a| a.as_str().map(str::to_string).unwrap_or_else(|| a.to_string())).collect();
-        parts.push(ContentPart::Text(format!("Alternatives considered: {}", names.join("; ")).into()));
-    }
-    if let Some(c) = t.get("confidence").filter(|c| !c.is_null()) {
-        parts.push(ContentPart::Text(format!("Confidence: {}", c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string())).into()));
-    }
-    Content::Parts(parts)
 }

@@ -30,7 +30,7 @@ pub fn content(raw: Option<&Value>) -> (Content, Vec<CallBlock>) {
             }
             (Content::Parts(parts), calls)
         }
-        Some(other) => (Content::Json(other.clone()), Vec::new()),
+        Some(other) => (Content::Json(other.clone().into()), Vec::new()),
     }
 }
 
@@ -78,6 +78,6 @@ pub fn result_content(b: &Value) -> Content {
         None | Some(Value::Null) => Content::None,
         Some(Value::String(s)) => Content::Text(Text::from(s.as_str())),
         Some(Value::Array(items)) => Content::Parts(items.iter().map(part).collect()),
-        Some(other) => Content::Json(other.clone()),
+        Some(other) => Content::Json(other.clone().into()),
     }
 }

@@ -127,7 +127,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 self.d(line, Error, "field-type", why, &[key("payload"), key("content")]);
                 match other {
                     Value::String(s) => Content::Text(s.as_str().into()),
-                    v => Content::Json(v.clone()),
+                    v => Content::Json(v.clone().into()),
                 }
             }
         };
@@ -306,9 +306,9 @@ fn output_content(v: Option<&Value>) -> (Content, ToolStatus, Option<ShellOutcom
             match o.get("content") {
                 Some(Value::String(s)) => (Content::Text(s.as_str().into()), status, None),
                 Some(Value::Array(items)) => (Content::Parts(parts(items)), status, None),
-                _ => (Content::Json(Value::Object(o.clone())), status, None),
+                _ => (Content::Json(Value::Object(o.clone()).into()), status, None),
             }
         }
-        Some(other) => (Content::Json(other.clone()), ToolStatus::Unknown, None),
+        Some(other) => (Content::Json(other.clone().into()), ToolStatus::Unknown, None),
     }
 }

@@ -600,7 +600,7 @@ fn content(v: Option<&Value>) -> Content {
         None | Some(Value::Null) => Content::None,
         Some(Value::String(s)) => Content::Text(s.as_str().into()),
         Some(Value::Array(parts)) => Content::Parts(parts.iter().map(part).collect()),
-        Some(other) => Content::Json(other.clone()),
+        Some(other) => Content::Json(other.clone().into()),
     }
 }
 

@@ -37,7 +37,7 @@ pub fn content(v: Option<&Value>) -> Content {
         Some(Value::String(s)) => Content::Text(s.as_str().into()),
         Some(Value::Array(parts)) => Content::Parts(parts.iter().map(part).collect()),
         Some(p @ Value::Object(_)) => Content::Parts(vec![part(p)]),
-        Some(other) => Content::Json(other.clone()),
+        Some(other) => Content::Json(other.clone().into()),
     }
 }
 
@@ -84,7 +84,7 @@ pub fn with_thoughts(reasoning: Vec<ContentPart>, c: Content) -> Content {
             }
         }
         Content::Parts(p) => parts.extend(p),
-        Content::Json(v) => parts.push(ContentPart::Other(v)),
+        Content::Json(v) => parts.push(ContentPart::Other(v.into_value())),
     }
     Content::Parts(parts)
 }
@@ -104,7 +104,7 @@ pub fn tool_result(call: &Map<String, Value>) -> Content {
         Some(Value::String(s)) => Content::Text(s.as_str().into()),
         _ => match call.get("resultDisplay") {
             Some(Value::String(s)) => Content::Text(s.as_str().into()),
-            Some(v @ Value::Object(_)) => Content::Json(v.clone()),
+            Some(v @ Value::Object(_)) => Content::Json(v.clone().into()),
             _ => Content::None,
         },
     }

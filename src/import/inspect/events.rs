@@ -88,7 +88,7 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
                     (Some(vr), _) => fast::content(out, vr, ctx),
                     (None, Some(r @ (Value::String(_) | Value::Array(_)))) => content(Some(r)),
                     (None, Some(Value::Null) | None) => Content::None,
-                    (None, Some(other)) => Content::Json(other.clone()),
+                    (None, Some(other)) => Content::Json(other.clone().into()),
                 },
                 status: if failed { ToolStatus::Error } else { ToolStatus::Success },
                 call: None,

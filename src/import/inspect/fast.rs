@@ -110,7 +110,7 @@ pub(super) fn content(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Content {
         Some(b'"') => string(out, r, ctx.attachments).map(Content::Text).unwrap_or(Content::None),
         Some(b'[') => Content::Parts(scan::array_items_in(b, at, ctx.ends).0.iter().map(|p| part(out, p, ctx)).collect()),
         Some(b'n') | None => Content::None,
-        Some(_) => Content::Json(parse(b, r)),
+        Some(_) => Content::Json(parse(b, r).into()),
     }
 }
 

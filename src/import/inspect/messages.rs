@@ -124,7 +124,7 @@ pub(super) fn content(v: Option<&Value>) -> Content {
         None | Some(Value::Null) => Content::None,
         Some(Value::String(s)) => Content::Text(Text::from(s.as_str())),
         Some(Value::Array(parts)) => Content::Parts(parts.iter().map(part).collect()),
-        Some(other) => Content::Json(other.clone()),
+        Some(other) => Content::Json(other.clone().into()),
     }
 }
 

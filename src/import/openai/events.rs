@@ -179,11 +179,11 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
                 Content::Parts(parts)
             }
-            Some(Value::Object(m)) if allow_object => Content::Json(Value::Object(m)),
+            Some(Value::Object(m)) if allow_object => Content::Json(Value::Object(m).into()),
             Some(other) => {
                 let allowed = if allow_object { "a string, a list of content parts, an object or null" } else { "a string, a list of content parts or null" };
                 self.d(ctx, Error, "content-type", format!("expected `content` to be {allowed}, found {}", json_type(&other)), &[Seg::key("content")]);
-                Content::Json(other)
+                Content::Json(other.into())
             }
         }
     }

@@ -129,7 +129,7 @@ impl Reader<'_, '_> {
             Kind::String => Some(Content::Text(self.out.text(m.inner(), m.escaped))),
             Kind::Object if allow_object => {
                 let v: Value = serde_json::from_slice(self.b.get(m.value.clone())?).ok()?;
-                Some(Content::Json(v))
+                Some(Content::Json(v.into()))
             }
             Kind::Array => self.fast_parts(m.value.start, s).map(Content::Parts),
             _ => None,

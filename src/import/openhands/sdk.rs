@@ -78,7 +78,7 @@ impl Run {
                 let obs = o.get("observation");
                 let content = match obs.and_then(|x| x.get("content")) {
                     Some(Value::Array(items)) => Content::Parts(items.iter().map(part).collect()),
-                    _ => obs.cloned().map(Content::Json).unwrap_or(Content::None),
+                    _ => obs.cloned().map(|v| Content::Json(v.into())).unwrap_or(Content::None),
                 };
                 let failed = obs.and_then(|x| x.get("is_error")).is_some_and(|e| e == &Value::Bool(true));
                 let status = if failed { ToolStatus::Error } else { ToolStatus::Success };

@@ -145,7 +145,7 @@ fn content(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &str
         Some(other) => {
             let message = format!("expected `content` to be a string or a list of parts (HistoryItem.content); found {}", json_type(other));
             rd.warn("bad-content", message, r, path, &[Seg::key("content")], at);
-            Content::Json(other.clone())
+            Content::Json(other.clone().into())
         }
     };
     if parts.is_empty() {
@@ -155,7 +155,7 @@ fn content(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &str
         Content::None => {}
         Content::Text(t) => parts.push(ContentPart::Text(t)),
         Content::Parts(p) => parts.extend(p),
-        Content::Json(v) => parts.push(ContentPart::Other(v)),
+        Content::Json(v) => parts.push(ContentPart::Other(v.into_value())),
     }
     Content::Parts(parts)
 }

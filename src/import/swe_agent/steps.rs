@@ -67,7 +67,7 @@ fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
         (Some((text, range)), _) => Some((Content::Text(text), Some(range))),
         (None, Some(Value::String(s))) => Some((Content::Text(Text::from(s.as_str())), None)),
         (None, Some(Value::Null)) => Some((Content::None, None)),
-        (None, Some(other)) => Some((Content::Json(other.clone()), None)),
+        (None, Some(other)) => Some((Content::Json(other.clone().into()), None)),
         (None, None) => None,
     };
     if let Some((content, range)) = found {

@@ -367,12 +367,12 @@ impl<'a> Bytes<'_, 'a, '_> {
                         self.parts(Some(c), &mut parts)?;
                         Content::Parts(parts)
                     }
-                    None => Content::Json(self.parse(&m.value)?),
+                    None => Content::Json(self.parse(&m.value)?.into()),
                 };
                 let failed = obs.get(b"is_error").is_some_and(|e| self.o.b.get(e.value.clone()) == Some(b"true"));
                 (content, failed)
             }
-            Some(m) => (Content::Json(self.parse(&m.value)?), false),
+            Some(m) => (Content::Json(self.parse(&m.value)?.into()), false),
             None => (Content::None, false),
         };
         let status = if failed { ToolStatus::Error } else { ToolStatus::Success };

@@ -1,0 +1,62 @@
+//! The members of an event record (and of its `tool_call` object) that the
+//! checks and the placing look at, found once: by key in the parsed record
+//! (the exact path), or by the fast path from the bytes, with only those
+//! members built. Looked up by index, not hashed.
+
+use serde_json::{Map, Value};
+
+pub(super) const EVENT_ID: usize = 0;
+pub(super) const SESSION_ID: usize = 1;
+pub(super) const EVENT_TYPE: usize = 2;
+pub(super) const TIMESTAMP: usize = 3;
+pub(super) const INPUT_DATA: usize = 4;
+pub(super) const OUTPUT_DATA: usize = 5;
+pub(super) const MODEL: usize = 6;
+pub(super) const TOKENS_IN: usize = 7;
+pub(super) const TOKENS_OUT: usize = 8;
+pub(super) const DURATION_MS: usize = 9;
+pub(super) const TOOL_CALL: usize = 10;
+pub(super) const DECISION_TRACE: usize = 11;
+/// An event's members read, by the indices above.
+pub(super) const EVENT_MEMBERS: [&str; 12] = [
+    "event_id",
+    "session_id",
+    "event_type",
+    "timestamp",
+    "input_data",
+    "output_data",
+    "model",
+    "tokens_in",
+    "tokens_out",
+    "duration_ms",
+    "tool_call",
+    "decision_trace",
+];
+
+pub(super) const TOOL_CALL_ID: usize = 0;
+pub(super) const TOOL_NAME: usize = 1;
+pub(super) const TOOL_INPUT: usize = 2;
+pub(super) const TOOL_OUTPUT: usize = 3;
+pub(super) const CALL_TIMESTAMP: usize = 4;
+pub(super) const CALL_DURATION_MS: usize = 5;
+/// A `tool_call` object's members read, by the indices above.
+pub(super) const CALL_MEMBERS: [&str; 6] = ["tool_call_id", "tool_name", "tool_input", "tool_output", "timestamp", "duration_ms"];
+
+/// Members of one object by index in their list (`EVENT_MEMBERS`, `CALL_MEMBERS`).
+pub(super) struct Members<'v, const N: usize>(pub [Option<&'v Value>; N]);
+
+/// An event record's members.
+pub(super) type Event<'v> = Members<'v, 12>;
+/// A `tool_call` object's members.
+pub(super) type Call<'v> = Members<'v, 6>;
+
+impl<'v, const N: usize> Members<'v, N> {
+    /// Those of the parsed object `o` named in `names`.
+    pub fn of(o: &'v Map<String, Value>, names: &[&str; N]) -> Members<'v, N> {
+        Members(names.map(|k| o.get(k)))
+    }
+
+    pub fn get(&self, k: usize) -> Option<&'v Value> {
+        self.0.get(k).copied().flatten()
+    }
+}
