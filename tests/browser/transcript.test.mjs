@@ -6,7 +6,8 @@
 // a reasoning part with words to search for. Checked: all of it is shown as
 // it should be and nothing in it runs or loads; a collapsed result opens;
 // search jumps into folded blocks; the selection is shared with the event
-// list through the hash; and a 100 MB trace scrolls in the transcript with
+// list through the hash; a jump to the last event leaves no blank screen
+// above it; and a 100 MB trace scrolls in the transcript with
 // no main-thread task over 100 ms. Screenshots in light and dark go to
 // test-artifacts/transcript-*.png.
 
@@ -385,6 +386,23 @@ test('j/k move the selection through the turns, stepping over results shown unde
   await page.focus('#transcript-list');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.__viewer.state.view === 'events' && document.querySelector('#detail-title')?.textContent.startsWith('Event #4 '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a jump to the last event fills the screen above it (the list cannot scroll it to the top)', async () => {
+  const { page, context, errors } = await openFixture();
+  const last = (await page.evaluate(() => window.__viewer.state.info.eventCount)) - 1;
+  await page.evaluate((i) => (location.hash = `#e=${i}`), last);
+  await page.waitForFunction(() => document.querySelector('#transcript-list .tr-item.selected'));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const covered = await page.evaluate(() => {
+    const list = document.querySelector('#transcript-list').getBoundingClientRect();
+    const at = (y) => document.elementFromPoint(list.left + list.width / 2, y)?.closest('.tr-item') != null;
+    return [at(list.top + 4), at(list.top + list.height / 2), at(list.bottom - 4)];
+  });
+  assert.deepEqual(covered, [true, true, true], 'items cover the top, middle and bottom of the screen');
+  assert.ok(await page.evaluate(() => document.querySelector('#transcript-list').scrollTop > 0), 'scrolled to the end');
   assert.deepEqual(errors, []);
   await context.close();
 });

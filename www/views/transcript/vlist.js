@@ -228,7 +228,16 @@ export class VariableList {
     shown.forEach((p, k) => this.heights.set(p, nodes[k].offsetHeight));
     const total = this.heights.total();
     this.sizer.style.height = `${Math.min(total, MAX_HEIGHT)}px`;
-    const y = Math.min(this.heights.offset(anchor) + this.anchor.delta, Math.max(0, total - view));
+    const wanted = this.heights.offset(anchor) + this.anchor.delta;
+    const y = Math.min(wanted, Math.max(0, total - view));
+    if (y < wanted - 1) {
+      // Near the end the anchor cannot reach the top of the screen: the screen starts
+      // above it, where only the overscan is built (a jump to the last event left the
+      // top of the screen blank). Anchor at the screen's top, and build from there.
+      const index = this.heights.find(y);
+      this.anchor = { index, delta: y - this.heights.offset(index) };
+      if (index < first) this.schedule();
+    }
     const s = Math.round(this.toScroll(y));
     if (Math.abs(this.root.scrollTop - s) >= 1) {
       this.ignoreScroll = true;
