@@ -402,6 +402,12 @@ test('a jump to the last event fills the screen above it (the list cannot scroll
     return [at(list.top + 4), at(list.top + list.height / 2), at(list.bottom - 4)];
   });
   assert.deepEqual(covered, [true, true, true], 'items cover the top, middle and bottom of the screen');
+  const shown = await page.evaluate(() => {
+    const list = document.querySelector('#transcript-list').getBoundingClientRect();
+    const r = document.querySelector('#transcript-list .tr-item.selected').getBoundingClientRect();
+    return r.bottom > list.top && r.top < list.bottom;
+  });
+  assert.ok(shown, 'the selected event is on screen');
   assert.ok(await page.evaluate(() => document.querySelector('#transcript-list').scrollTop > 0), 'scrolled to the end');
   assert.deepEqual(errors, []);
   await context.close();

@@ -207,7 +207,13 @@ export class VariableList {
     }
     const view = this.root.clientHeight;
     const { index: anchor } = this.anchor;
-    const first = Math.max(0, anchor - OVERSCAN);
+    // Near the end the list cannot scroll the anchor to the top of the screen: the
+    // screen starts above it, and the items there are built too (only the overscan
+    // was: a jump to the last event left the top of the screen blank).
+    const wanted = this.heights.offset(anchor) + this.anchor.delta;
+    const screenStart = Math.min(wanted, Math.max(0, this.heights.total() - view));
+    const atTop = screenStart < wanted ? Math.min(anchor, this.heights.find(screenStart)) : anchor;
+    const first = Math.max(0, atTop - OVERSCAN);
     const shown = [];
     for (let pos = first; pos < anchor; pos++) shown.push(pos);
     let filled = -this.anchor.delta;
@@ -228,16 +234,9 @@ export class VariableList {
     shown.forEach((p, k) => this.heights.set(p, nodes[k].offsetHeight));
     const total = this.heights.total();
     this.sizer.style.height = `${Math.min(total, MAX_HEIGHT)}px`;
-    const wanted = this.heights.offset(anchor) + this.anchor.delta;
-    const y = Math.min(wanted, Math.max(0, total - view));
-    if (y < wanted - 1) {
-      // Near the end the anchor cannot reach the top of the screen: the screen starts
-      // above it, where only the overscan is built (a jump to the last event left the
-      // top of the screen blank). Anchor at the screen's top, and build from there.
-      const index = this.heights.find(y);
-      this.anchor = { index, delta: y - this.heights.offset(index) };
-      if (index < first) this.schedule();
-    }
+    const y = Math.min(this.heights.offset(anchor) + this.anchor.delta, Math.max(0, total - view));
+    // Measured taller than estimated, the items above may not reach the screen's top yet.
+    if (this.heights.offset(first) > y + 1) this.schedule();
     const s = Math.round(this.toScroll(y));
     if (Math.abs(this.root.scrollTop - s) >= 1) {
       this.ignoreScroll = true;
