@@ -62,9 +62,10 @@ pub fn value_at(b: &[u8], range: &Range<usize>) -> Value {
     value_of(b.get(range.clone()).unwrap_or(&[]))
 }
 
-/// The value of `text`, valid JSON that serde_json reads as it is.
+/// The value of `text`, valid JSON that serde_json reads as it is
+/// ([`crate::json::build::from_slice`]).
 pub fn value_of(text: &[u8]) -> Value {
-    crate::json::build::value(text).or_else(|| serde_json::from_slice(text).ok()).unwrap_or(Value::Null)
+    crate::json::build::from_slice(text).unwrap_or(Value::Null)
 }
 
 /// The input messages of a call, as the walk shows them.
