@@ -346,7 +346,7 @@ pub fn pair16(a: &[u8; 16], b: &[u8; 16], x: Folded, y: Folded) -> u32 {
 /// [`pair16`]'s.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-pub fn pairs16(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8)]) -> u32 {
+pub fn pairs16<const N: usize>(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8); N]) -> u32 {
     use core::arch::x86_64::{__m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128};
     // SAFETY: `a` and `b` are 16 readable bytes each, all that the two
     // unaligned loads (`loadu`: no alignment needed) read. SSE2 is enabled for
@@ -364,7 +364,7 @@ pub fn pairs16(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8)]) -> u32 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
-pub fn pairs16(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8)]) -> u32 {
+pub fn pairs16<const N: usize>(a: &[u8; 16], b: &[u8; 16], pairs: &[(u8, u8); N]) -> u32 {
     use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_splat, v128, v128_and, v128_load, v128_or};
     // SAFETY: `a` and `b` are 16 readable bytes each, all that the two loads
     // read (wasm loads need no alignment). simd128 is enabled at compile time

@@ -71,6 +71,12 @@ impl CiFinder {
     /// does not want (most `\u` escapes) are passed over without leaving the
     /// loop. Not inlined: a small function, which the engine's optimising
     /// tier compiles soon after a first query starts.
+    ///
+    /// The vector loop is made for each number of pairs up to four (what
+    /// `in_place` asks for at most): with a fixed count the compiler splats
+    /// the pairs' bytes once, before the loop, where a loop over a slice
+    /// splatted them again in every block (three times the instructions per
+    /// byte). More pairs are searched by the scalar loop alone.
     #[inline(never)]
     pub(crate) fn find_or_pair(&self, hay: &[u8], from: usize, pairs: &[(u8, u8)], wanted: impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         if self.needle.is_empty() {
@@ -78,8 +84,16 @@ impl CiFinder {
         }
         let mut p = from;
         if simd::ENABLED {
-            if let Some(found) = self.find_simd(hay, &mut p, pairs, &wanted) {
-                return Some(found);
+            let found = match *pairs {
+                [] => self.find_simd(hay, &mut p, &[], &wanted),
+                [a] => self.find_simd(hay, &mut p, &[a], &wanted),
+                [a, b] => self.find_simd(hay, &mut p, &[a, b], &wanted),
+                [a, b, c] => self.find_simd(hay, &mut p, &[a, b, c], &wanted),
+                [a, b, c, d] => self.find_simd(hay, &mut p, &[a, b, c, d], &wanted),
+                _ => None,
+            };
+            if found.is_some() {
+                return found;
             }
         }
         while p < hay.len() {
@@ -103,19 +117,23 @@ impl CiFinder {
         }
     }
 
-    /// The vector loop: from `*p` while 16 positions can be loaded at every
-    /// offset; leaves `*p` where the scalar tail goes on.
+    /// The vector loop: from `*p` while a window of the 16 positions and what
+    /// their comparisons read can be loaded; leaves `*p` where the scalar
+    /// tail goes on. One bounds check per block: the window's.
     #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
-    fn find_simd(&self, hay: &[u8], p: &mut usize, pairs: &[(u8, u8)], wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
+    fn find_simd<const N: usize>(&self, hay: &[u8], p: &mut usize, pairs: &[(u8, u8); N], wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         let ((i1, x), (i2, y)) = (self.first, self.second);
-        let chunk = |at: usize| hay.get(at..).and_then(|s| s.first_chunk::<16>());
+        // `i1 <= i2` (`new` orders them); a pair reads one byte past a position.
+        let width = 16 + i2.max(usize::from(N > 0));
+        let chunk = |w: &[u8], at: usize| w.get(at..).and_then(|s| s.first_chunk::<16>()).copied();
         loop {
-            let (Some(a), Some(b)) = (chunk(*p + i1), chunk(*p + i2)) else { return None };
-            let mut bits = simd::pair16(a, b, x, y);
-            if !pairs.is_empty() {
-                let (Some(c), Some(d)) = (chunk(*p), chunk(*p + 1)) else { return None };
-                bits |= simd::pairs16(c, d, pairs);
+            let window = hay.get(*p..p.checked_add(width)?)?;
+            let (a, b) = (chunk(window, i1)?, chunk(window, i2)?);
+            let mut bits = simd::pair16(&a, &b, x, y);
+            if N > 0 {
+                let (c, d) = (chunk(window, 0)?, chunk(window, 1)?);
+                bits |= simd::pairs16(&c, &d, pairs);
             }
             while bits != 0 {
                 if let Some(found) = self.at(hay, *p + bits.trailing_zeros() as usize, pairs, wanted) {
@@ -128,7 +146,7 @@ impl CiFinder {
     }
 
     #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
-    fn find_simd(&self, _hay: &[u8], _p: &mut usize, _pairs: &[(u8, u8)], _wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
+    fn find_simd<const N: usize>(&self, _hay: &[u8], _p: &mut usize, _pairs: &[(u8, u8); N], _wanted: &impl Fn(&[u8], usize) -> bool) -> Option<Found> {
         None
     }
 
@@ -171,7 +189,8 @@ mod tests {
     fn finds_what_a_plain_scan_finds() {
         let mut next = crate::test_rng::xorshift(0x2545_F491_4F6C_DD1Du64);
         const BYTES: &[u8] = b"aAbBkKzZ-_ \\\"\xc3\xa9xX0uU\\";
-        for _ in 0..20_000 {
+        const PAIRS: [(u8, u8); 5] = [(b'\\', b'u'), (0xc3, 0xa9), (b'a', b'B'), (b'-', b'_'), (b'x', b'0')];
+        for _ in 0..40_000 {
             let needle: Vec<u8> = (0..1 + next(4)).map(|_| BYTES[next(BYTES.len())]).collect();
             let hay: Vec<u8> = (0..next(70)).map(|_| BYTES[next(BYTES.len())]).collect();
             let from = next(8);
@@ -180,13 +199,15 @@ mod tests {
             let want = (from..=hay.len().saturating_sub(needle.len()))
                 .find(|&p| hay.get(p..p + needle.len()).is_some_and(|w| w.to_ascii_lowercase() == lower));
             assert_eq!(finder.find_at(&hay, from), want, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
-            let pair = (from..hay.len()).find(|&p| matches!(hay.get(p..p + 2), Some(b"\\u" | b"\xc3\xa9")));
+            // Zero to five pairs: each count has its own vector loop, five the scalar one.
+            let pairs = &PAIRS[..next(PAIRS.len() + 1)];
+            let pair = (from..hay.len()).find(|&p| hay.get(p..p + 2).is_some_and(|w| pairs.iter().any(|(x, y)| w == [*x, *y])));
             let first = match (want, pair) {
                 (Some(n), Some(e)) if e < n => Some(Found::Pair(e)),
                 (Some(n), _) => Some(Found::Needle(n)),
                 (None, e) => e.map(Found::Pair),
             };
-            assert_eq!(finder.find_or_pair(&hay, from, &[(b'\\', b'u'), (0xc3, 0xa9)], |_, _| true), first, "{:?} in {:?} from {from}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
+            assert_eq!(finder.find_or_pair(&hay, from, pairs, |_, _| true), first, "{:?} in {:?} from {from} with {} pairs", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay), pairs.len());
         }
     }
 
