@@ -191,3 +191,33 @@ fn needles_from_every_fixture_agree_with_the_index() {
     }
     assert!(files > 100 && checked > 500, "{files} files, {checked} needles");
 }
+
+/// JSON content and arguments left in the source (AgentLens's input and
+/// output data, OpenAI's object arguments): a word found in their bytes
+/// outside an escape is taken as found without writing them, unless an
+/// object repeats a key (the parse keeps its last value only).
+const IN_SOURCE: &str = r#"{"event_id": "e0", "session_id": "a", "event_type": "llm_call", "timestamp": "2025-03-01T10:00:00Z", "output_data": {"response": "a Traceback here"}}
+{"event_id": "e1", "session_id": "a", "event_type": "llm_call", "timestamp": "2025-03-01T10:00:01Z", "output_data": {"response": "shadowed traceback", "response": "kept"}}
+{"event_id": "e2", "session_id": "a", "event_type": "llm_call", "timestamp": "2025-03-01T10:00:02Z", "output_data": {"r": {"n": "inner TRACEBACK", "n": 2}, "s": "kept"}}
+{"event_id": "e3", "session_id": "a", "event_type": "llm_call", "timestamp": "2025-03-01T10:00:03Z", "output_data": {"r": "tr\u0061ceback and \u0074raceback"}}
+{"event_id": "e4", "session_id": "a", "event_type": "llm_call", "timestamp": "2025-03-01T10:00:04Z", "output_data": {"traceback": 1, "\u0074raceback": 2}}
+{"event_id": "e5", "session_id": "a", "event_type": "llm_call", "timestamp": "2025-03-01T10:00:05Z", "output_data": {"r": "x\traceback", "traceback2": [true, null, 1e5]}}
+"#;
+
+#[test]
+fn json_in_the_source_agrees_with_the_index() {
+    let t = parse_trace(IN_SOURCE.as_bytes().to_vec(), &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "agentlens");
+    for needle in ["traceback", "TraceBack", "shadowed", "inner", "kept", "response", "raceback", "traceback2", "true", "null", "xtraceback", "e5", "1e5", "tr"] {
+        let q = quoted(needle);
+        let (first, later) = first_and_later(&t, &q);
+        assert_eq!(first, later, "{q}: in place vs index");
+        assert_eq!(first, brute(&t, needle), "{q}: vs the definition");
+    }
+    let (traceback, _) = first_and_later(&t, "traceback");
+    let with = |s: &str| (0..t.events.len()).filter(|&i| event_text(&t, i).contains(s)).map(|i| i as u32).collect::<Vec<_>>();
+    assert!(!traceback.is_empty() && traceback == brute(&t, "traceback"));
+    assert!(first_and_later(&t, "shadowed").0.is_empty(), "a repeated key's earlier value is not read");
+    assert!(first_and_later(&t, "inner").0.is_empty(), "nor in a nested object");
+    assert_eq!(first_and_later(&t, "kept").0, with("kept"));
+}

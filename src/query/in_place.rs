@@ -172,10 +172,7 @@ impl InPlace {
             Content::Json(v) => {
                 let hold = match (self.letters.as_ref(), v.origin()) {
                     (None, _) => Hold::Maybe,
-                    (Some(letters), Some(Unparsed::Json(bytes))) => {
-                        let maybe = letters.find_at(bytes, 0).is_some() || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes));
-                        if maybe { Hold::Maybe } else { Hold::No }
-                    }
+                    (Some(letters), Some(Unparsed::Json(bytes))) => self.json_holds(bytes, letters),
                     (Some(letters), _) => self.value_holds(v.get(), letters),
                 };
                 match hold {
@@ -250,6 +247,10 @@ impl InPlace {
             None => &[],
         };
         let maybe = match (&self.letters, raw, &a.value) {
+            (Some(letters), Some(Unparsed::Json(bytes)), _) => match self.json_holds(bytes, letters) {
+                Hold::Yes if self.word => return true,
+                hold => hold != Hold::No,
+            },
             (Some(letters), Some(_), _) => {
                 letters.find_at(bytes, 0).is_some() || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes))
             }
@@ -263,6 +264,32 @@ impl InPlace {
             let mut text = String::new();
             a.push_display(&mut text);
             self.written(&text)
+        }
+    }
+
+    /// Whether a JSON value of the source, written out as compact JSON,
+    /// holds `letters`. A run of letters found in its bytes outside an escape
+    /// is written as it stands (it holds no `\`, and serde_json escapes no
+    /// letter) unless an object of the value repeats a key, whose earlier
+    /// values the parse drops: so it holds them when no key repeats (a walk
+    /// of the bytes, far cheaper than the parse and writing that a `Maybe`
+    /// costs, which was most of AgentLens's first query). A run found only
+    /// inside escapes, or a character that could hide one, may hold them.
+    fn json_holds(&self, bytes: &[u8], letters: &CiFinder) -> Hold {
+        let mut from = 0;
+        let mut in_escape = false;
+        while let Some(at) = letters.find_at(bytes, from) {
+            if !inside_escape(bytes, at) {
+                let (_, repeated) = crate::dupkeys::find(bytes, 0..bytes.len(), 0);
+                return if repeated == 0 { Hold::Yes } else { Hold::Maybe };
+            }
+            in_escape = true;
+            from = at + 1;
+        }
+        if in_escape || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes)) {
+            Hold::Maybe
+        } else {
+            Hold::No
         }
     }
 
