@@ -15,6 +15,7 @@ mod branches;
 mod blocks;
 mod fast;
 mod head;
+mod look;
 mod meta;
 mod records;
 mod usage;
@@ -29,6 +30,9 @@ pub struct ClaudeCode;
 /// The record types Claude Code writes (others are read as generic events).
 pub const RECORD_TYPES: &[&str] =
     &["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation", "custom-title", "attachment"];
+
+/// The record members whose first non-null value in a run is the run's metadata.
+const RUN_KEYS: [&str; 7] = ["sessionId", "cwd", "gitBranch", "version", "slug", "entrypoint", "agentId"];
 
 /// Fields only Claude Code records carry, one of which a record must have
 /// besides its `type` to count as one.
