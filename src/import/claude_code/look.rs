@@ -17,6 +17,12 @@ use crate::json::read::{self, Kind, Member};
 use crate::json::string::decode_literal;
 use crate::json::ContainerEnds;
 
+/// A value in the source the fast path cannot be sure to read as serde_json
+/// does (an object with an escaped key, a value the builder declines): the
+/// exact path reads the record.
+#[derive(Debug)]
+pub struct Unsure;
+
 /// An object as the reading looks at it.
 pub trait Look: Sized {
     /// The kind of member `k`'s value, when the object has it.
@@ -24,11 +30,13 @@ pub trait Look: Sized {
     /// Member `k` when it is a string (`Value::as_str`).
     fn str(&self, k: &str) -> Option<Cow<'_, str>>;
     /// Member `k` when it is an object.
-    fn object(&self, k: &str) -> Option<Self>;
+    fn object(&self, k: &str) -> Result<Option<Self>, Unsure>;
     /// Member `k`'s value, built.
-    fn value(&self, k: &str) -> Option<Value>;
+    fn value(&self, k: &str) -> Result<Option<Value>, Unsure>;
     /// Member `k` when it is a boolean (`Value::as_bool`).
     fn bool(&self, k: &str) -> Option<bool>;
+    /// Member `k` when it is a number that is a `u64` (`Value::as_u64`).
+    fn u64(&self, k: &str) -> Option<u64>;
 
     fn has(&self, k: &str) -> bool {
         self.kind(k).is_some()
@@ -55,16 +63,20 @@ impl Look for &Map<String, Value> {
         self.get(k).and_then(Value::as_str).map(Cow::Borrowed)
     }
 
-    fn object(&self, k: &str) -> Option<Self> {
-        self.get(k).and_then(Value::as_object)
+    fn object(&self, k: &str) -> Result<Option<Self>, Unsure> {
+        Ok(self.get(k).and_then(Value::as_object))
     }
 
-    fn value(&self, k: &str) -> Option<Value> {
-        self.get(k).cloned()
+    fn value(&self, k: &str) -> Result<Option<Value>, Unsure> {
+        Ok(self.get(k).cloned())
     }
 
     fn bool(&self, k: &str) -> Option<bool> {
         self.get(k).and_then(Value::as_bool)
+    }
+
+    fn u64(&self, k: &str) -> Option<u64> {
+        self.get(k).and_then(Value::as_u64)
     }
 }
 
@@ -104,14 +116,6 @@ impl<'a> InBytes<'a> {
         self.members.iter().rev().find(|m| self.b.get(m.key.clone()) == Some(k.as_bytes()))
     }
 
-    /// Member `k` when it is an object whose keys hold no escape (`Err`
-    /// when it is one with an escaped key: the caller takes the exact path).
-    pub fn checked_object(&self, k: &str) -> Result<Option<InBytes<'a>>, ()> {
-        match self.get(k).filter(|m| m.kind == Kind::Object) {
-            None => Ok(None),
-            Some(m) => InBytes::at(self.b, self.ends, m.value.start).map(Some).ok_or(()),
-        }
-    }
 }
 
 impl Look for InBytes<'_> {
@@ -124,17 +128,31 @@ impl Look for InBytes<'_> {
         Some(decode_literal(self.b.get(m.inner())?, m.escaped))
     }
 
-    fn object(&self, k: &str) -> Option<Self> {
-        self.checked_object(k).ok().flatten()
+    /// An object with an escaped key (one might decode to a key read) is `Unsure`.
+    fn object(&self, k: &str) -> Result<Option<Self>, Unsure> {
+        match self.get(k).filter(|m| m.kind == Kind::Object) {
+            None => Ok(None),
+            Some(m) => InBytes::at(self.b, self.ends, m.value.start).map(Some).ok_or(Unsure),
+        }
     }
 
-    fn value(&self, k: &str) -> Option<Value> {
-        crate::json::build::value(self.b.get(self.get(k)?.value.clone())?)
+    fn value(&self, k: &str) -> Result<Option<Value>, Unsure> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(m) => self.b.get(m.value.clone()).and_then(crate::json::build::value).map(Some).ok_or(Unsure),
+        }
     }
 
     fn bool(&self, k: &str) -> Option<bool> {
         let m = self.get(k).filter(|m| m.kind == Kind::Bool)?;
         Some(self.b.get(m.value.clone()) == Some(b"true"))
+    }
+
+    /// As serde_json's `as_u64` with `arbitrary_precision` (which keeps the
+    /// number's text): the text parsed as a `u64`.
+    fn u64(&self, k: &str) -> Option<u64> {
+        let m = self.get(k).filter(|m| m.kind == Kind::Number)?;
+        std::str::from_utf8(self.b.get(m.value.clone())?).ok()?.parse().ok()
     }
 }
 
@@ -162,24 +180,22 @@ pub struct Read {
 
 impl Read {
     /// Reads `o` (its `message` object: `message`); `listed` as
-    /// [`usage::claim`] takes it. `None` when a
-    /// value in the source is one the builder is unsure of (never for a
-    /// parsed record): the exact path reads it.
-    pub fn of<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Option<Read> {
+    /// [`usage::claim`] takes it. Never `Unsure` for a parsed record.
+    pub fn of<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Read, Unsure> {
         let s = |k: &str| o.str(k).map(Cow::into_owned);
         let m = |k: &str| message.and_then(|m| m.str(k)).map(Cow::into_owned);
-        Some(Read {
+        Ok(Read {
             kind: s("type").unwrap_or_default(),
             timestamp: s("timestamp"),
             uuid: s("uuid"),
             parent: s("parentUuid"),
             logical_parent: s("logicalParentUuid"),
             tool_use_result: o.has("toolUseResult"),
-            result_agent: o.object("toolUseResult").and_then(|t| t.str("agentId").map(Cow::into_owned)),
+            result_agent: o.object("toolUseResult")?.and_then(|t| t.str("agentId").map(Cow::into_owned)),
             message_id: m("id"),
             model: m("model"),
             failed: o.bool("isApiErrorMessage").unwrap_or(false),
-            usage: usage::claim(o, message, listed).ok()?,
+            usage: usage::claim(o, message, listed)?,
         })
     }
 }

@@ -6,7 +6,6 @@
 //! run's events are contiguous even when sidechain records sit between the
 //! main conversation's lines. Every record is one event.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
@@ -15,7 +14,7 @@ use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
 use super::look::{InBytes, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
-use super::{blocks, branches, is_agent_meta, meta_agent_id, usage, RUN_KEYS};
+use super::{blocks, branches, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
 use crate::json::Seg;
@@ -96,11 +95,11 @@ impl RunRecords {
 pub fn import(input: &Input, out: &mut Builder) {
     let b = out.bytes();
     let mut runs = vec![RunRecords::new("main".to_string(), None)];
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    let mut sidechain_uuids: HashMap<String, usize> = HashMap::new();
+    let mut by_id: Lookup<String, usize> = Lookup::default();
+    let mut sidechain_uuids: Lookup<String, usize> = Lookup::default();
     // The main conversation of each session file: several sessions read
     // together (a folder picked whole) stay apart, the first one run 0.
-    let mut main_of_file: HashMap<Option<String>, usize> = HashMap::new();
+    let mut main_of_file: Lookup<Option<String>, usize> = Lookup::default();
     let all = top_records(input);
     let lone_meta = input.files.is_empty() && all.len() == 1;
     for r in all {
@@ -161,7 +160,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -175,9 +174,9 @@ struct Reader<'r, 'a> {
     /// The usage counted so far (once per `message.id` + `requestId`).
     usage: usage::Counted,
     /// Tool calls by their `tool_use` id.
-    calls: HashMap<String, CallRef>,
+    calls: Lookup<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
-    agent_calls: HashMap<String, String>,
+    agent_calls: Lookup<String, String>,
 }
 
 /// What one run's reading keeps between records.
@@ -201,7 +200,7 @@ impl RunState {
             if *have {
                 continue;
             }
-            if let Some(x) = o.value(k).filter(|x| !x.is_null()) {
+            if let Some(x) = o.value(k).ok().flatten().filter(|x| !x.is_null()) {
                 self.metadata.insert(k.to_string(), x);
                 *have = true;
             }
@@ -284,7 +283,7 @@ impl Reader<'_, '_> {
             return;
         };
         let message = o.get("message").and_then(Value::as_object);
-        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default();
+        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default(); // (never unsure: parsed)
         let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
         let at = self.node(&read, results, state);
         let usage = self.usage.take(read.usage.take());

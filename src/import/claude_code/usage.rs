@@ -6,18 +6,16 @@
 //! wrote it) is its cost, counted with its usage by the same rule: what
 //! ccusage's `--mode display` adds up.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
-use super::look::Look;
+use super::look::{Look, Unsure};
 use crate::import::facts;
 use crate::json::read::Kind;
 use crate::model::{Cost, EventFacts, Usage};
 
 /// The usage pairs already counted in this input.
 #[derive(Default)]
-pub struct Counted(HashSet<(String, String)>);
+pub struct Counted(super::LookupSet<(String, String)>);
 
 /// A counted record's usage, and its cost when it has a `costUSD`.
 pub struct Taken {
@@ -55,24 +53,55 @@ impl Counted {
 /// The usage of record `o` (its `message` object: `message`) ccusage's
 /// schema accepts, if any. `listed`: `message.content` is missing or a list
 /// whose blocks are objects with no `text` but a string one
-/// ([`content_listed`]; the fast path knows it from its reading). `Err`
-/// when a value in the source is one the builder is unsure of.
-pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option<Claim>, ()> {
+/// ([`content_listed`]; the fast path knows it from its reading).
+pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option<Claim>, Unsure> {
     let Some(message) = message else { return Ok(None) };
-    let Some(usage) = message.object("usage") else { return Ok(None) };
+    let Some(usage) = message.object("usage")? else { return Ok(None) };
     if !accepted(o, message, &usage, listed) {
         return Ok(None);
     }
-    let Some(usage) = facts::usage(&message.value("usage").ok_or(())?) else { return Ok(None) };
-    let cost = match o.has("costUSD") {
-        true => facts::amount(Some(&o.value("costUSD").ok_or(())?)),
-        false => None,
-    };
+    let Some(usage) = counts(&usage)? else { return Ok(None) };
+    let cost = facts::amount(o.value("costUSD")?.as_ref());
     let ids = match (message.str("id"), o.str("requestId")) {
         (Some(m), Some(r)) => Some((m.into_owned(), r.into_owned())),
         _ => None,
     };
     Ok(Some(Claim { taken: Taken { usage, cost: cost.map(|total| Cost { total, input: None, output: None }) }, ids }))
+}
+
+/// [`facts::usage`] of an Anthropic or OpenAI `usage` object, read through
+/// [`Look`] (in the source, without building it); its test holds the two together.
+fn counts<L: Look>(o: &L) -> Result<Option<Usage>, Unsure> {
+    let detail = |outer: &str, inner: &str| Ok::<_, Unsure>(o.object(outer)?.and_then(|d| d.u64(inner)));
+    let input = o.u64("prompt_tokens").or_else(|| o.u64("input_tokens"));
+    let output = o.u64("completion_tokens").or_else(|| o.u64("output_tokens"));
+    let cache_read = match o.u64("cache_read_input_tokens") {
+        Some(n) => Some(n),
+        None => detail("prompt_tokens_details", "cached_tokens")?,
+    };
+    let cache_creation = o.u64("cache_creation_input_tokens");
+    let reasoning = match detail("completion_tokens_details", "reasoning_tokens")? {
+        Some(n) => Some(n),
+        None => o.u64("reasoning_output_tokens"),
+    };
+    let total = o.u64("total_tokens");
+    if [input, output, cache_read, cache_creation, reasoning, total].iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    let mut u = Usage {
+        input_tokens: input.unwrap_or(0),
+        output_tokens: output.unwrap_or(0),
+        cache_read_input_tokens: cache_read.unwrap_or(0),
+        cache_creation_input_tokens: cache_creation.unwrap_or(0),
+        reasoning_output_tokens: reasoning.unwrap_or(0),
+        total_tokens: 0,
+    };
+    u.total_tokens = total.unwrap_or_else(|| {
+        // Anthropic's input excludes the cached prompt; OpenAI's includes it.
+        let cache = if o.has("input_tokens") { u.cache_read_input_tokens.saturating_add(u.cache_creation_input_tokens) } else { 0 };
+        u.input_tokens.saturating_add(u.output_tokens).saturating_add(cache)
+    });
+    Ok(Some(u))
 }
 
 /// ccusage's `usageDataSchema` (valibot; `optional` takes a missing key, not `null`).
@@ -131,7 +160,29 @@ fn version(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::claude_code::look::InBytes;
     use serde_json::json;
+
+    /// `counts` in the source is `facts::usage` of the parsed object.
+    #[test]
+    fn counts_in_the_source_are_facts_usage() {
+        for u in [
+            r#"{"input_tokens": 3, "output_tokens": 5, "cache_read_input_tokens": 7, "cache_creation_input_tokens": 11}"#,
+            r#"{"input_tokens": 3, "output_tokens": 5, "cache_read_input_tokens": 7, "cache_read_input_tokens": 8}"#,
+            r#"{"prompt_tokens": 30, "completion_tokens": 5, "total_tokens": 35, "prompt_tokens_details": {"cached_tokens": 4}, "completion_tokens_details": {"reasoning_tokens": 2}}"#,
+            r#"{"input_tokens": 1.0, "output_tokens": -2, "total_tokens": 1e3, "reasoning_output_tokens": 18446744073709551615}"#,
+            r#"{"input_tokens": 18446744073709551616, "output_tokens": "5", "prompt_tokens_details": [4], "completion_tokens_details": {"reasoning_tokens": null}}"#,
+            r#"{"service_tier": "standard"}"#,
+            r#"{}"#,
+        ] {
+            let b = u.as_bytes();
+            let split = crate::json::split(b, 0);
+            let looked = InBytes::at(b, &split.ends, 0).unwrap();
+            let parsed: Value = serde_json::from_str(u).unwrap();
+            assert_eq!(counts(&looked).unwrap(), facts::usage(&parsed), "{u}");
+            assert_eq!(counts(&parsed.as_object().unwrap()).unwrap(), facts::usage(&parsed), "{u}");
+        }
+    }
 
     #[test]
     fn schema_edges() {
