@@ -39,6 +39,8 @@ pub enum FastContent {
     Blocks { content: Content, calls: Vec<CallBlock> },
     /// A user record's one `tool_result` block.
     OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
+    /// A `progress` record's `data` (it has no `message`).
+    Progress(Value),
 }
 
 /// A record read fast: what the reading takes of it, its members (for the
@@ -80,6 +82,9 @@ pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
     let mut members = Vec::new();
     read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
     let f = Fields::find(b, &members, [b"type", b"message"])?;
+    if s.is(f.get(&members, 0), b"progress") && f.get(&members, 1).is_none() {
+        return progress(s, members);
+    }
     let user = s.is(f.get(&members, 0), b"user");
     if !user && !s.is(f.get(&members, 0), b"assistant") {
         return None;
@@ -94,14 +99,33 @@ pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
         Kind::Array => blocks(s, content.value.start, user)?,
         _ => return None,
     };
-    let members = InBytes::of(b, s.ends, members)?;
-    // Run keys that are not plain strings take the exact path (a value the
-    // builder would decline could not be said unsure when first read).
-    if RUN_KEYS.iter().any(|k| members.kind(k).is_some_and(|k| !matches!(k, Kind::String | Kind::Null))) {
-        return None;
-    }
+    let members = checked_members(s, members)?;
     let read = Read::of(&members, Some(&message), listed).ok()?;
     Some(FastRecord { read, members: members.into_members(), content })
+}
+
+/// A record's members for [`Read::of`] and the run's keys: none with an
+/// escaped key, and no run key but a string or `null` (a value the builder
+/// would decline could not be said unsure when first read).
+fn checked_members<'e>(s: &Source<'e, '_>, members: Vec<Member>) -> Option<InBytes<'e>> {
+    let members = InBytes::of(s.b, s.ends, members)?;
+    let plain = |k: &&str| members.kind(k).is_none_or(|k| matches!(k, Kind::String | Kind::Null));
+    RUN_KEYS.iter().all(plain).then_some(members)
+}
+
+/// A `progress` record without a `message` (a hook's or a tool's progress):
+/// its `data` built, the rest left in the source.
+fn progress(s: &Source<'_, '_>, members: Vec<Member>) -> Option<FastRecord> {
+    let members = checked_members(s, members)?;
+    let data = members.value("data").ok()?.unwrap_or(Value::Null);
+    let read = Read::of(&members, None, false).ok()?;
+    Some(FastRecord { read, members: members.into_members(), content: FastContent::Progress(data) })
+}
+
+/// [`metadata_shape`] for a `progress` record, whose `data` the reading took first.
+pub fn progress_shape(mut o: Metadata, extra: &Metadata) -> Metadata {
+    o.remove("data");
+    metadata_shape(o, extra)
 }
 
 /// The event metadata of a record the fast path read, from the record as

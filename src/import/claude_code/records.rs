@@ -303,6 +303,12 @@ impl Reader<'_, '_> {
                 self.user(None, (results, UserBody::OneResult(content)), read, range, path);
             }
             FastContent::Blocks { content, .. } => self.user(None, (Vec::new(), UserBody::Message(content)), read, range, path),
+            FastContent::Progress(data) => {
+                // As `dispatch` reads a progress record (whose `agent_progress` finds no `data` left).
+                let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
+                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path.to_string(), read.timestamp);
+                self.finish(ev, Rest::InSource(fast::progress_shape), range);
+            }
         }
         self.fill_usage(usage, at);
     }
@@ -392,7 +398,7 @@ impl Reader<'_, '_> {
         }
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
         let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), read.timestamp);
-        self.finish(ev, Some(o), range);
+        self.finish(ev, Rest::Parsed(o), range);
     }
 
     /// A sub-agent's progress in the main session names the call that started it.
@@ -408,20 +414,18 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Keeps the record's remaining fields (`o`) as the event's metadata. A
-    /// record the fast path read (`o` is `None`) has its metadata left in
-    /// the source, shaped the same way when first read.
-    fn finish(&mut self, ev: u32, o: Option<Map<String, Value>>, range: &Range<usize>) {
+    /// Keeps the record's remaining fields as the event's metadata.
+    fn finish(&mut self, ev: u32, rest: Rest, range: &Range<usize>) {
         // What the reading already put there (`continues_event`) stays.
         let Some(extra) = self.out.event_mut(ev).map(|e| std::mem::take(&mut e.metadata).into_map()) else { return };
-        let metadata = match o {
-            Some(mut o) => {
+        let metadata = match rest {
+            Rest::Parsed(mut o) => {
                 o.remove("type");
                 o.remove("timestamp");
                 o.extend(extra);
                 o.into()
             }
-            None => self.out.metadata_in_source(range.clone(), fast::metadata_shape, extra),
+            Rest::InSource(shape) => self.out.metadata_in_source(range.clone(), shape, extra),
         };
         if let Some(e) = self.out.event_mut(ev) {
             e.metadata = metadata;
@@ -468,7 +472,7 @@ impl Reader<'_, '_> {
             }
             state.sites.push((call, range.clone(), c.segs));
         }
-        self.finish(ev, exact.map(with_message), range);
+        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = read.failed;
             if read.model.is_some() {
@@ -513,11 +517,19 @@ impl Reader<'_, '_> {
         for call in links {
             self.out.link_result(call, ev);
         }
-        self.finish(ev, exact.map(with_message), range);
+        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = failed;
         }
     }
+}
+
+/// What is left of a record for its event's metadata.
+enum Rest {
+    /// The parsed record, less what the reading took.
+    Parsed(Map<String, Value>),
+    /// A record the fast path read: left in the source, shaped the same way when first read.
+    InSource(crate::event_metadata::Shape),
 }
 
 /// A user record's `tool_result` block: where it is and what the reading needs of it.
