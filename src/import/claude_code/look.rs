@@ -159,8 +159,8 @@ impl Look for InBytes<'_> {
 /// What the reading takes from a record besides its content.
 #[derive(Default)]
 pub struct Read {
-    /// `type` (empty when it is no string).
-    pub kind: String,
+    /// `type` (empty when it is no string); one of [`super::RECORD_TYPES`] not copied.
+    pub kind: Cow<'static, str>,
     pub timestamp: Option<String>,
     pub uuid: Option<String>,
     pub parent: Option<String>,
@@ -185,7 +185,10 @@ impl Read {
         let s = |k: &str| o.str(k).map(Cow::into_owned);
         let m = |k: &str| message.and_then(|m| m.str(k)).map(Cow::into_owned);
         Ok(Read {
-            kind: s("type").unwrap_or_default(),
+            kind: match o.str("type") {
+                Some(t) => super::RECORD_TYPES.iter().find(|k| **k == t).map_or_else(|| Cow::Owned(t.into_owned()), |k| Cow::Borrowed(*k)),
+                None => Cow::Borrowed(""),
+            },
             timestamp: s("timestamp"),
             uuid: s("uuid"),
             parent: s("parentUuid"),

@@ -285,7 +285,7 @@ impl Reader<'_, '_> {
         let message = o.get("message").and_then(Value::as_object);
         let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default(); // (never unsure: parsed)
         let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
-        let at = self.node(&read, results, state);
+        let at = self.node(&mut read, results, state);
         let usage = self.usage.take(read.usage.take());
         self.dispatch(o, read, range, path, state);
         self.fill_usage(usage, at);
@@ -294,7 +294,7 @@ impl Reader<'_, '_> {
     /// One record the fast path read.
     fn fast_record(&mut self, mut read: Read, content: FastContent, range: &Range<usize>, path: &str, state: &mut RunState) {
         let results = matches!(content, FastContent::OneResult { .. });
-        let at = self.node(&read, results, state);
+        let at = self.node(&mut read, results, state);
         let usage = self.usage.take(read.usage.take());
         match content {
             FastContent::Blocks { content, calls } if read.kind == "assistant" => self.assistant(None, (content, calls), read, range, path, state),
@@ -313,18 +313,20 @@ impl Reader<'_, '_> {
         self.fill_usage(usage, at);
     }
 
-    /// The record's node in the run's `parentUuid` tree; its event's number.
-    /// `results`: a user record's content holds a `tool_result` block.
-    fn node(&mut self, read: &Read, results: bool, state: &mut RunState) -> u32 {
+    /// The record's node in the run's `parentUuid` tree (its uuids are
+    /// taken from `read`); its event's number. `results`: the record's
+    /// content holds a `tool_result` block (a tool-result record of any type,
+    /// as it always was).
+    fn node(&mut self, read: &mut Read, results: bool, state: &mut RunState) -> u32 {
         let at = self.out.next_event();
-        let conversation = read.kind == "user" || read.kind == "assistant";
+        let logical = read.parent.is_none() && read.logical_parent.is_some();
         state.nodes.push(branches::Node {
             event: at,
-            uuid: read.uuid.clone(),
-            parent: read.parent.clone().or_else(|| read.logical_parent.clone()),
-            logical: read.parent.is_none() && read.logical_parent.is_some(),
-            conversation,
-            attached: read.kind == "user" && (read.tool_use_result || results),
+            uuid: read.uuid.take(),
+            parent: read.parent.take().or_else(|| read.logical_parent.take()),
+            logical,
+            conversation: read.kind == "user" || read.kind == "assistant",
+            attached: read.kind == "user" && read.tool_use_result || results,
             message_id: read.message_id.clone().filter(|_| read.kind == "assistant"),
         });
         at
@@ -339,7 +341,7 @@ impl Reader<'_, '_> {
     /// Reads the record by its type into exactly one event.
     fn dispatch(&mut self, mut o: Map<String, Value>, read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
         let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
-        let kind = read.kind.clone();
+        let kind = read.kind.to_string();
         let body = match kind.as_str() {
             "assistant" => {
                 let (message, content) = take_message(&mut o);
