@@ -85,23 +85,7 @@ fn counts<L: Look>(o: &L) -> Result<Option<Usage>, Unsure> {
         None => o.u64("reasoning_output_tokens"),
     };
     let total = o.u64("total_tokens");
-    if [input, output, cache_read, cache_creation, reasoning, total].iter().all(Option::is_none) {
-        return Ok(None);
-    }
-    let mut u = Usage {
-        input_tokens: input.unwrap_or(0),
-        output_tokens: output.unwrap_or(0),
-        cache_read_input_tokens: cache_read.unwrap_or(0),
-        cache_creation_input_tokens: cache_creation.unwrap_or(0),
-        reasoning_output_tokens: reasoning.unwrap_or(0),
-        total_tokens: 0,
-    };
-    u.total_tokens = total.unwrap_or_else(|| {
-        // Anthropic's input excludes the cached prompt; OpenAI's includes it.
-        let cache = if o.has("input_tokens") { u.cache_read_input_tokens.saturating_add(u.cache_creation_input_tokens) } else { 0 };
-        u.input_tokens.saturating_add(u.output_tokens).saturating_add(cache)
-    });
-    Ok(Some(u))
+    Ok(facts::usage_of_counts([input, output, cache_read, cache_creation, reasoning, total], o.has("input_tokens")))
 }
 
 /// ccusage's `usageDataSchema` (valibot; `optional` takes a missing key, not `null`).
