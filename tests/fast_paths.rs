@@ -12,6 +12,8 @@
 mod common;
 #[path = "fast_paths/agentlens.rs"]
 mod agentlens;
+#[path = "fast_paths/claude_code.rs"]
+mod claude_code;
 #[path = "fast_paths/histories.rs"]
 mod histories;
 
@@ -341,67 +343,6 @@ fn swe_agent_records_read_fast_parse_the_same_both_ways() {
     ];
     let left_in_source = edits_parse_the_same(edits, "swe-agent", swe_agent_trajectory);
     assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
-}
-
-/// A Claude Code session with one edit applied (see [`docent_run`]).
-fn claude_code_session(edit: (&str, &str)) -> String {
-    let head = r#""sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39", "isSidechain": false"#;
-    let lines = [
-        r#"{"parentUuid": null, HEAD, "type": "user", "message": {"role": "user", "content": "fix it \u00e9"}, "uuid": "u1", "timestamp": "2025-01-01T00:00:01.000Z"}"#,
-        r#"{"parentUuid": "u1", HEAD, "type": "assistant", "message": {"model": "claude", "id": "msg_1", "type": "message", "role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}, {"type": "text", "text": "ok"}, {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "ls"}}], "stop_reason": null, "usage": {"input_tokens": 3, "output_tokens": 5}}, "requestId": "req_1", "uuid": "a1", "timestamp": "2025-01-01T00:00:02.000Z"}"#,
-        r#"{"parentUuid": "a1", HEAD, "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]}, "toolUseResult": {"stdout": "a\nb"}, "uuid": "u2", "timestamp": "2025-01-01T00:00:03.000Z"}"#,
-        r#"{"parentUuid": "u2", HEAD, "type": "assistant", "message": {"model": "claude", "id": "msg_2", "role": "assistant", "content": [{"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}], "usage": {"input_tokens": 1, "output_tokens": 1}}, "requestId": "req_2", "uuid": "a2", "timestamp": "2025-01-01T00:00:04.000Z"}"#,
-        r#"{"parentUuid": "a2", HEAD, "type": "user", "message": {"role": "user", "content": [{"tool_use_id": "toolu_2", "type": "tool_result", "content": [{"type": "text", "text": "body"}], "is_error": true}]}, "uuid": "u3", "timestamp": "2025-01-01T00:00:05.000Z"}"#,
-        r#"{"parentUuid": "u3", HEAD, "type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "thanks"}]}, "uuid": "u4", "timestamp": "2025-01-01T00:00:06.000Z"}"#,
-    ];
-    let doc = lines.join("\n").replace("HEAD", head);
-    edited(&doc, edit)
-}
-
-#[test]
-fn claude_code_records_read_fast_parse_the_same_both_ways() {
-    let edits: &[(&str, &str)] = &[
-        ("", ""),
-        (r#""type": "user""#, r#""typ\u0065": "user""#),
-        (r#""type": "user""#, r#""type": "us\u0065r""#),
-        (r#""type": "user""#, r#""type": "user", "type": "system""#),
-        (r#""message": {"role": "user", "content": "fix"#, r#""message": {"role": "user", "content": "x", "content": "fix"#),
-        (r#""message": {"role": "user", "content": "fix"#, r#""message": {"role": "user", "c\u006fntent": "fix"#),
-        (r#""content": "fix it \u00e9""#, r#""content": null"#),
-        (r#""content": "fix it \u00e9""#, r#""content": 5"#),
-        (r#""content": "fix it \u00e9""#, r#""content": "fix \ud800""#),
-        (r#"{"type": "text", "text": "ok"}"#, r#"{"type": "text", "text": 1}"#),
-        (r#"{"type": "text", "text": "ok"}"#, r#"{"type": "text"}"#),
-        (r#"{"type": "text", "text": "ok"}"#, r#"{"type": "image", "source": {"type": "url", "url": "data:,"}}"#),
-        (r#"{"type": "text", "text": "ok"}"#, r#"{"type": "redacted_thinking", "data": "x"}"#),
-        (r#"{"type": "text", "text": "ok"}"#, r#"{"type": "text", "text": "ok", "citations": []}"#),
-        (r#"{"type": "thinking", "thinking": "hm""#, r#"{"type": "thinking", "text": 2, "thinking": "hm""#),
-        (r#"{"type": "thinking", "thinking": "hm""#, r#"{"type": "thinking", "thinking": null"#),
-        (r#""id": "toolu_1", "name": "Bash""#, r#""id": 1, "name": "Bash""#),
-        (r#""id": "toolu_1", "name": "Bash""#, r#""name": "Bash""#),
-        (r#""id": "toolu_1", "name": "Bash""#, r#""id": "toolu_1", "name": null"#),
-        (r#""input": {"command": "ls"}"#, r#""inputs": {"command": "ls"}"#),
-        (r#""input": {"command": "ls"}"#, r#""input": "ls""#),
-        (r#""input": {"command": "ls"}"#, r#""input": {"command": "ls", "command": "pwd"}"#),
-        (r#""content": "a\nb", "is_error": false"#, r#""content": "a\nb", "is_error": "yes""#),
-        (r#""content": "a\nb", "is_error": false"#, r#""content": "a\nb", "is_error": true"#),
-        (r#""content": "a\nb", "is_error": false"#, r#""content": null"#),
-        (r#""content": "a\nb", "is_error": false"#, r#""content": {"k": 1}"#),
-        (r#""content": "a\nb", "is_error": false"#, r#""content": [{"type": "image", "source": {}}]"#),
-        (r#"{"tool_use_id": "toolu_1", "type": "tool_result""#, r#"{"type": "text", "text": "x"}, {"tool_use_id": "toolu_1", "type": "tool_result""#),
-        (r#"{"tool_use_id": "toolu_1", "type": "tool_result""#, r#"{"tool_use_id": 7, "type": "tool_result""#),
-        (r#"{"tool_use_id": "toolu_1", "type": "tool_result""#, r#"{"tool_use_id": "toolu_9", "type": "tool_result""#),
-        (r#"{"tool_use_id": "toolu_2", "type": "tool_result""#, r#"{"tool_use_id": "toolu_2", "type": "tool_result", "text": 3"#),
-        (r#""toolUseResult": {"stdout": "a\nb"}"#, r#""toolUseResult": {"agentId": "ag1"}"#),
-        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 3}"#),
-        (r#""content": [{"type": "tool_use", "id": "toolu_2""#, r#""content": [{"type": "text", "text": "t", "text": "u"}, {"type": "tool_use", "id": "toolu_2""#),
-        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "tool_use", "id": "toolu_3", "name": "X", "input": {}}]"#),
-        (r#""stop_reason": null"#, r#""stop_reason": null, "stop_reason": "end""#),
-        (r#""requestId": "req_1""#, r#""requestId": "req_1", "extra": 1e999"#),
-        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02.000Z", "isApiErrorMessage": true"#),
-    ];
-    let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
-    assert!(left_in_source > edits.len() * 2 * 4, "only {left_in_source} texts read fast");
 }
 
 /// An agent-catalog log with one edit applied (see [`docent_run`]).

@@ -43,6 +43,15 @@ pub fn usage(v: &Value) -> Option<Usage> {
     let cache_creation = count(o.get("cache_creation_input_tokens"));
     let reasoning = detail("completion_tokens_details", "reasoning_tokens").or_else(|| count(o.get("reasoning_output_tokens")));
     let total = count(o.get("total_tokens"));
+    usage_of_counts([input, output, cache_read, cache_creation, reasoning, total], o.contains_key("input_tokens"))
+}
+
+/// The [`Usage`] of the counts [`usage`] found (input, output, cache read,
+/// cache creation, reasoning, total; `None` when there is none at all), its
+/// total computed when the source gives none. `anthropic`: the object has
+/// `input_tokens` (which excludes the cached prompt). Shared with readers that
+/// find the counts in the source (Claude Code's `usage::counts`).
+pub fn usage_of_counts([input, output, cache_read, cache_creation, reasoning, total]: [Option<u64>; 6], anthropic: bool) -> Option<Usage> {
     if [input, output, cache_read, cache_creation, reasoning, total].iter().all(Option::is_none) {
         return None;
     }
@@ -56,7 +65,7 @@ pub fn usage(v: &Value) -> Option<Usage> {
     };
     u.total_tokens = total.unwrap_or_else(|| {
         // Anthropic's input excludes the cached prompt; OpenAI's includes it.
-        let cache = if o.contains_key("input_tokens") { u.cache_read_input_tokens.saturating_add(u.cache_creation_input_tokens) } else { 0 };
+        let cache = if anthropic { u.cache_read_input_tokens.saturating_add(u.cache_creation_input_tokens) } else { 0 };
         u.input_tokens.saturating_add(u.output_tokens).saturating_add(cache)
     });
     Some(u)

@@ -3,9 +3,6 @@
 //! a compaction); `user`/`assistant` records off it were left by a rewind or
 //! an edited prompt, and are marked `abandoned_branch`.
 
-use std::collections::{HashMap, HashSet};
-
-
 use crate::diagnostic::Severity;
 use crate::import::Builder;
 
@@ -31,7 +28,7 @@ pub struct Node {
 
 /// Marks the conversation records off the main chain, and reports where each branch leaves it.
 pub fn mark(out: &mut Builder, nodes: &[Node]) {
-    let by_uuid: HashMap<&str, usize> = nodes.iter().enumerate().filter_map(|(i, n)| Some((n.uuid.as_deref()?, i))).collect();
+    let by_uuid: super::Lookup<&str, usize> = nodes.iter().enumerate().filter_map(|(i, n)| Some((n.uuid.as_deref()?, i))).collect();
     // Each node's parent, by index.
     let mut previous: Option<usize> = None;
     let parents: Vec<Option<usize>> = nodes
@@ -60,7 +57,7 @@ pub fn mark(out: &mut Builder, nodes: &[Node]) {
         at = parents.get(i).copied().flatten();
     }
     let on_chain = |i: Option<usize>| i.is_some_and(|i| chain.get(i).copied().unwrap_or(false));
-    let turns: HashSet<&str> = nodes.iter().zip(&chain).filter(|(_, c)| **c).filter_map(|(n, _)| n.message_id.as_deref()).collect();
+    let turns: super::LookupSet<&str> = nodes.iter().zip(&chain).filter(|(_, c)| **c).filter_map(|(n, _)| n.message_id.as_deref()).collect();
     let mut abandoned = vec![false; nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
         if on_chain(Some(i)) || n.message_id.as_deref().is_some_and(|m| turns.contains(m)) {

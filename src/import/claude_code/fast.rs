@@ -25,6 +25,8 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::blocks::CallBlock;
+use super::look::{InBytes, Look, Read};
+use super::RUN_KEYS;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::{scan, ContainerEnds, Seg};
@@ -37,16 +39,16 @@ pub enum FastContent {
     Blocks { content: Content, calls: Vec<CallBlock> },
     /// A user record's one `tool_result` block.
     OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
+    /// A `progress` record's `data` (it has no `message`).
+    Progress(Value),
 }
 
-/// A record read fast: the members of it that the reading looks at (with
-/// `message` less its content), and the content.
+/// A record read fast: what the reading takes of it, its members (for the
+/// run's keys), and the content.
 pub struct FastRecord {
-    pub value: Value,
+    pub read: Read,
+    pub members: Vec<Member>,
     pub content: FastContent,
-    /// The content is a list of blocks (what ccusage's usage check reads; a
-    /// block's `text`, when present, is always a string here).
-    pub listed: bool,
 }
 
 /// The source and what the split found in it.
@@ -80,59 +82,50 @@ pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
     let mut members = Vec::new();
     read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
     let f = Fields::find(b, &members, [b"type", b"message"])?;
+    if s.is(f.get(&members, 0), b"progress") && f.get(&members, 1).is_none() {
+        return progress(s, members);
+    }
     let user = s.is(f.get(&members, 0), b"user");
     if !user && !s.is(f.get(&members, 0), b"assistant") {
         return None;
     }
     let message = f.get(&members, 1).filter(|m| m.kind == Kind::Object)?;
-    let mut message_members = Vec::new();
-    read::members(b, message.value.start, s.ends, &mut message_members)?;
-    let g = Fields::find(b, &message_members, [b"content"])?;
-    let content = g.get(&message_members, 0)?;
+    let message = InBytes::at(b, s.ends, message.value.start)?;
+    let g = Fields::find(b, message.members(), [b"content"])?;
+    let content = g.get(message.members(), 0)?;
     let listed = content.kind == Kind::Array;
     let content = match content.kind {
         Kind::String => FastContent::Blocks { content: Content::Text(s.text(content)), calls: Vec::new() },
         Kind::Array => blocks(s, content.value.start, user)?,
         _ => return None,
     };
-    let message_read = message_members.iter().filter(|m| b.get(m.key.clone()).is_some_and(|k| MESSAGE_READ.contains(&k)));
-    let mut message_value = Some(Value::Object(fields::build_object(b, message_read, |_, _| None)?));
-    let read = members.iter().filter(|m| b.get(m.key.clone()).is_some_and(|k| RECORD_READ.contains(&k)));
-    let value = fields::build_object(b, read, |k, m| {
-        if m.value == message.value {
-            message_value.take()
-        } else if k == b"toolUseResult" {
-            Some(tool_use_result(b, s.ends, m))
-        } else {
-            None
-        }
-    })?;
-    Some(FastRecord { value: Value::Object(value), content, listed })
+    let members = checked_members(s, members)?;
+    let read = Read::of(&members, Some(&message), listed).ok()?;
+    Some(FastRecord { read, members: members.into_members(), content })
 }
 
-/// The record's members that `records` and `usage` read; the rest is left
-/// to the event's metadata.
-const RECORD_READ: [&[u8]; 17] = [
-    b"type", b"timestamp", b"uuid", b"parentUuid", b"logicalParentUuid", b"message", b"toolUseResult", b"requestId", b"costUSD",
-    b"isApiErrorMessage", b"sessionId", b"cwd", b"gitBranch", b"version", b"slug", b"entrypoint", b"agentId",
-];
+/// A record's members for [`Read::of`] and the run's keys: none with an
+/// escaped key, and no run key but a string or `null` (a value the builder
+/// would decline could not be said unsure when first read).
+fn checked_members<'e>(s: &Source<'e, '_>, members: Vec<Member>) -> Option<InBytes<'e>> {
+    let members = InBytes::of(s.b, s.ends, members)?;
+    let plain = |k: &&str| members.kind(k).is_none_or(|k| matches!(k, Kind::String | Kind::Null));
+    RUN_KEYS.iter().all(plain).then_some(members)
+}
 
-/// The members of `message` that are read (its content is read above).
-const MESSAGE_READ: [&[u8]; 3] = [b"id", b"model", b"usage"];
+/// A `progress` record without a `message` (a hook's or a tool's progress):
+/// its `data` built, the rest left in the source.
+fn progress(s: &Source<'_, '_>, members: Vec<Member>) -> Option<FastRecord> {
+    let members = checked_members(s, members)?;
+    let data = members.value("data").ok()?.unwrap_or(Value::Null);
+    let read = Read::of(&members, None, false).ok()?;
+    Some(FastRecord { read, members: members.into_members(), content: FastContent::Progress(data) })
+}
 
-/// Of `toolUseResult`, what is read: its `agentId` (a sub-agent's result),
-/// else an empty object or `null` in its place.
-fn tool_use_result(b: &[u8], ends: &ContainerEnds, m: &Member) -> Value {
-    if m.kind != Kind::Object {
-        return Value::Null;
-    }
-    let mut members = Vec::new();
-    if read::members(b, m.value.start, ends, &mut members).is_none() || members.iter().any(|x| x.key_escaped) {
-        // An escaped key might decode to `agentId`: built whole, as serde_json would.
-        return b.get(m.value.clone()).and_then(crate::json::build::value).unwrap_or(Value::Null);
-    }
-    let agent = members.iter().filter(|x| b.get(x.key.clone()) == Some(b"agentId"));
-    Value::Object(fields::build_object(b, agent, |_, _| None).unwrap_or_default())
+/// [`metadata_shape`] for a `progress` record, whose `data` the reading took first.
+pub fn progress_shape(mut o: Metadata, extra: &Metadata) -> Metadata {
+    o.remove("data");
+    metadata_shape(o, extra)
 }
 
 /// The event metadata of a record the fast path read, from the record as

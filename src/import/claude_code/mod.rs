@@ -15,6 +15,7 @@ mod branches;
 mod blocks;
 mod fast;
 mod head;
+mod look;
 mod meta;
 mod records;
 mod usage;
@@ -29,6 +30,15 @@ pub struct ClaudeCode;
 /// The record types Claude Code writes (others are read as generic events).
 pub const RECORD_TYPES: &[&str] =
     &["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation", "custom-title", "attachment"];
+
+/// The reader's tables of ids and uuids: foldhash, several times cheaper
+/// than std's SipHash on short keys (a parse hashed every record's ids);
+/// nothing iterates them, so their order never shows.
+type Lookup<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+type LookupSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+
+/// The record members whose first non-null value in a run is the run's metadata.
+const RUN_KEYS: [&str; 7] = ["sessionId", "cwd", "gitBranch", "version", "slug", "entrypoint", "agentId"];
 
 /// Fields only Claude Code records carry, one of which a record must have
 /// besides its `type` to count as one.

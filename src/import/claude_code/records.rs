@@ -6,14 +6,15 @@
 //! run's events are contiguous even when sidechain records sit between the
 //! main conversation's lines. Every record is one event.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
+use super::look::{InBytes, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
-use super::{blocks, branches, is_agent_meta, meta_agent_id, usage};
+use super::{blocks, branches, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
 use crate::json::Seg;
@@ -94,11 +95,11 @@ impl RunRecords {
 pub fn import(input: &Input, out: &mut Builder) {
     let b = out.bytes();
     let mut runs = vec![RunRecords::new("main".to_string(), None)];
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    let mut sidechain_uuids: HashMap<String, usize> = HashMap::new();
+    let mut by_id: Lookup<String, usize> = Lookup::default();
+    let mut sidechain_uuids: Lookup<String, usize> = Lookup::default();
     // The main conversation of each session file: several sessions read
     // together (a folder picked whole) stay apart, the first one run 0.
-    let mut main_of_file: HashMap<Option<String>, usize> = HashMap::new();
+    let mut main_of_file: Lookup<Option<String>, usize> = Lookup::default();
     let all = top_records(input);
     let lone_meta = input.files.is_empty() && all.len() == 1;
     for r in all {
@@ -159,7 +160,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: HashMap::new(), agent_calls: HashMap::new() };
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -173,9 +174,9 @@ struct Reader<'r, 'a> {
     /// The usage counted so far (once per `message.id` + `requestId`).
     usage: usage::Counted,
     /// Tool calls by their `tool_use` id.
-    calls: HashMap<String, CallRef>,
+    calls: Lookup<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
-    agent_calls: HashMap<String, String>,
+    agent_calls: Lookup<String, String>,
 }
 
 /// What one run's reading keeps between records.
@@ -187,10 +188,25 @@ struct RunState {
     sites: Vec<(CallRef, Range<usize>, Vec<Seg>)>,
     nodes: Vec<branches::Node>,
     metadata: Metadata,
+    /// Which of the [`RUN_KEYS`] `metadata` holds.
+    run_keys: [bool; RUN_KEYS.len()],
     title: Option<String>,
 }
 
-const RUN_KEYS: &[&str] = &["sessionId", "cwd", "gitBranch", "version", "slug", "entrypoint", "agentId"];
+impl RunState {
+    /// The run's keys the record has that the run has not yet: its first non-null values.
+    fn run_keys<L: Look>(&mut self, o: &L) {
+        for (k, have) in RUN_KEYS.iter().zip(&mut self.run_keys) {
+            if *have {
+                continue;
+            }
+            if let Some(x) = o.value(k).ok().flatten().filter(|x| !x.is_null()) {
+                self.metadata.insert(k.to_string(), x);
+                *have = true;
+            }
+        }
+    }
+}
 
 impl Reader<'_, '_> {
     fn run(&mut self, run: RunRecords) {
@@ -201,7 +217,7 @@ impl Reader<'_, '_> {
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
             if let Some(v) = meta::read(self.out, rec, &mut run_meta) {
-                self.record(v, None, &rec.range, &rec.path, &mut state);
+                self.record(v, &rec.range, &rec.path, &mut state);
             }
         }
         if let (true, Some(rec)) = (run.records.is_empty(), run.metas.first()) {
@@ -216,21 +232,21 @@ impl Reader<'_, '_> {
             } else {
                 fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, range)
             };
-            let (v, fast) = match fast {
-                Some(f) => (f.value, Some((f.content, f.listed))),
-                None => match self.out.parse_record(range, path) {
-                    Ok(v) => (v, None),
-                    Err(_) => continue,
-                },
-            };
-            if let Some(o) = v.as_object() {
-                for k in RUN_KEYS {
-                    if let Some(x) = o.get(*k).filter(|x| !x.is_null() && !state.metadata.contains_key(*k)) {
-                        state.metadata.insert(k.to_string(), x.clone());
+            match fast {
+                Some(f) => {
+                    if let Some(members) = InBytes::of(self.out.bytes(), self.ends, f.members) {
+                        state.run_keys(&members);
                     }
+                    self.fast_record(f.read, f.content, range, path, &mut state);
+                }
+                None => {
+                    let Ok(v) = self.out.parse_record(range, path) else { continue };
+                    if let Some(o) = v.as_object() {
+                        state.run_keys(&o);
+                    }
+                    self.record(v, range, path, &mut state);
                 }
             }
-            self.record(v, fast, range, path, &mut state);
         }
         for (call, range, segs) in std::mem::take(&mut state.sites) {
             if self.out.answered(call) {
@@ -258,49 +274,89 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// One record; `fast` is its `message.content` when the fast path read
-    /// it (the value then holds `null` in its place) and whether it is a list.
-    fn record(&mut self, v: Value, fast: Option<(FastContent, bool)>, range: &Range<usize>, path: &str, state: &mut RunState) {
+    /// One record read the exact way.
+    fn record(&mut self, v: Value, range: &Range<usize>, path: &str, state: &mut RunState) {
         let Value::Object(o) = v else {
             let at = self.out.next_event();
             self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
             self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v }), "(not an object)", range.clone(), path.to_string(), None);
             return;
         };
-        let kind = o.get("type").and_then(Value::as_str).unwrap_or_default().to_string();
-        let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
+        let message = o.get("message").and_then(Value::as_object);
+        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default(); // (never unsure: parsed)
+        let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
+        let at = self.node(&mut read, results, state);
+        let usage = self.usage.take(read.usage.take());
+        self.dispatch(o, read, range, path, state);
+        self.fill_usage(usage, at);
+    }
+
+    /// One record the fast path read.
+    fn fast_record(&mut self, mut read: Read, content: FastContent, range: &Range<usize>, path: &str, state: &mut RunState) {
+        let results = matches!(content, FastContent::OneResult { .. });
+        let at = self.node(&mut read, results, state);
+        let usage = self.usage.take(read.usage.take());
+        match content {
+            FastContent::Blocks { content, calls } if read.kind == "assistant" => self.assistant(None, (content, calls), read, range, path, state),
+            FastContent::OneResult { tool_use_id, is_error, content } => {
+                let results = vec![ResultBlock { index: 0, tool_use_id, is_error }];
+                self.user(None, (results, UserBody::OneResult(content)), read, range, path);
+            }
+            FastContent::Blocks { content, .. } => self.user(None, (Vec::new(), UserBody::Message(content)), read, range, path),
+            FastContent::Progress(data) => {
+                // As `dispatch` reads a progress record (whose `agent_progress` finds no `data` left).
+                let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
+                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path.to_string(), read.timestamp);
+                self.finish(ev, Rest::InSource(fast::progress_shape), range);
+            }
+        }
+        self.fill_usage(usage, at);
+    }
+
+    /// The record's node in the run's `parentUuid` tree (its uuids are
+    /// taken from `read`); its event's number. `results`: the record's
+    /// content holds a `tool_result` block (a tool-result record of any type,
+    /// as it always was).
+    fn node(&mut self, read: &mut Read, results: bool, state: &mut RunState) -> u32 {
         let at = self.out.next_event();
-        let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        let logical = read.parent.is_none() && read.logical_parent.is_some();
         state.nodes.push(branches::Node {
             event: at,
-            uuid: str_field(&o, "uuid"),
-            parent: str_field(&o, "parentUuid").or_else(|| str_field(&o, "logicalParentUuid")),
-            logical: str_field(&o, "parentUuid").is_none() && str_field(&o, "logicalParentUuid").is_some(),
-            conversation: kind == "user" || kind == "assistant",
-            attached: kind == "user" && o.get("toolUseResult").is_some()
-                || match &fast {
-                    Some((content, _)) => matches!(content, FastContent::OneResult { .. }),
-                    None => o.get("message").and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| {
-                        b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result"))
-                    }),
-                },
-            message_id: o.get("message").and_then(|m| m.get("id")).and_then(Value::as_str).filter(|_| kind == "assistant").map(str::to_string),
+            uuid: read.uuid.take(),
+            parent: read.parent.take().or_else(|| read.logical_parent.take()),
+            logical,
+            conversation: read.kind == "user" || read.kind == "assistant",
+            attached: read.kind == "user" && read.tool_use_result || results,
+            message_id: read.message_id.clone().filter(|_| read.kind == "assistant"),
         });
-        let usage = self.usage.take(&o, fast.as_ref().map(|(_, listed)| *listed));
-        self.dispatch(o, fast.map(|(content, _)| content), &kind, range, path, timestamp, state);
+        at
+    }
+
+    fn fill_usage(&mut self, usage: Option<usage::Taken>, at: u32) {
         if let (Some(u), Some(e)) = (usage, self.out.event_mut(at)) {
             u.fill(e.facts_mut());
         }
     }
 
     /// Reads the record by its type into exactly one event.
-    #[allow(clippy::too_many_arguments)]
-    fn dispatch(&mut self, mut o: Map<String, Value>, fast: Option<FastContent>, kind: &str, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
+    fn dispatch(&mut self, mut o: Map<String, Value>, read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
         let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
-        let kind = kind.to_string();
+        let kind = read.kind.to_string();
         let body = match kind.as_str() {
-            "assistant" => return self.assistant(o, fast, range, path, timestamp, state),
-            "user" => return self.user(o, fast, range, path, timestamp),
+            "assistant" => {
+                let (message, content) = take_message(&mut o);
+                if message.is_none() {
+                    let at = self.out.next_event();
+                    self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, path, &[Seg::Key("message".into())], Some(at));
+                }
+                let content = blocks::content(content.as_ref());
+                return self.assistant(Some((o, message.unwrap_or_default())), content, read, range, path, state);
+            }
+            "user" => {
+                let (message, content) = take_message(&mut o);
+                let content = user_blocks(content.as_ref());
+                return self.user(Some((o, message.unwrap_or_default())), content, read, range, path);
+            }
             "system" => {
                 let subtype = str_field(&o, "subtype").unwrap_or_default();
                 let content = str_field(&o, "content").unwrap_or_default();
@@ -343,8 +399,8 @@ impl Reader<'_, '_> {
             self.agent_progress(&o);
         }
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
-        let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), timestamp);
-        self.finish(ev, o, None);
+        let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), read.timestamp);
+        self.finish(ev, Rest::Parsed(o), range);
     }
 
     /// A sub-agent's progress in the main session names the call that started it.
@@ -360,47 +416,28 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// Keeps the record's remaining fields as the event's metadata. A record
-    /// the fast path read (`fast`: its range) holds only the members read in
-    /// `o`: its metadata is left in the source, shaped the same way when
-    /// first read.
-    fn finish(&mut self, ev: u32, mut o: Map<String, Value>, fast: Option<&Range<usize>>) {
-        o.remove("type");
-        o.remove("timestamp");
+    /// Keeps the record's remaining fields as the event's metadata.
+    fn finish(&mut self, ev: u32, rest: Rest, range: &Range<usize>) {
         // What the reading already put there (`continues_event`) stays.
         let Some(extra) = self.out.event_mut(ev).map(|e| std::mem::take(&mut e.metadata).into_map()) else { return };
-        let metadata = match fast {
-            Some(range) => self.out.metadata_in_source(range.clone(), fast::metadata_shape, extra),
-            None => {
+        let metadata = match rest {
+            Rest::Parsed(mut o) => {
+                o.remove("type");
+                o.remove("timestamp");
                 o.extend(extra);
                 o.into()
             }
+            Rest::InSource(shape) => self.out.metadata_in_source(range.clone(), shape, extra),
         };
         if let Some(e) = self.out.event_mut(ev) {
             e.metadata = metadata;
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn assistant(&mut self, mut o: Map<String, Value>, fast: Option<FastContent>, range: &Range<usize>, path: &str, timestamp: Option<String>, state: &mut RunState) {
-        let message = match o.remove("message") {
-            Some(Value::Object(m)) => m,
-            other => {
-                if let Some(v) = other {
-                    o.insert("message".to_string(), v);
-                }
-                let at = self.out.next_event();
-                self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, path, &[Seg::Key("message".into())], Some(at));
-                Map::new()
-            }
-        };
-        let message_id = message.get("id").and_then(Value::as_str).map(str::to_string);
-        let read_fast = fast.is_some();
-        let (content, calls) = match fast {
-            Some(FastContent::Blocks { content, calls }) => (content, calls),
-            _ => blocks::content(message.get("content")),
-        };
-        let model = message.get("model").and_then(Value::as_str).map(str::to_string);
+    /// An assistant record: `exact` is the record read the exact way, less
+    /// its `message`, and that message less its content (`None`: read fast).
+    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
+        let (message_id, timestamp) = (read.message_id, read.timestamp);
         let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(id.as_str())).map(|(_, ev)| *ev);
         let (ev, turn_event, base) = match open {
             Some(turn_event) => {
@@ -437,38 +474,19 @@ impl Reader<'_, '_> {
             }
             state.sites.push((call, range.clone(), c.segs));
         }
-        let failed = o.get("isApiErrorMessage").and_then(Value::as_bool).unwrap_or(false);
-        let mut rest = message;
-        rest.remove("content");
-        o.insert("message".to_string(), Value::Object(rest));
-        self.finish(ev, o, read_fast.then_some(range));
+        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
-            e.failed = failed;
-            if model.is_some() {
-                e.facts_mut().model = model;
+            e.failed = read.failed;
+            if read.model.is_some() {
+                e.facts_mut().model = read.model;
             }
         }
     }
 
-    fn user(&mut self, mut o: Map<String, Value>, fast: Option<FastContent>, range: &Range<usize>, path: &str, timestamp: Option<String>) {
-        let message = match o.remove("message") {
-            Some(Value::Object(m)) => m,
-            other => {
-                if let Some(v) = other {
-                    o.insert("message".to_string(), v);
-                }
-                Map::new()
-            }
-        };
+    /// A user record (`exact` as [`Reader::assistant`] takes it), with its
+    /// `tool_result` blocks and body.
+    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (Vec<ResultBlock>, UserBody), read: Read, range: &Range<usize>, path: &str) {
         let at = self.out.next_event();
-        let read_fast = fast.is_some();
-        let (results, body) = match fast {
-            Some(FastContent::OneResult { tool_use_id, is_error, content }) => {
-                (vec![ResultBlock { index: 0, tool_use_id, is_error }], UserBody::OneResult(content))
-            }
-            Some(FastContent::Blocks { content, .. }) => (Vec::new(), UserBody::Message(content)),
-            None => user_blocks(&message),
-        };
         let mut failed = false;
         let mut links = Vec::new();
         for r in &results {
@@ -482,9 +500,9 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        if let (Some(agent), Some(first)) = (o.get("toolUseResult").and_then(|t| t.get("agentId")).and_then(Value::as_str), results.first()) {
+        if let (Some(agent), Some(first)) = (read.result_agent, results.first()) {
             if let Some(call) = &first.tool_use_id {
-                self.agent_calls.entry(agent.to_string()).or_insert_with(|| call.clone());
+                self.agent_calls.entry(agent).or_insert_with(|| call.clone());
             }
         }
         let body = match body {
@@ -497,18 +515,23 @@ impl Reader<'_, '_> {
             }),
             UserBody::Message(content) => EventBody::Message(Message { role: "user".to_string(), content, tool_calls: Vec::new() }),
         };
-        let ev = self.out.push_event(body, "user", range.clone(), path.to_string(), timestamp);
+        let ev = self.out.push_event(body, "user", range.clone(), path.to_string(), read.timestamp);
         for call in links {
             self.out.link_result(call, ev);
         }
-        let mut rest = message;
-        rest.remove("content");
-        o.insert("message".to_string(), Value::Object(rest));
-        self.finish(ev, o, read_fast.then_some(range));
+        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = failed;
         }
     }
+}
+
+/// What is left of a record for its event's metadata.
+enum Rest {
+    /// The parsed record, less what the reading took.
+    Parsed(Map<String, Value>),
+    /// A record the fast path read: left in the source, shaped the same way when first read.
+    InSource(crate::event_metadata::Shape),
 }
 
 /// A user record's `tool_result` block: where it is and what the reading needs of it.
@@ -525,15 +548,40 @@ enum UserBody {
     Message(Content),
 }
 
-/// The `tool_result` blocks of a user message, and its body.
-fn user_blocks(message: &Map<String, Value>) -> (Vec<ResultBlock>, UserBody) {
-    let blocks = message.get("content").and_then(Value::as_array);
+/// Takes the record's `message` out of `o`: the message less its content,
+/// and that content; `None` (and `o` as it was) when it is no object.
+fn take_message(o: &mut Map<String, Value>) -> (Option<Map<String, Value>>, Option<Value>) {
+    match o.remove("message") {
+        Some(Value::Object(mut m)) => {
+            let content = m.remove("content");
+            (Some(m), content)
+        }
+        other => {
+            // (serde_json's `remove` moved the last member into its place; as before.)
+            if let Some(v) = other {
+                o.insert("message".to_string(), v);
+            }
+            (None, None)
+        }
+    }
+}
+
+/// The record less its type and timestamp, with its message (less its
+/// content) put back last, as the event's metadata holds it.
+fn with_message((mut o, message): (Map<String, Value>, Map<String, Value>)) -> Map<String, Value> {
+    o.insert("message".to_string(), Value::Object(message));
+    o
+}
+
+/// The `tool_result` blocks of a user message's `content`, and its body.
+fn user_blocks(content: Option<&Value>) -> (Vec<ResultBlock>, UserBody) {
+    let blocks = content.and_then(Value::as_array);
     let results: Vec<(usize, &Value)> = blocks
         .map(|b| b.iter().enumerate().filter(|(_, x)| x.get("type").and_then(Value::as_str) == Some("tool_result")).collect())
         .unwrap_or_default();
     let body = match (results.as_slice(), blocks.map(Vec::len)) {
         ([(_, block)], Some(1)) => UserBody::OneResult(blocks::result_content(block)),
-        _ => UserBody::Message(blocks::content(message.get("content")).0),
+        _ => UserBody::Message(blocks::content(content).0),
     };
     let results = results
         .into_iter()

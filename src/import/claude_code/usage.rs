@@ -6,16 +6,16 @@
 //! wrote it) is its cost, counted with its usage by the same rule: what
 //! ccusage's `--mode display` adds up.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
+use super::look::{Look, Unsure};
 use crate::import::facts;
+use crate::json::read::Kind;
 use crate::model::{Cost, EventFacts, Usage};
 
 /// The usage pairs already counted in this input.
 #[derive(Default)]
-pub struct Counted(HashSet<(String, String)>);
+pub struct Counted(super::LookupSet<(String, String)>);
 
 /// A counted record's usage, and its cost when it has a `costUSD`.
 pub struct Taken {
@@ -31,51 +31,92 @@ impl Taken {
     }
 }
 
+/// A record's usage that ccusage's schema accepts, with the ids it is
+/// counted once by (`message.id`, `requestId`), before the repeat check.
+pub struct Claim {
+    taken: Taken,
+    ids: Option<(String, String)>,
+}
+
 impl Counted {
-    /// The record's usage (and cost) when ccusage would count it here.
-    /// `listed`: the fast path read `message.content` (left `null` in `o`)
-    /// and found a list whose blocks' `text`s are strings, or not a list.
-    pub fn take(&mut self, o: &Map<String, Value>, listed: Option<bool>) -> Option<Taken> {
-        let message = o.get("message")?.as_object()?;
-        if !accepted(o, message, listed) {
-            return None;
-        }
-        let usage = facts::usage(message.get("usage")?)?;
-        let id = message.get("id").and_then(Value::as_str);
-        let request = o.get("requestId").and_then(Value::as_str);
-        let cost = facts::amount(o.get("costUSD")).map(|total| Cost { total, input: None, output: None });
-        match (id, request) {
-            (Some(m), Some(r)) if !self.0.insert((m.to_string(), r.to_string())) => None,
-            _ => Some(Taken { usage, cost }),
+    /// The claimed usage (and cost) when ccusage would count it here: not
+    /// when its ids were counted already.
+    pub fn take(&mut self, claim: Option<Claim>) -> Option<Taken> {
+        let claim = claim?;
+        match claim.ids {
+            Some(ids) => self.0.insert(ids).then_some(claim.taken),
+            None => Some(claim.taken),
         }
     }
 }
 
+/// The usage of record `o` (its `message` object: `message`) ccusage's
+/// schema accepts, if any. `listed`: `message.content` is missing or a list
+/// whose blocks are objects with no `text` but a string one
+/// ([`content_listed`]; the fast path knows it from its reading).
+pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option<Claim>, Unsure> {
+    let Some(message) = message else { return Ok(None) };
+    let Some(usage) = message.object("usage")? else { return Ok(None) };
+    if !accepted(o, message, &usage, listed) {
+        return Ok(None);
+    }
+    let Some(usage) = counts(&usage)? else { return Ok(None) };
+    let cost = facts::amount(o.value("costUSD")?.as_ref());
+    let ids = match (message.str("id"), o.str("requestId")) {
+        (Some(m), Some(r)) => Some((m.into_owned(), r.into_owned())),
+        _ => None,
+    };
+    Ok(Some(Claim { taken: Taken { usage, cost: cost.map(|total| Cost { total, input: None, output: None }) }, ids }))
+}
+
+/// [`facts::usage`] of an Anthropic or OpenAI `usage` object, read through
+/// [`Look`] (in the source, without building it); its test holds the two together.
+fn counts<L: Look>(o: &L) -> Result<Option<Usage>, Unsure> {
+    let detail = |outer: &str, inner: &str| Ok::<_, Unsure>(o.object(outer)?.and_then(|d| d.u64(inner)));
+    let input = o.u64("prompt_tokens").or_else(|| o.u64("input_tokens"));
+    let output = o.u64("completion_tokens").or_else(|| o.u64("output_tokens"));
+    let cache_read = match o.u64("cache_read_input_tokens") {
+        Some(n) => Some(n),
+        None => detail("prompt_tokens_details", "cached_tokens")?,
+    };
+    let cache_creation = o.u64("cache_creation_input_tokens");
+    let reasoning = match detail("completion_tokens_details", "reasoning_tokens")? {
+        Some(n) => Some(n),
+        None => o.u64("reasoning_output_tokens"),
+    };
+    let total = o.u64("total_tokens");
+    Ok(facts::usage_of_counts([input, output, cache_read, cache_creation, reasoning, total], o.has("input_tokens")))
+}
+
 /// ccusage's `usageDataSchema` (valibot; `optional` takes a missing key, not `null`).
-fn accepted(o: &Map<String, Value>, message: &Map<String, Value>, listed: Option<bool>) -> bool {
-    let opt = |m: &Map<String, Value>, k: &str, ok: &dyn Fn(&Value) -> bool| m.get(k).is_none_or(ok);
-    let nonempty = |v: &Value| v.as_str().is_some_and(|s| !s.is_empty());
-    let number = |v: &Value| v.is_number();
-    let Some(usage) = message.get("usage").and_then(Value::as_object) else { return false };
-    o.get("timestamp").and_then(Value::as_str).is_some_and(iso_timestamp)
-        && opt(o, "cwd", &|v| v.is_string())
-        && opt(o, "sessionId", &nonempty)
-        && opt(o, "version", &|v| v.as_str().is_some_and(version))
+fn accepted<L: Look>(o: &L, message: &L, usage: &L, listed: bool) -> bool {
+    let opt = |m: &L, k: &str, ok: &dyn Fn(Kind) -> bool| m.kind(k).is_none_or(ok);
+    let opt_str = |m: &L, k: &str, ok: &dyn Fn(&str) -> bool| m.kind(k).is_none() || m.str(k).is_some_and(|s| ok(&s));
+    let nonempty = |s: &str| !s.is_empty();
+    let number = |k: Kind| k == Kind::Number;
+    o.str("timestamp").is_some_and(|t| iso_timestamp(&t))
+        && opt(o, "cwd", &|k| k == Kind::String)
+        && opt_str(o, "sessionId", &nonempty)
+        && opt_str(o, "version", &version)
         && opt(o, "costUSD", &number)
-        && opt(o, "requestId", &nonempty)
-        && opt(o, "isApiErrorMessage", &|v| v.is_boolean())
-        && usage.get("input_tokens").is_some_and(number)
-        && usage.get("output_tokens").is_some_and(number)
+        && opt_str(o, "requestId", &nonempty)
+        && opt(o, "isApiErrorMessage", &|k| k == Kind::Bool)
+        && usage.kind("input_tokens") == Some(Kind::Number)
+        && usage.kind("output_tokens") == Some(Kind::Number)
         && opt(usage, "cache_creation_input_tokens", &number)
         && opt(usage, "cache_read_input_tokens", &number)
-        && opt(usage, "speed", &|v| matches!(v.as_str(), Some("standard" | "fast")))
-        && opt(message, "model", &nonempty)
-        && opt(message, "id", &nonempty)
-        && listed.unwrap_or_else(|| {
-            opt(message, "content", &|v| {
-                v.as_array().is_some_and(|blocks| blocks.iter().all(|b| b.as_object().is_some_and(|b| opt(b, "text", &|t| t.is_string()))))
-            })
-        })
+        && opt_str(usage, "speed", &|s| matches!(s, "standard" | "fast"))
+        && opt_str(message, "model", &nonempty)
+        && opt_str(message, "id", &nonempty)
+        && listed
+}
+
+/// What ccusage's schema asks of a parsed `message.content`: missing, or a
+/// list of objects whose `text`, when present, is a string.
+pub fn content_listed(message: Option<&Map<String, Value>>) -> bool {
+    message.and_then(|m| m.get("content")).is_none_or(|v| {
+        v.as_array().is_some_and(|blocks| blocks.iter().all(|b| b.as_object().is_some_and(|b| b.get("text").is_none_or(Value::is_string))))
+    })
 }
 
 /// `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z$`
@@ -103,7 +144,29 @@ fn version(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::import::claude_code::look::InBytes;
     use serde_json::json;
+
+    /// `counts` in the source is `facts::usage` of the parsed object.
+    #[test]
+    fn counts_in_the_source_are_facts_usage() {
+        for u in [
+            r#"{"input_tokens": 3, "output_tokens": 5, "cache_read_input_tokens": 7, "cache_creation_input_tokens": 11}"#,
+            r#"{"input_tokens": 3, "output_tokens": 5, "cache_read_input_tokens": 7, "cache_read_input_tokens": 8}"#,
+            r#"{"prompt_tokens": 30, "completion_tokens": 5, "total_tokens": 35, "prompt_tokens_details": {"cached_tokens": 4}, "completion_tokens_details": {"reasoning_tokens": 2}}"#,
+            r#"{"input_tokens": 1.0, "output_tokens": -2, "total_tokens": 1e3, "reasoning_output_tokens": 18446744073709551615}"#,
+            r#"{"input_tokens": 18446744073709551616, "output_tokens": "5", "prompt_tokens_details": [4], "completion_tokens_details": {"reasoning_tokens": null}}"#,
+            r#"{"service_tier": "standard"}"#,
+            r#"{}"#,
+        ] {
+            let b = u.as_bytes();
+            let split = crate::json::split(b, 0);
+            let looked = InBytes::at(b, &split.ends, 0).unwrap();
+            let parsed: Value = serde_json::from_str(u).unwrap();
+            assert_eq!(counts(&looked).unwrap(), facts::usage(&parsed), "{u}");
+            assert_eq!(counts(&parsed.as_object().unwrap()).unwrap(), facts::usage(&parsed), "{u}");
+        }
+    }
 
     #[test]
     fn schema_edges() {
@@ -113,18 +176,23 @@ mod tests {
         let rec = |content: Value| {
             json!({"timestamp": "2026-02-10T21:11:52.438Z", "requestId": "r", "message": {"id": "m", "content": content, "usage": {"input_tokens": 1, "output_tokens": 2}}})
         };
+        let take = |c: &mut Counted, v: &Value| {
+            let o = v.as_object().unwrap();
+            let m = o.get("message").and_then(Value::as_object);
+            c.take(claim(&o, m.as_ref(), content_listed(m)).unwrap())
+        };
         let mut c = Counted::default();
-        assert!(c.take(rec(json!([{"type": "text", "text": "a"}])).as_object().unwrap(), None).is_some());
-        assert!(c.take(rec(json!([{"type": "text", "text": "b"}])).as_object().unwrap(), None).is_none(), "same message.id + requestId");
+        assert!(take(&mut c, &rec(json!([{"type": "text", "text": "a"}]))).is_some());
+        assert!(take(&mut c, &rec(json!([{"type": "text", "text": "b"}]))).is_none(), "same message.id + requestId");
         let mut c = Counted::default();
-        assert!(c.take(rec(json!("a string")).as_object().unwrap(), None).is_none(), "ccusage's schema wants a list of blocks");
+        assert!(take(&mut c, &rec(json!("a string"))).is_none(), "ccusage's schema wants a list of blocks");
         let mut c = Counted::default();
         let mut priced = rec(json!([]));
         priced["costUSD"] = json!(0.0123);
-        let taken = c.take(priced.as_object().unwrap(), None).unwrap();
+        let taken = take(&mut c, &priced).unwrap();
         assert_eq!(taken.cost.map(|c| c.total), Some(0.0123));
-        assert!(c.take(priced.as_object().unwrap(), None).is_none(), "the repeat's cost is not counted again");
+        assert!(take(&mut c, &priced).is_none(), "the repeat's cost is not counted again");
         priced["costUSD"] = json!("0.0123");
-        assert!(Counted::default().take(priced.as_object().unwrap(), None).is_none(), "ccusage's schema wants a number");
+        assert!(take(&mut Counted::default(), &priced).is_none(), "ccusage's schema wants a number");
     }
 }

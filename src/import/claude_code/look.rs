@@ -1,0 +1,204 @@
+//! What the reading takes from a record besides its content ([`Read`]),
+//! found the same way in a parsed record (the exact path) and in the
+//! record's bytes (the fast path), through [`Look`].
+//!
+//! The fast path used to build the members it read into a
+//! `serde_json::Map` (a String key and a SipHash insert each, then a
+//! SipHash lookup for every read): most of a record's reading. Here it
+//! finds them among the members `json::read` found, and decodes only the
+//! strings the model keeps.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::usage;
+use crate::json::read::{self, Kind, Member};
+use crate::json::string::decode_literal;
+use crate::json::ContainerEnds;
+
+/// A value in the source the fast path cannot be sure to read as serde_json
+/// does (an object with an escaped key, a value the builder declines): the
+/// exact path reads the record.
+#[derive(Debug)]
+pub struct Unsure;
+
+/// An object as the reading looks at it.
+pub trait Look: Sized {
+    /// The kind of member `k`'s value, when the object has it.
+    fn kind(&self, k: &str) -> Option<Kind>;
+    /// Member `k` when it is a string (`Value::as_str`).
+    fn str(&self, k: &str) -> Option<Cow<'_, str>>;
+    /// Member `k` when it is an object.
+    fn object(&self, k: &str) -> Result<Option<Self>, Unsure>;
+    /// Member `k`'s value, built.
+    fn value(&self, k: &str) -> Result<Option<Value>, Unsure>;
+    /// Member `k` when it is a boolean (`Value::as_bool`).
+    fn bool(&self, k: &str) -> Option<bool>;
+    /// Member `k` when it is a number that is a `u64` (`Value::as_u64`).
+    fn u64(&self, k: &str) -> Option<u64>;
+
+    fn has(&self, k: &str) -> bool {
+        self.kind(k).is_some()
+    }
+}
+
+fn kind_of(v: &Value) -> Kind {
+    match v {
+        Value::String(_) => Kind::String,
+        Value::Number(_) => Kind::Number,
+        Value::Object(_) => Kind::Object,
+        Value::Array(_) => Kind::Array,
+        Value::Bool(_) => Kind::Bool,
+        Value::Null => Kind::Null,
+    }
+}
+
+impl Look for &Map<String, Value> {
+    fn kind(&self, k: &str) -> Option<Kind> {
+        self.get(k).map(kind_of)
+    }
+
+    fn str(&self, k: &str) -> Option<Cow<'_, str>> {
+        self.get(k).and_then(Value::as_str).map(Cow::Borrowed)
+    }
+
+    fn object(&self, k: &str) -> Result<Option<Self>, Unsure> {
+        Ok(self.get(k).and_then(Value::as_object))
+    }
+
+    fn value(&self, k: &str) -> Result<Option<Value>, Unsure> {
+        Ok(self.get(k).cloned())
+    }
+
+    fn bool(&self, k: &str) -> Option<bool> {
+        self.get(k).and_then(Value::as_bool)
+    }
+
+    fn u64(&self, k: &str) -> Option<u64> {
+        self.get(k).and_then(Value::as_u64)
+    }
+}
+
+/// An object in the source: its members as `json::read` found them. Only
+/// for an object of a plain record (`fields::plain_record`) whose keys hold
+/// no escape ([`InBytes::at`] checks): its bytes are then what serde_json
+/// reads, and a key's bytes are its text.
+pub struct InBytes<'a> {
+    b: &'a [u8],
+    ends: &'a ContainerEnds,
+    members: Vec<Member>,
+}
+
+impl<'a> InBytes<'a> {
+    /// The object whose `{` is at `open`; `None` when a key is escaped.
+    pub fn at(b: &'a [u8], ends: &'a ContainerEnds, open: usize) -> Option<InBytes<'a>> {
+        let mut members = Vec::new();
+        read::members(b, open, ends, &mut members)?;
+        InBytes::of(b, ends, members)
+    }
+
+    /// The object whose members are `members`; `None` when a key is escaped.
+    pub fn of(b: &'a [u8], ends: &'a ContainerEnds, members: Vec<Member>) -> Option<InBytes<'a>> {
+        (!members.iter().any(|m| m.key_escaped)).then_some(InBytes { b, ends, members })
+    }
+
+    pub fn members(&self) -> &[Member] {
+        &self.members
+    }
+
+    pub fn into_members(self) -> Vec<Member> {
+        self.members
+    }
+
+    /// Member `k` (the last one of a repeated key: serde_json keeps its value).
+    pub fn get(&self, k: &str) -> Option<&Member> {
+        self.members.iter().rev().find(|m| self.b.get(m.key.clone()) == Some(k.as_bytes()))
+    }
+
+}
+
+impl Look for InBytes<'_> {
+    fn kind(&self, k: &str) -> Option<Kind> {
+        self.get(k).map(|m| m.kind)
+    }
+
+    fn str(&self, k: &str) -> Option<Cow<'_, str>> {
+        let m = self.get(k).filter(|m| m.kind == Kind::String)?;
+        Some(decode_literal(self.b.get(m.inner())?, m.escaped))
+    }
+
+    /// An object with an escaped key (one might decode to a key read) is `Unsure`.
+    fn object(&self, k: &str) -> Result<Option<Self>, Unsure> {
+        match self.get(k).filter(|m| m.kind == Kind::Object) {
+            None => Ok(None),
+            Some(m) => InBytes::at(self.b, self.ends, m.value.start).map(Some).ok_or(Unsure),
+        }
+    }
+
+    fn value(&self, k: &str) -> Result<Option<Value>, Unsure> {
+        match self.get(k) {
+            None => Ok(None),
+            Some(m) => self.b.get(m.value.clone()).and_then(crate::json::build::value).map(Some).ok_or(Unsure),
+        }
+    }
+
+    fn bool(&self, k: &str) -> Option<bool> {
+        let m = self.get(k).filter(|m| m.kind == Kind::Bool)?;
+        Some(self.b.get(m.value.clone()) == Some(b"true"))
+    }
+
+    /// As serde_json's `as_u64` with `arbitrary_precision` (which keeps the
+    /// number's text): the text parsed as a `u64`.
+    fn u64(&self, k: &str) -> Option<u64> {
+        let m = self.get(k).filter(|m| m.kind == Kind::Number)?;
+        std::str::from_utf8(self.b.get(m.value.clone())?).ok()?.parse().ok()
+    }
+}
+
+/// What the reading takes from a record besides its content.
+#[derive(Default)]
+pub struct Read {
+    /// `type` (empty when it is no string); one of [`super::RECORD_TYPES`] not copied.
+    pub kind: Cow<'static, str>,
+    pub timestamp: Option<String>,
+    pub uuid: Option<String>,
+    pub parent: Option<String>,
+    pub logical_parent: Option<String>,
+    /// The record has a `toolUseResult` (of any kind).
+    pub tool_use_result: bool,
+    /// `toolUseResult.agentId`: a sub-agent's result.
+    pub result_agent: Option<String>,
+    /// `message.id` and `message.model`.
+    pub message_id: Option<String>,
+    pub model: Option<String>,
+    /// `isApiErrorMessage: true`.
+    pub failed: bool,
+    /// The usage ccusage would count, before the repeat check.
+    pub usage: Option<usage::Claim>,
+}
+
+impl Read {
+    /// Reads `o` (its `message` object: `message`); `listed` as
+    /// [`usage::claim`] takes it. Never `Unsure` for a parsed record.
+    pub fn of<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Read, Unsure> {
+        let s = |k: &str| o.str(k).map(Cow::into_owned);
+        let m = |k: &str| message.and_then(|m| m.str(k)).map(Cow::into_owned);
+        Ok(Read {
+            kind: match o.str("type") {
+                Some(t) => super::RECORD_TYPES.iter().find(|k| **k == t).map_or_else(|| Cow::Owned(t.into_owned()), |k| Cow::Borrowed(*k)),
+                None => Cow::Borrowed(""),
+            },
+            timestamp: s("timestamp"),
+            uuid: s("uuid"),
+            parent: s("parentUuid"),
+            logical_parent: s("logicalParentUuid"),
+            tool_use_result: o.has("toolUseResult"),
+            result_agent: o.object("toolUseResult")?.and_then(|t| t.str("agentId").map(Cow::into_owned)),
+            message_id: m("id"),
+            model: m("model"),
+            failed: o.bool("isApiErrorMessage").unwrap_or(false),
+            usage: usage::claim(o, message, listed)?,
+        })
+    }
+}
