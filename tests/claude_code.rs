@@ -228,6 +228,33 @@ fn a_subagent_is_its_own_run_linked_both_ways_with_its_task_call() {
     assert_eq!(t.runs[1].metadata["parent_tool_call_id"], "toolu_o1");
 }
 
+/// A record off the chain whose content holds a `tool_result` block answers
+/// a call (any record type, not only `user`, as the reader has it): it is
+/// attached to the chain, not the start of an abandoned branch.
+#[test]
+fn a_tool_result_block_off_the_chain_is_not_a_branch() {
+    let line = |uuid: &str, parent: Option<&str>, kind: &str, content: &str| {
+        let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
+        format!(r#"{{"type":"{kind}","uuid":"{uuid}","parentUuid":{parent},"sessionId":"s","timestamp":"2025-01-01T00:00:00.000Z","message":{{"role":"{kind}","content":{content}}}}}"#)
+    };
+    let lines = [
+        line("u1", None, "user", r#""hi""#),
+        line("a1", Some("u1"), "assistant", r#"[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]"#),
+        line("x1", Some("a1"), "assistant", r#"[{"type":"tool_result","tool_use_id":"t1","content":"side"}]"#),
+        line("u2", Some("a1"), "user", r#"[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]"#),
+        line("a2", Some("u2"), "assistant", r#"[{"type":"text","text":"done"}]"#),
+    ];
+    let t = common::parse((lines.join("\n") + "\n").as_bytes());
+    assert_eq!(t.format, "claude-code");
+    assert!(t.events.iter().all(|e| e.metadata.get("abandoned_branch").is_none()));
+    assert_eq!(t.diagnostics.iter().filter(|d| d.code == "abandoned-branch").count(), 0);
+    // The same record without the block starts a branch.
+    let mut plain = lines.clone();
+    plain[2] = line("x1", Some("a1"), "assistant", r#"[{"type":"text","text":"side"}]"#);
+    let t = common::parse((plain.join("\n") + "\n").as_bytes());
+    assert_eq!(t.diagnostics.iter().filter(|d| d.code == "abandoned-branch").count(), 1);
+}
+
 #[test]
 fn the_edited_prompt_leaves_an_abandoned_branch() {
     let t = session();
