@@ -10,6 +10,8 @@
 //! source equals the same text copied out of it.
 
 mod common;
+#[path = "fast_paths/agent_catalog.rs"]
+mod agent_catalog;
 #[path = "fast_paths/agentlens.rs"]
 mod agentlens;
 #[path = "fast_paths/histories.rs"]
@@ -402,56 +404,6 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
     ];
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 4, "only {left_in_source} texts read fast");
-}
-
-/// An agent-catalog log with one edit applied (see [`docent_run`]).
-fn agent_catalog_log(edit: (&str, &str)) -> String {
-    let span = r#""span": {"session": "s1", "name": ["agent"]}, "timestamp": "2025-01-01T00:00:08.000+05:30""#;
-    let lines = [
-        r#"{"identifier": "i1", SPAN, "content": {"kind": "system", "value": "be brief \u00e9", "extra": null}, "annotations": {"a": 1}}"#,
-        r#"{"identifier": "i2", SPAN, "content": {"kind": "user", "value": "hi", "user_id": "u"}}"#,
-        r#"{"identifier": "i3", SPAN, "content": {"kind": "chat-completion", "output": "ok", "meta": {"m": 1}}}"#,
-        r#"{"identifier": "i4", SPAN, "content": {"kind": "assistant", "value": "done"}, "catalog_version": {"identifier": "x"}}"#,
-        r#"{"identifier": "i5", SPAN, "content": {"kind": "key-value", "key": "k", "value": "v"}}"#,
-        r#"{"identifier": "i6", SPAN, "content": {"kind": "tool-call", "tool_name": "ls", "tool_args": {"p": "/"}, "tool_call_id": "c1", "status": "success"}}"#,
-        r#"{"identifier": "i7", SPAN, "content": {"kind": "tool-result", "tool_call_id": "c1", "tool_result": "a\nb", "status": "success"}}"#,
-    ];
-    let doc = lines.join("\n").replace("SPAN", span);
-    edited(&doc, edit)
-}
-
-#[test]
-fn agent_catalog_records_read_fast_parse_the_same_both_ways() {
-    let edits: &[(&str, &str)] = &[
-        ("", ""),
-        (r#""value": "be brief"#, r#""v\u0061lue": "be brief"#),
-        (r#""value": "be brief"#, r#""value": "x", "value": "be brief"#),
-        (r#""value": "be brief \u00e9""#, r#""value": 5"#),
-        (r#""value": "be brief \u00e9""#, r#""value": null"#),
-        (r#""value": "be brief \u00e9""#, r#""value": "a \ud800 b""#),
-        (r#""kind": "system""#, r#""kind": "syst\u0065m""#),
-        (r#""kind": "system""#, r#""kind": "system", "kind": "user""#),
-        (r#""kind": "system""#, r#""kind": "sys""#),
-        (r#""kind": "user""#, r#""kind": "user", "user_id": 7"#),
-        (r#""output": "ok""#, r#""output": ["ok"]"#),
-        (r#""output": "ok""#, r#""value": "ok""#),
-        (r#""meta": {"m": 1}"#, r#""meta": 3"#),
-        (r#""extra": null"#, r#""extra": 1"#),
-        (r#""annotations": {"a": 1}"#, r#""annotations": {"a": NaN}"#),
-        (r#""annotations": {"a": 1}"#, r#""annotations": {"a": 1}, "annotations": 2"#),
-        (r#"{"identifier": "i2""#, r#"{"identifier": "i2", "content": 1"#),
-        (r#""timestamp": "2025-01-01T00:00:08.000+05:30""#, r#""timestamp": "2025-01-01T00:00:08""#),
-        (r#""catalog_version": {"identifier": "x"}"#, r#""catalog_version": {"identifier": "x", "n": 1e999}"#),
-        (r#""content": {"kind": "assistant", "value": "done"}"#, r#""content": {"kind": "assistant", "value": "d\/o\"ne"}"#),
-        (r#""tool_result": "a\nb""#, r#""tool_result": null"#),
-        (r#""tool_result": "a\nb""#, r#""tool_result": {"rows": 2}"#),
-        (r#""tool_result": "a\nb""#, r#""tool_result": "x", "tool_result": "y""#),
-        (r#""tool_result": "a\nb", "status": "success""#, r#""tool_result": "a\nb", "status": "broken""#),
-        (r#""tool_call_id": "c1", "tool_result""#, r#""tool_call_id": "c9", "tool_result""#),
-        (r#""tool_call_id": "c1", "tool_result""#, r#""tool_result""#),
-    ];
-    let left_in_source = edits_parse_the_same(edits, "agent-catalog", agent_catalog_log);
-    assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
 }
 
 /// OpenHands: the SDK events of the corpus and fixtures are read fast (their

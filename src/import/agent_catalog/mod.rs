@@ -27,8 +27,10 @@ use serde_json::{Map, Value};
 
 mod content;
 mod fast;
+mod record;
 
-use content::Links;
+use content::{Links, Pieces};
+use record::{ContentMembers, Members, RecordMembers, ANNOTATIONS, CATALOG_VERSION, CONTENT, CONTENT_MEMBERS, IDENTIFIER, RECORD_MEMBERS, SPAN, TIMESTAMP};
 
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
@@ -105,7 +107,7 @@ impl Format for AgentCatalog {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, identifiers: HashSet::new() };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, identifiers: HashSet::new(), clean_catalog_version: None, scratch: fast::Scratch::default() };
         let records = reader.records(input);
         reader.sessions(records);
         reader.span_diagnostics();
@@ -130,6 +132,11 @@ struct Reader<'r, 'a> {
     /// for this format, as agentc-core's pydantic does).
     hazards: &'r [usize],
     identifiers: HashSet<String>,
+    /// The bytes of the last `catalog_version` object the fast path read
+    /// that passed its checks (a log repeats one version on every record).
+    clean_catalog_version: Option<&'a [u8]>,
+    /// The fast path's buffers.
+    scratch: fast::Scratch,
 }
 
 /// Where diagnostics about the record being read go.
@@ -215,26 +222,69 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn record(&mut self, r: &Record, no_session: bool, links: &mut Links) {
-        let (v, text) = match self.fast_record(&r.range) {
-            Some((v, text)) => (v, Some(text)),
-            None => match self.parse(r) {
-                Ok(v) => (v, None),
-                Err(msg) => {
-                    self.out.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
-                    return;
-                }
-            },
+        if let Some(read) = self.fast_record(&r.range) {
+            let fast::Read { record, content, pieces, catalog_version } = read;
+            let o = Members(record.each_ref().map(Option::as_ref));
+            let c = Members(content.each_ref().map(Option::as_ref));
+            let index = self.place(r, no_session, &o, &c, pieces, catalog_version, links);
+            // Its metadata stays in the source (`reads_fast` is `can_defer_metadata`).
+            let metadata = self.out.metadata_in_source(r.range.clone(), record::metadata_shape, Map::new());
+            if let Some(e) = self.out.event_mut(index) {
+                e.metadata = metadata;
+            }
+            return;
+        }
+        let v = match self.parse(r) {
+            Ok(v) => v,
+            Err(msg) => {
+                self.out.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
+                return;
+            }
         };
-        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
+            let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
             self.d(&ctx, Error, "record-not-object", format!("expected a log record object, found {}", json_type(&v)), &[]);
             self.out.unparsed(r.range.clone(), &r.path, format!("a log record must be an object, not {}", json_type(&v)));
             return;
         };
-        let mut meta = Metadata::new();
-        self.identifier(o, &ctx, &mut meta);
-        let span = self.span(o, &ctx);
-        if no_session && o.get("span").is_some_and(|s| s.is_object() && s.get("session").is_none()) {
+        let members = Members::of(o, &RECORD_MEMBERS);
+        let content = match o.get("content") {
+            Some(Value::Object(c)) => Members::of(c, &CONTENT_MEMBERS),
+            _ => Members([None; 15]),
+        };
+        let index = self.place(r, no_session, &members, &content, Pieces::default(), None, links);
+        // The exact path keeps `v` (tests/fast_paths.rs compares the two).
+        let metadata = if self.out.can_defer_metadata(&r.range) {
+            self.out.metadata_in_source(r.range.clone(), record::metadata_shape, Map::new())
+        } else {
+            let Value::Object(o) = v else { return };
+            record::metadata_shape(o, &Map::new()).into()
+        };
+        if let Some(e) = self.out.event_mut(index) {
+            e.metadata = metadata;
+        }
+    }
+
+    /// Checks the record whose members are `o` (its `content` object's `c`,
+    /// its big values left in the source `pieces`) and places its event;
+    /// returns the event's index. `catalog_version`: the bytes of its
+    /// `catalog_version` object, when the fast path read it (one the last
+    /// such check found clean is not checked again: the check reads nothing else).
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        r: &Record,
+        no_session: bool,
+        o: &RecordMembers<'_>,
+        c: &ContentMembers<'_>,
+        pieces: Pieces,
+        catalog_version: Option<&'a [u8]>,
+        links: &mut Links,
+    ) -> u32 {
+        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
+        self.identifier(o.get(IDENTIFIER), &ctx);
+        let span = self.span(o.get(SPAN), &ctx);
+        if no_session && o.get(SPAN).is_some_and(|s| s.is_object() && s.get("session").is_none()) {
             self.d(
                 &ctx,
                 Warning,
@@ -244,42 +294,50 @@ impl<'r, 'a> Reader<'r, 'a> {
                 &[key("span")],
             );
         }
-        let timestamp = self.aware_datetime(o.get("timestamp"), &ctx, &[key("timestamp")]);
-        match o.get("annotations") {
-            None | Some(Value::Null) => {}
-            Some(a @ Value::Object(_)) => {
-                meta.insert("annotations".to_string(), a.clone());
-            }
-            Some(other) => {
-                self.type_error(&ctx, &[key("annotations")], "an object (or null)", other);
-                meta.insert("annotations".to_string(), other.clone());
+        let timestamp = self.aware_datetime(o.get(TIMESTAMP), &ctx, &[key("timestamp")]);
+        match o.get(ANNOTATIONS) {
+            None | Some(Value::Null) | Some(Value::Object(_)) => {}
+            Some(other) => self.type_error(&ctx, &[key("annotations")], "an object (or null)", other),
+        }
+        let known_clean = catalog_version.is_some() && catalog_version == self.clean_catalog_version;
+        if !known_clean {
+            let before = self.out.diagnostic_count();
+            self.catalog_version(o.get(CATALOG_VERSION), &ctx);
+            if catalog_version.is_some() && self.out.diagnostic_count() == before {
+                self.clean_catalog_version = catalog_version;
             }
         }
-        self.catalog_version(o, &ctx);
-        self.remember_catalog_version(o);
-        let read = self.content(o, &ctx, span.as_deref(), &mut meta, links, text);
+        self.remember_catalog_version(o, catalog_version);
+        let read = self.content(o.get(CONTENT), c, &ctx, span.as_deref(), links, pieces);
         let index = self.out.push_event(read.body, &read.kind, r.range.clone(), r.path.clone(), timestamp);
         if let Some(call) = read.link {
             self.out.link_result(CallRef { event: call, call: 0 }, index);
         }
         if let Some(e) = self.out.event_mut(index) {
             e.span = span;
-            e.metadata = meta.into();
             e.failed = read.failed;
             if let Some(h) = read.handoff {
                 e.facts_mut().handoff = Some(h);
             }
         }
+        index
     }
 
-    /// The run's catalog version and root span: those of its first record.
-    fn remember_catalog_version(&mut self, o: &Map<String, Value>) {
+    /// The run's catalog version and root span: those of its first record
+    /// (`in_source`: the bytes of the version object, when read fast).
+    fn remember_catalog_version(&mut self, o: &RecordMembers<'_>, in_source: Option<&[u8]>) {
         let Some(run) = self.out.last_run_mut() else { return };
-        if let Some(cv) = o.get("catalog_version") {
-            run.metadata.entry("catalog_version".to_string()).or_insert_with(|| cv.clone());
+        if !run.metadata.contains_key("catalog_version") {
+            let cv = match in_source {
+                Some(bytes) => crate::json::build::from_slice(bytes).ok(),
+                None => o.get(CATALOG_VERSION).cloned(),
+            };
+            if let Some(cv) = cv {
+                run.metadata.insert("catalog_version".to_string(), cv);
+            }
         }
         if run.name.is_none() {
-            run.name = o.get("span").and_then(|s| s.get("name")).and_then(|n| n.get(0)).and_then(Value::as_str).map(str::to_string);
+            run.name = o.get(SPAN).and_then(|s| s.get("name")).and_then(|n| n.get(0)).and_then(Value::as_str).map(str::to_string);
         }
     }
 
@@ -309,8 +367,8 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.diag(Error, "field-missing", message, crate::json::render_path(&ctx.path, segs), offset, Some(ctx.index));
     }
 
-    fn identifier(&mut self, o: &Map<String, Value>, ctx: &Ctx, meta: &mut Metadata) {
-        match o.get("identifier") {
+    fn identifier(&mut self, id: Option<&Value>, ctx: &Ctx) {
+        match id {
             None => {}
             Some(Value::String(id)) => {
                 if !self.identifiers.insert(id.clone()) {
@@ -322,18 +380,14 @@ impl<'r, 'a> Reader<'r, 'a> {
                         &[key("identifier")],
                     );
                 }
-                meta.insert("identifier".to_string(), Value::String(id.clone()));
             }
-            Some(other) => {
-                self.type_error(ctx, &[key("identifier")], "a string", other);
-                meta.insert("identifier".to_string(), other.clone());
-            }
+            Some(other) => self.type_error(ctx, &[key("identifier")], "a string", other),
         }
     }
 
     /// Checks `span` and returns its name path (non-strings as JSON text).
-    fn span(&mut self, o: &Map<String, Value>, ctx: &Ctx) -> Option<Vec<String>> {
-        let s = match o.get("span") {
+    fn span(&mut self, span: Option<&Value>, ctx: &Ctx) -> Option<Vec<String>> {
+        let s = match span {
             None => {
                 self.missing(ctx, &[key("span")], " (an object with `session` and `name`)");
                 return None;
@@ -390,18 +444,17 @@ impl<'r, 'a> Reader<'r, 'a> {
             self.missing(ctx, at, " (a timestamp with a timezone, e.g. 2024-08-26T12:02:59.500Z)");
             return None;
         };
-        let what = crate::json::render_path("", at);
-        let what = what.trim_start_matches('.').to_string();
+        let what = || crate::json::render_path("", at).trim_start_matches('.').to_string();
         match lax::datetime(v) {
             Ok(d) if d.aware => {}
             Ok(_) => self.d(
                 ctx,
                 Error,
                 "timestamp-naive",
-                format!("`{what}` {v} has no timezone; Agent Catalog requires one (e.g. 2024-08-26T12:02:59.500Z or +05:30)"),
+                format!("`{}` {v} has no timezone; Agent Catalog requires one (e.g. 2024-08-26T12:02:59.500Z or +05:30)", what()),
                 at,
             ),
-            Err(e) => self.d(ctx, Error, "timestamp-invalid", format!("`{what}`: {}", e.message), at),
+            Err(e) => self.d(ctx, Error, "timestamp-invalid", format!("`{}`: {}", what(), e.message), at),
         }
         match v {
             Value::String(s) => Some(s.clone()),
@@ -411,9 +464,9 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     /// `catalog_version`: agentc-core's `VersionDescriptor`.
-    fn catalog_version(&mut self, o: &Map<String, Value>, ctx: &Ctx) {
+    fn catalog_version(&mut self, cv: Option<&Value>, ctx: &Ctx) {
         let at = |k: &str| vec![key("catalog_version"), key(k)];
-        let cv = match o.get("catalog_version") {
+        let cv = match cv {
             None => {
                 self.missing(ctx, &[key("catalog_version")], " (the catalog version the record was logged against)");
                 return;
