@@ -16,6 +16,7 @@
 //!   as `{}`: the checks look at their kind only;
 //! - `catalog_version`, when byte for byte the last one read fast that
 //!   passed its checks, is not built or checked again (`{}` stands in).
+//!
 //! The event's metadata stays in the source (`record::metadata_shape`
 //! makes it when first read). Both paths hand the members to one
 //! `Reader::place`, so only the reading differs.

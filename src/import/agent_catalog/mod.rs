@@ -369,18 +369,14 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     fn identifier(&mut self, id: Option<&Value>, ctx: &Ctx) {
         match id {
-            None => {}
-            Some(Value::String(id)) => {
-                if !self.identifiers.insert(id.clone()) {
-                    self.d(
-                        ctx,
-                        Warning,
-                        "duplicate-identifier",
-                        format!("another record of this file already has identifier {id:?}; identifiers are meant to be unique"),
-                        &[key("identifier")],
-                    );
-                }
-            }
+            Some(Value::String(id)) if !self.identifiers.insert(id.clone()) => self.d(
+                ctx,
+                Warning,
+                "duplicate-identifier",
+                format!("another record of this file already has identifier {id:?}; identifiers are meant to be unique"),
+                &[key("identifier")],
+            ),
+            None | Some(Value::String(_)) => {}
             Some(other) => self.type_error(ctx, &[key("identifier")], "a string", other),
         }
     }
