@@ -20,6 +20,7 @@ mod histories;
 use std::path::PathBuf;
 
 use agent_trace_viewer::model::{Content, ContentPart, EventBody, Trace};
+use agent_trace_viewer::render::{agent_run_text, TextOptions};
 use agent_trace_viewer::{parse_trace, ParseOptions};
 use common::openai_records::trace_source;
 use proptest::prelude::*;
@@ -179,6 +180,18 @@ fn the_comparison_sees_a_difference() {
     let b = parse_trace(br#"[{"role": "user", "content": "b"}]"#.to_vec(), &ParseOptions::default()).unwrap();
     assert_ne!(model(&a), model(&b));
     assert_eq!(texts_in_source(&a), 1);
+}
+
+/// The AgentRun text of `doc` read as `format`, the fast way and the exact
+/// way (the Docent mapping reads what a fast path left in the source), when
+/// both are the same; `Err` when they differ.
+fn same_agent_run_text(doc: &str, format: &str) -> Result<Option<String>, String> {
+    let run = |exact_only| {
+        let options = ParseOptions { format: Some(format.to_string()), exact_only };
+        parse_trace(doc.as_bytes().to_vec(), &options).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat())
+    };
+    let fast = run(false);
+    if fast == run(true) { Ok(fast) } else { Err("AgentRun texts differ".to_string()) }
 }
 
 /// Applies each edit to a document `make` writes and parses the result both

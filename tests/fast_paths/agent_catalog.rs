@@ -4,10 +4,7 @@
 //! in the source) give what the exact path gives, edited in the ways the
 //! byte-level reader could misread or the checks could flag.
 
-use agent_trace_viewer::render::{agent_run_text, TextOptions};
-use agent_trace_viewer::{parse_trace, ParseOptions};
-
-use super::{edited, same_both_ways};
+use super::{edited, same_agent_run_text, same_both_ways};
 
 /// A log of every content kind in two sessions, each record carrying the
 /// same `catalog_version` (the last one a different one), with one edit
@@ -153,13 +150,8 @@ fn agent_catalog_records_read_fast_parse_the_same_both_ways() {
             left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
         }
         // The AgentRun text too (it reads the texts, arguments and metadata left in the source).
-        let run = |exact_only| {
-            let options = ParseOptions { format: Some("agent-catalog".to_string()), exact_only };
-            parse_trace(doc.clone().into_bytes(), &options).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat())
-        };
-        let fast = run(false);
-        assert_eq!(fast, run(true), "edit {edit:?}: AgentRun texts differ");
-        texts += usize::from(fast.is_some());
+        let text = same_agent_run_text(&doc, "agent-catalog").unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        texts += usize::from(text.is_some());
     }
     assert_eq!(texts, edits.len(), "every document has an AgentRun text");
     // The clean records were read fast: their texts in the source.

@@ -7,6 +7,8 @@
 
 use serde_json::{Map, Value};
 
+pub(super) use crate::json::fields::Members;
+
 use super::KINDS;
 use crate::model::Metadata;
 
@@ -53,24 +55,10 @@ pub(super) const CONTENT_MEMBERS: [&str; 15] = [
     "dest",
 ];
 
-/// Members of one object by index in their list (`RECORD_MEMBERS`, `CONTENT_MEMBERS`).
-pub(super) struct Members<'v, const N: usize>(pub [Option<&'v Value>; N]);
-
 /// A record's members.
 pub(super) type RecordMembers<'v> = Members<'v, 6>;
 /// A `content` object's members (none when `content` is not an object).
 pub(super) type ContentMembers<'v> = Members<'v, 15>;
-
-impl<'v, const N: usize> Members<'v, N> {
-    /// Those of the parsed object `o` named in `names`.
-    pub fn of(o: &'v Map<String, Value>, names: &[&str; N]) -> Members<'v, N> {
-        Members(names.map(|k| o.get(k)))
-    }
-
-    pub fn get(&self, k: usize) -> Option<&'v Value> {
-        self.0.get(k).copied().flatten()
-    }
-}
 
 /// The name of the `content` member at index `k`.
 pub(super) fn content_name(k: usize) -> &'static str {
