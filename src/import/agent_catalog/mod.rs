@@ -20,6 +20,7 @@
 //! where a field takes any value (`tool_args`, `tool_result`, `annotations`,
 //! …) they load as those numbers; elsewhere the field's own error stands.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -115,12 +116,13 @@ impl Format for AgentCatalog {
 }
 
 /// One record of the input, before it is read.
-struct Record {
+struct Record<'a> {
     range: Range<usize>,
     path: String,
     /// Not valid JSON: the core already reported it; kept as an unparsed event.
     broken: bool,
-    session: Option<String>,
+    /// Borrowed from the source unless written with an escape.
+    session: Option<Cow<'a, str>>,
 }
 
 struct Reader<'r, 'a> {
@@ -157,39 +159,48 @@ fn content_at(k: &str) -> Vec<Seg> {
 impl<'r, 'a> Reader<'r, 'a> {
     /// The records of the input in source order: list items or JSONL lines,
     /// with broken lines kept in their place.
-    fn records(&mut self, input: &Input) -> Vec<Record> {
+    fn records(&mut self, input: &Input) -> Vec<Record<'a>> {
         super::top_records(input)
             .into_iter()
             .map(|r| if r.broken { Record { range: r.range, path: r.path, broken: true, session: None } } else { self.record_at(r.range, r.path) })
             .collect()
     }
 
-    fn record_at(&self, range: Range<usize>, path: String) -> Record {
+    fn record_at(&self, range: Range<usize>, path: String) -> Record<'a> {
         let session = session_of(self.b, &range, self.ends);
         Record { range, path, broken: false, session }
     }
 
     /// Groups records by session (first appearance first) and reads each group as a run.
-    fn sessions(&mut self, records: Vec<Record>) {
-        let mut order: Vec<Option<String>> = Vec::new();
-        let mut groups: HashMap<Option<String>, Vec<Record>> = HashMap::new();
-        let mut previous: Option<Option<String>> = None;
+    fn sessions(&mut self, records: Vec<Record<'a>>) {
+        let mut groups: Vec<(Option<Cow<'a, str>>, Vec<Record<'a>>)> = Vec::new();
+        let mut index: HashMap<Option<Cow<'a, str>>, usize> = HashMap::new();
+        let mut previous: Option<usize> = None;
         for r in records {
-            // A broken line stays with the record before it.
-            let group = if r.broken { previous.clone().unwrap_or(None) } else { r.session.clone() };
-            previous = Some(group.clone());
-            if !groups.contains_key(&group) {
-                order.push(group.clone());
+            let at = match previous {
+                // A broken line stays with the record before it.
+                Some(p) if r.broken => p,
+                // Most records follow one of their own session: not looked up.
+                Some(p) if groups.get(p).is_some_and(|(s, _)| *s == r.session) => p,
+                _ => {
+                    let session = if r.broken { None } else { r.session.clone() };
+                    *index.entry(session.clone()).or_insert_with(|| {
+                        groups.push((session, Vec::new()));
+                        groups.len() - 1
+                    })
+                }
+            };
+            if let Some((_, group)) = groups.get_mut(at) {
+                group.push(r);
             }
-            groups.entry(group).or_default().push(r);
+            previous = Some(at);
         }
-        for group in order {
-            let Some(records) = groups.remove(&group) else { continue };
-            self.run(group, &records);
+        for (session, records) in groups {
+            self.run(session.map(Cow::into_owned), &records);
         }
     }
 
-    fn run(&mut self, session: Option<String>, records: &[Record]) {
+    fn run(&mut self, session: Option<String>, records: &[Record<'a>]) {
         let mut metadata = Metadata::new();
         if let Some(s) = &session {
             metadata.insert("session".to_string(), Value::String(s.clone()));
@@ -214,14 +225,14 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// The record as pydantic's JSON parser reads it: serde_json's value,
     /// or, when it holds `NaN`, `Infinity` or `-Infinity`, the value with
     /// those numbers (`Builder::parse_record` would call it invalid JSON).
-    fn parse(&mut self, r: &Record) -> Result<Value, crate::import::UnreadableRecord> {
+    fn parse(&mut self, r: &Record<'a>) -> Result<Value, crate::import::UnreadableRecord> {
         match crate::json::python::read_nonfinite(self.b, r.range.clone(), self.hazards) {
             Some(v) => Ok(v),
             None => self.out.parse_record(&r.range, &r.path),
         }
     }
 
-    fn record(&mut self, r: &Record, no_session: bool, links: &mut Links) {
+    fn record(&mut self, r: &Record<'a>, no_session: bool, links: &mut Links) {
         if let Some(read) = self.fast_record(&r.range) {
             let fast::Read { record, content, pieces, catalog_version } = read;
             let o = Members(record.each_ref().map(Option::as_ref));
@@ -273,7 +284,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     #[allow(clippy::too_many_arguments)]
     fn place(
         &mut self,
-        r: &Record,
+        r: &Record<'a>,
         no_session: bool,
         o: &RecordMembers<'_>,
         c: &ContentMembers<'_>,
@@ -555,7 +566,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
 /// `span.session` of a record, read without parsing the whole record (its
 /// containers the split recorded are jumped over).
-fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<String> {
+fn session_of<'a>(b: &'a [u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<Cow<'a, str>> {
     // The split validated the record: its members are read without a second
     // validating scan (a tenth of the parse), unless a key holds an escape.
     let last = |members: &[Member], key: &[u8]| members.iter().rev().find(|m| b.get(m.key.clone()) == Some(key)).cloned();
@@ -565,7 +576,8 @@ fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<St
         let span = last(&members, b"span").filter(|s| s.kind == Kind::Object)?;
         if read::members(b, span.value.start, ends, &mut members).is_some() && plain(&members) {
             let session = last(&members, b"session").filter(|s| s.kind == Kind::String)?;
-            return scan::decode_string(b, session.value);
+            let plain = (!session.escaped).then(|| b.get(session.inner()).and_then(|s| std::str::from_utf8(s).ok())).flatten();
+            return plain.map(Cow::Borrowed).or_else(|| scan::decode_string(b, session.value).map(Cow::Owned));
         }
     }
     let start = scan::skip_ws(b, range.start);
@@ -576,7 +588,7 @@ fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<St
     if b.get(session.start) != Some(&b'"') {
         return None;
     }
-    scan::decode_string(b, session)
+    scan::decode_string(b, session).map(Cow::Owned)
 }
 
 #[cfg(test)]
@@ -586,7 +598,7 @@ mod tests {
 
     #[test]
     fn a_record_session_is_its_last_span_session_keys_decoded() {
-        let session = |s: &str| session_of(s.as_bytes(), &(0..s.len()), &NO_ENDS);
+        let session = |s: &str| session_of(s.as_bytes(), &(0..s.len()), &NO_ENDS).map(|c| c.into_owned());
         assert_eq!(session(r#" {"span": {"name": ["a"], "session": "s1"}}"#).as_deref(), Some("s1"));
         assert_eq!(session(r#"{"span": {"session": "x", "session": "y"}}"#).as_deref(), Some("y"));
         assert_eq!(session(r#"{"span": {"session": "x"}, "span": {"session": "z"}}"#).as_deref(), Some("z"));
