@@ -115,6 +115,12 @@ fn agent_catalog_records_read_fast_parse_the_same_both_ways() {
         (r#""span": {"session": "s2", "name": ["other"]}"#, r#""span": {"session": 2, "name": [1, "other"]}"#),
         (r#""span": {"session": "s2", "name": ["other"]}"#, r#""span": ["s2"]"#),
         (r#""span": {"session": "s2", "name": ["other"]}"#, r#""span": {"session": "s2"}"#),
+        (r#""span": {"session": "s2", "name": ["other"]}"#, r#""span": {"session": 2, "name": ["other"]}"#),
+        (r#""span": {"session": "s2", "name": ["other"]}"#, r#""span": {"session": null, "name": ["other"]}"#),
+        (r#""name": ["agent", "step"]"#, r#""name": ["\u0061gent", "st\u0065p"]"#),
+        (r#""name": ["agent", "step"]"#, r#""name": []"#),
+        (r#""name": ["agent", "step"]"#, r#""name": ["agent", null]"#),
+        (r#""name": ["agent", "step"]"#, r#""name": ["agent", "step"], "x": {"name": 1}"#),
         // The catalog version: the first record's (and every later record's, which repeat it) and the last.
         (r#""is_dirty": false, "version_system": "git"}}"#, r#""is_dirty": "maybe", "version_system": "git"}}"#),
         (r#""is_dirty": false, "version_system": "git"}}"#, r#""is_dirty": false, "version_system": "svn"}}"#),

@@ -15,7 +15,9 @@
 //! - `annotations`, `content.extra` and `content.meta`, when objects, stand
 //!   as `{}`: the checks look at their kind only;
 //! - `catalog_version`, when byte for byte the last one read fast that
-//!   passed its checks, is not built or checked again (`{}` stands in).
+//!   passed its checks, is not built or checked again (`{}` stands in);
+//! - `span`, when its check has nothing to say (a string `session`, a list
+//!   of strings `name`), is not built: its names are read from the bytes.
 //!
 //! The event's metadata stays in the source (`record::metadata_shape`
 //! makes it when first read). Both paths hand the members to one
@@ -32,7 +34,7 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::content::Pieces;
-use super::record::{ANNOTATIONS, CATALOG_VERSION, CONTENT, CONTENT_MEMBERS, EXTRA, KIND, META, OUTPUT, RECORD_MEMBERS, TOOL_ARGS, TOOL_RESULT, VALUE};
+use super::record::{ANNOTATIONS, CATALOG_VERSION, CONTENT, CONTENT_MEMBERS, EXTRA, KIND, META, OUTPUT, RECORD_MEMBERS, SPAN, TOOL_ARGS, TOOL_RESULT, VALUE};
 use super::Reader;
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
@@ -43,6 +45,8 @@ use crate::json::{build, scan};
 pub(super) struct Scratch {
     record: Vec<Member>,
     content: Vec<Member>,
+    span: Vec<Member>,
+    names: Vec<Range<usize>>,
 }
 
 /// A record read fast: the members the checks look at (by the indices of
@@ -54,6 +58,10 @@ pub(super) struct Read<'a> {
     pub pieces: Pieces,
     /// The bytes of its `catalog_version` object, when it is one.
     pub catalog_version: Option<&'a [u8]>,
+    /// `span.name`, when the span is one its check has nothing to say
+    /// about (a string `session`, a list of strings `name`): then the span
+    /// is not built (`None` stands in for it).
+    pub span_names: Option<Vec<String>>,
 }
 
 fn empty_object() -> Value {
@@ -80,7 +88,7 @@ impl<'a> Reader<'_, 'a> {
         }
         read::members(b, start, self.ends, &mut s.record)?;
         let f = Fields::find(b, &s.record, RECORD_MEMBERS.map(str::as_bytes))?;
-        let mut read = Read { record: Default::default(), content: Default::default(), pieces: Pieces::default(), catalog_version: None };
+        let mut read = Read { record: Default::default(), content: Default::default(), pieces: Pieces::default(), catalog_version: None, span_names: None };
         for (k, slot) in read.record.iter_mut().enumerate() {
             let Some(m) = f.get(&s.record, k) else { continue };
             *slot = Some(match k {
@@ -89,6 +97,13 @@ impl<'a> Reader<'_, 'a> {
                     empty_object()
                 }
                 ANNOTATIONS if m.kind == Kind::Object => empty_object(),
+                SPAN if m.kind == Kind::Object => match self.span_names(m, &mut s.span, &mut s.names) {
+                    Some(names) => {
+                        read.span_names = Some(names);
+                        continue;
+                    }
+                    None => build::value(b.get(m.value.clone())?)?,
+                },
                 CATALOG_VERSION if m.kind == Kind::Object => {
                     let bytes = b.get(m.value.clone())?;
                     read.catalog_version = Some(bytes);
@@ -131,5 +146,18 @@ impl<'a> Reader<'_, 'a> {
             });
         }
         Some(())
+    }
+
+    /// The names of the span object `m` when it has a string `session` and
+    /// a list of strings `name` (keys plain and unrepeated), decoded; else
+    /// `None` (the span is built and checked).
+    fn span_names(&self, m: &Member, members: &mut Vec<Member>, items: &mut Vec<Range<usize>>) -> Option<Vec<String>> {
+        let b = self.b;
+        read::members(b, m.value.start, self.ends, members)?;
+        let f = Fields::find(b, members, [b"session", b"name"])?;
+        f.get(members, 0).filter(|m| m.kind == Kind::String)?;
+        let name = f.get(members, 1).filter(|m| m.kind == Kind::Array)?;
+        read::items(b, name.value.start, self.ends, items)?;
+        items.iter().map(|item| if b.get(item.start) == Some(&b'"') { scan::decode_string(b, item.clone()) } else { None }).collect()
     }
 }

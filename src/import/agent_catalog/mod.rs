@@ -234,10 +234,10 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     fn record(&mut self, r: &Record<'a>, no_session: bool, links: &mut Links) {
         if let Some(read) = self.fast_record(&r.range) {
-            let fast::Read { record, content, pieces, catalog_version } = read;
+            let fast::Read { record, content, pieces, catalog_version, span_names } = read;
             let o = Members(record.each_ref().map(Option::as_ref));
             let c = Members(content.each_ref().map(Option::as_ref));
-            let index = self.place(r, no_session, &o, &c, pieces, catalog_version, links);
+            let index = self.place(r, no_session, &o, &c, pieces, (catalog_version, span_names), links);
             // Its metadata stays in the source (`reads_fast` is `can_defer_metadata`).
             let metadata = self.out.metadata_in_source(r.range.clone(), record::metadata_shape, Map::new());
             if let Some(e) = self.out.event_mut(index) {
@@ -263,7 +263,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             Some(Value::Object(c)) => Members::of(c, &CONTENT_MEMBERS),
             _ => Members([None; 15]),
         };
-        let index = self.place(r, no_session, &members, &content, Pieces::default(), None, links);
+        let index = self.place(r, no_session, &members, &content, Pieces::default(), (None, None), links);
         // The exact path keeps `v` (tests/fast_paths.rs compares the two).
         let metadata = if self.out.can_defer_metadata(&r.range) {
             self.out.metadata_in_source(r.range.clone(), record::metadata_shape, Map::new())
@@ -278,9 +278,10 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// Checks the record whose members are `o` (its `content` object's `c`,
     /// its big values left in the source `pieces`) and places its event;
-    /// returns the event's index. `catalog_version`: the bytes of its
-    /// `catalog_version` object, when the fast path read it (one the last
-    /// such check found clean is not checked again: the check reads nothing else).
+    /// returns the event's index. When the fast path read it: the bytes of
+    /// its `catalog_version` object (one the last such check found clean is
+    /// not checked again: the check reads nothing else), and its span's
+    /// names when the span check has nothing to say (the span is not built).
     #[allow(clippy::too_many_arguments)]
     fn place(
         &mut self,
@@ -289,12 +290,15 @@ impl<'r, 'a> Reader<'r, 'a> {
         o: &RecordMembers<'_>,
         c: &ContentMembers<'_>,
         pieces: Pieces,
-        catalog_version: Option<&'a [u8]>,
+        (catalog_version, span_names): (Option<&'a [u8]>, Option<Vec<String>>),
         links: &mut Links,
     ) -> u32 {
         let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
         self.identifier(o.get(IDENTIFIER), &ctx);
-        let span = self.span(o.get(SPAN), &ctx);
+        let span = match span_names {
+            Some(names) => Some(names),
+            None => self.span(o.get(SPAN), &ctx),
+        };
         if no_session && o.get(SPAN).is_some_and(|s| s.is_object() && s.get("session").is_none()) {
             self.d(
                 &ctx,
@@ -318,7 +322,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 self.clean_catalog_version = catalog_version;
             }
         }
-        self.remember_catalog_version(o, catalog_version);
+        self.remember_catalog_version(o, catalog_version, span.as_deref());
         let read = self.content(o.get(CONTENT), c, &ctx, span.as_deref(), links, pieces);
         let index = self.out.push_event(read.body, &read.kind, r.range.clone(), r.path.clone(), timestamp);
         if let Some(call) = read.link {
@@ -335,8 +339,9 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     /// The run's catalog version and root span: those of its first record
-    /// (`in_source`: the bytes of the version object, when read fast).
-    fn remember_catalog_version(&mut self, o: &RecordMembers<'_>, in_source: Option<&[u8]>) {
+    /// (`in_source`: the bytes of the version object, when read fast;
+    /// `names`: the span's, which stand for it when it was not built).
+    fn remember_catalog_version(&mut self, o: &RecordMembers<'_>, in_source: Option<&[u8]>, names: Option<&[String]>) {
         let Some(run) = self.out.last_run_mut() else { return };
         if !run.metadata.contains_key("catalog_version") {
             let cv = match in_source {
@@ -348,7 +353,10 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
         }
         if run.name.is_none() {
-            run.name = o.get(SPAN).and_then(|s| s.get("name")).and_then(|n| n.get(0)).and_then(Value::as_str).map(str::to_string);
+            run.name = match (o.get(SPAN), names) {
+                (None, Some(names)) => names.first().cloned(),
+                (span, _) => span.and_then(|s| s.get("name")).and_then(|n| n.get(0)).and_then(Value::as_str).map(str::to_string),
+            };
         }
     }
 
