@@ -171,14 +171,12 @@ impl<'r, 'a> Reader<'r, 'a> {
         Record { range, path, broken: false, session }
     }
 
-    /// Groups records by session (first appearance first) and reads each
-    /// group as a run. A group holds its records' indices: moved into
-    /// groups, the records were held twice at the end (a tenth of the file).
+    /// Groups records by session (first appearance first) and reads each group as a run.
     fn sessions(&mut self, records: Vec<Record<'a>>) {
-        let mut groups: Vec<(Option<Cow<'a, str>>, Vec<u32>)> = Vec::new();
+        let mut groups: Vec<(Option<Cow<'a, str>>, Vec<Record<'a>>)> = Vec::new();
         let mut index: HashMap<Option<Cow<'a, str>>, usize> = HashMap::new();
         let mut previous: Option<usize> = None;
-        for (i, r) in records.iter().enumerate() {
+        for r in records {
             let at = match previous {
                 // A broken line stays with the record before it.
                 Some(p) if r.broken => p,
@@ -193,17 +191,16 @@ impl<'r, 'a> Reader<'r, 'a> {
                 }
             };
             if let Some((_, group)) = groups.get_mut(at) {
-                group.push(crate::source::clamp_u32(i));
+                group.push(r);
             }
             previous = Some(at);
         }
-        for (session, group) in groups {
-            let group: Vec<&Record<'a>> = group.iter().filter_map(|&i| records.get(i as usize)).collect();
-            self.run(session.map(Cow::into_owned), &group);
+        for (session, records) in groups {
+            self.run(session.map(Cow::into_owned), &records);
         }
     }
 
-    fn run(&mut self, session: Option<String>, records: &[&Record<'a>]) {
+    fn run(&mut self, session: Option<String>, records: &[Record<'a>]) {
         let mut metadata = Metadata::new();
         if let Some(s) = &session {
             metadata.insert("session".to_string(), Value::String(s.clone()));
