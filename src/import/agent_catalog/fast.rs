@@ -158,6 +158,14 @@ impl<'a> Reader<'_, 'a> {
         f.get(members, 0).filter(|m| m.kind == Kind::String)?;
         let name = f.get(members, 1).filter(|m| m.kind == Kind::Array)?;
         read::items(b, name.value.start, self.ends, items)?;
-        items.iter().map(|item| if b.get(item.start) == Some(&b'"') { scan::decode_string(b, item.clone()) } else { None }).collect()
+        // Sized once (collected through `Option`, the list grew to twice its length).
+        let mut names = Vec::with_capacity(items.len());
+        for item in items.iter() {
+            if b.get(item.start) != Some(&b'"') {
+                return None;
+            }
+            names.push(scan::decode_string(b, item.clone())?);
+        }
+        Some(names)
     }
 }
