@@ -46,6 +46,23 @@ impl<const N: usize> Fields<N> {
     }
 }
 
+/// The members of one parsed object that a reader looks at, by index in
+/// its list of names: what an exact path hands its checks, where the fast
+/// path hands the members it built from the bytes (found by [`Fields`]), so
+/// that only the reading differs. Looked up by index, not hashed.
+pub struct Members<'v, const N: usize>(pub [Option<&'v Value>; N]);
+
+impl<'v, const N: usize> Members<'v, N> {
+    /// Those of the parsed object `o` named in `names`.
+    pub fn of(o: &'v Map<String, Value>, names: &[&str; N]) -> Members<'v, N> {
+        Members(names.map(|k| o.get(k)))
+    }
+
+    pub fn get(&self, k: usize) -> Option<&'v Value> {
+        self.0.get(k).copied().flatten()
+    }
+}
+
 /// True when serde_json would read the record at `r` as the scanner did: it
 /// is valid UTF-8 (`utf8_valid`: the whole input is) and holds none of the
 /// split's `hazards` (a lone surrogate escape, nesting past serde_json's

@@ -2,10 +2,7 @@
 //! outputs left in the source) give what the exact path gives, edited in
 //! the ways the byte-level reader could misread.
 
-use agent_trace_viewer::render::{agent_run_text, TextOptions};
-use agent_trace_viewer::{parse_trace, ParseOptions};
-
-use super::{edited, same_both_ways};
+use super::{edited, same_agent_run_text, same_both_ways};
 
 /// A session of every event type (`jsonl`: its events as loose lines
 /// instead), with one edit applied (see [`super::docent_run`]).
@@ -108,13 +105,8 @@ fn agentlens_events_read_fast_parse_the_same_both_ways() {
                 left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?} (jsonl {jsonl}): {e}"));
             }
             // The AgentRun text too (the Docent mapping reads the content left in the source).
-            let run = |exact_only| {
-                let options = ParseOptions { format: Some("agentlens".to_string()), exact_only };
-                parse_trace(doc.clone().into_bytes(), &options).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat())
-            };
-            let fast = run(false);
-            assert_eq!(fast, run(true), "edit {edit:?} (jsonl {jsonl}): AgentRun texts differ");
-            texts += usize::from(fast.is_some());
+            let text = same_agent_run_text(&doc, "agentlens").unwrap_or_else(|e| panic!("edit {edit:?} (jsonl {jsonl}): {e}"));
+            texts += usize::from(text.is_some());
         }
     }
     assert_eq!(texts, edits.len() * 2, "every document has an AgentRun text");

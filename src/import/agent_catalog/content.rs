@@ -3,16 +3,29 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::record::{
+    content_name, ContentMembers, DEST, EXTRA, KEY, KIND, META, OUTPUT, SOURCE, STATUS, TOOLS, TOOL_ARGS, TOOL_CALL_ID, TOOL_NAME, TOOL_RESULT,
+    USER_ID, VALUE,
+};
 use super::{content_at, key, Ctx, Reader, KINDS};
 use crate::diagnostic::Severity::{Error, Warning};
 use crate::import::json_type;
 use crate::json::{path, scan, Seg};
 use crate::model::{
-    Arguments, CallRef, Content, EventBody, Handoff, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolCall, ToolDefinition, ToolResult,
+    Arguments, CallRef, Content, EventBody, Handoff, KeyValue, LazyValue, Marker, Message, SpanEvent, SpanPhase, ToolCall, ToolDefinition, ToolResult,
     ToolStatus, Text,
 };
+
+/// What the fast path left in the source: a message's text (`value`,
+/// `output`) or a tool result's (`tool_result`) when it is a string, and a
+/// tool call's `tool_args` when it is an object.
+#[derive(Default)]
+pub(super) struct Pieces {
+    pub(super) text: Option<Text>,
+    pub(super) args: Option<LazyValue>,
+}
 
 /// What `content` became.
 pub(super) struct Read {
@@ -60,30 +73,22 @@ impl Links {
 }
 
 impl Reader<'_, '_> {
-    /// Reads `content` into an event body, with its source kind and, for a
-    /// tool result, the call event it answers. `text`: a message record's
-    /// text, when the fast path read it from the source.
-    pub(super) fn content(
-        &mut self,
-        o: &Map<String, Value>,
-        ctx: &Ctx,
-        span: Option<&[String]>,
-        meta: &mut Metadata,
-        links: &mut Links,
-        text: Option<Text>,
-    ) -> Read {
-        let c = match o.get("content") {
+    /// Reads `content` (the value; `c`: its members when an object) into an
+    /// event body, with its source kind and, for a tool result, the call
+    /// event it answers. `pieces`: what the fast path left in the source.
+    pub(super) fn content(&mut self, content: Option<&Value>, c: &ContentMembers<'_>, ctx: &Ctx, span: Option<&[String]>, links: &mut Links, pieces: Pieces) -> Read {
+        match content {
             None => {
                 self.missing(ctx, &[key("content")], &format!(" (an object with a `kind` of {})", KINDS.join(", ")));
                 return Read::unparsed("the record has no `content`".to_string(), "unknown".to_string());
             }
-            Some(Value::Object(c)) => c,
+            Some(Value::Object(_)) => {}
             Some(other) => {
                 self.type_error(ctx, &[key("content")], "an object with a `kind`", other);
                 return Read::unparsed(format!("`content` is {}", json_type(other)), "unknown".to_string());
             }
-        };
-        let kind = match c.get("kind") {
+        }
+        let kind = match c.get(KIND) {
             Some(Value::String(k)) if KINDS.contains(&k.as_str()) => k.clone(),
             None => {
                 self.d(
@@ -107,49 +112,36 @@ impl Reader<'_, '_> {
                 return Read::unparsed(format!("content of unknown kind {other}"), shown);
             }
         };
-        match c.get("extra") {
+        match c.get(EXTRA) {
             None | Some(Value::Null) | Some(Value::Object(_)) => {}
             Some(other) => self.type_error(ctx, &content_at("extra"), "an object (or null)", other),
         }
-        // What the body does not hold stays reachable as metadata.
-        let consumed: &[&str] = match kind.as_str() {
-            "system" | "user" | "assistant" => &["kind", "value"],
-            "chat-completion" => &["kind", "output"],
-            "tool-call" => &["kind", "tool_name", "tool_args", "tool_call_id"],
-            "tool-result" => &["kind", "tool_call_id", "tool_result", "status"],
-            "request-header" => &["kind", "tools"],
-            "key-value" => &["kind", "key", "value"],
-            _ => &["kind"],
-        };
-        for (k, v) in c {
-            if !consumed.contains(&k.as_str()) {
-                meta.insert(k.clone(), v.clone());
-            }
-        }
+        // What the body does not hold stays reachable as metadata (`record::metadata_shape`).
+        let Pieces { text, args } = pieces;
         let mut link = None;
         let mut failed = false;
         let mut handoff = None;
         let body = match kind.as_str() {
             "system" | "user" | "assistant" => {
                 if kind == "user" {
-                    self.optional_string(c, "user_id", ctx);
+                    self.optional_string(c, USER_ID, ctx);
                 }
                 let content = match text {
                     Some(t) => Content::Text(t),
-                    None => self.required_text(c, "value", &kind, ctx),
+                    None => self.required_text(c, VALUE, &kind, ctx),
                 };
                 EventBody::Message(Message { role: kind.clone(), content, tool_calls: Vec::new() })
             }
             "chat-completion" => {
-                self.optional_object(c, "meta", ctx);
+                self.optional_object(c, META, ctx);
                 let content = match text {
                     Some(t) => Content::Text(t),
-                    None => self.required_text(c, "output", &kind, ctx),
+                    None => self.required_text(c, OUTPUT, &kind, ctx),
                 };
                 EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: Vec::new() })
             }
             "tool-call" => {
-                let (call, call_failed) = self.tool_call(c, ctx, links);
+                let (call, call_failed) = self.tool_call(c, ctx, links, args);
                 failed = call_failed;
                 EventBody::ToolCall(call)
             }
@@ -159,8 +151,8 @@ impl Reader<'_, '_> {
                 EventBody::ToolResult(result)
             }
             "request-header" => {
-                self.optional_object(c, "output", ctx);
-                self.optional_object(c, "meta", ctx);
+                self.optional_object(c, OUTPUT, ctx);
+                self.optional_object(c, META, ctx);
                 EventBody::ToolDefinitions(self.tools(c, ctx))
             }
             "begin" | "end" => EventBody::Span(SpanEvent {
@@ -168,9 +160,9 @@ impl Reader<'_, '_> {
                 phase: if kind == "begin" { SpanPhase::Begin } else { SpanPhase::End },
             }),
             "edge" => {
-                let source = self.required_names(c, "source", ctx);
-                let dest = self.required_names(c, "dest", ctx);
-                if c.get("source").is_some_and(Value::is_array) && c.get("dest").is_some_and(Value::is_array) {
+                let source = self.required_names(c, SOURCE, ctx);
+                let dest = self.required_names(c, DEST, ctx);
+                if c.get(SOURCE).is_some_and(Value::is_array) && c.get(DEST).is_some_and(Value::is_array) {
                     handoff = Some(Handoff { source: source.clone(), dest: dest.clone() });
                 }
                 EventBody::Marker(Marker { label: format!("hand-off {} → {}", source.join("/"), dest.join("/")) })
@@ -180,8 +172,8 @@ impl Reader<'_, '_> {
         Read { body, kind, link, failed, handoff }
     }
 
-    fn key_value(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> KeyValue {
-        let k = match c.get("key") {
+    fn key_value(&mut self, c: &ContentMembers<'_>, ctx: &Ctx) -> KeyValue {
+        let k = match c.get(KEY) {
             Some(Value::String(s)) => s.clone(),
             None => {
                 self.missing(ctx, &content_at("key"), " for a `key-value` record");
@@ -192,15 +184,16 @@ impl Reader<'_, '_> {
                 other.to_string()
             }
         };
-        if !c.contains_key("value") {
+        if c.get(VALUE).is_none() {
             self.missing(ctx, &content_at("value"), " for a `key-value` record (null is allowed)");
         }
-        KeyValue { key: k, value: c.get("value").cloned().unwrap_or(Value::Null) }
+        KeyValue { key: k, value: c.get(VALUE).cloned().unwrap_or(Value::Null) }
     }
 
     /// A required `str` shown as the message text.
-    fn required_text(&mut self, c: &Map<String, Value>, field: &str, kind: &str, ctx: &Ctx) -> Content {
-        match c.get(field) {
+    fn required_text(&mut self, c: &ContentMembers<'_>, field: usize, kind: &str, ctx: &Ctx) -> Content {
+        let (value, field) = (c.get(field), content_name(field));
+        match value {
             Some(Value::String(s)) => Content::Text(s.as_str().into()),
             None => {
                 self.missing(ctx, &content_at(field), &format!(" for a `{kind}` record"));
@@ -213,23 +206,26 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn optional_string(&mut self, c: &Map<String, Value>, field: &str, ctx: &Ctx) {
-        match c.get(field) {
+    fn optional_string(&mut self, c: &ContentMembers<'_>, field: usize, ctx: &Ctx) {
+        let (value, field) = (c.get(field), content_name(field));
+        match value {
             None | Some(Value::Null) | Some(Value::String(_)) => {}
             Some(other) => self.type_error(ctx, &content_at(field), "a string (or null)", other),
         }
     }
 
-    fn optional_object(&mut self, c: &Map<String, Value>, field: &str, ctx: &Ctx) {
-        match c.get(field) {
+    fn optional_object(&mut self, c: &ContentMembers<'_>, field: usize, ctx: &Ctx) {
+        let (value, field) = (c.get(field), content_name(field));
+        match value {
             None | Some(Value::Null) | Some(Value::Object(_)) => {}
             Some(other) => self.type_error(ctx, &content_at(field), "an object (or null)", other),
         }
     }
 
     /// An edge's required `source` / `dest` span path.
-    fn required_names(&mut self, c: &Map<String, Value>, field: &str, ctx: &Ctx) -> Vec<String> {
-        match c.get(field) {
+    fn required_names(&mut self, c: &ContentMembers<'_>, field: usize, ctx: &Ctx) -> Vec<String> {
+        let (value, field) = (c.get(field), content_name(field));
+        match value {
             Some(Value::Array(items)) => self.string_list(items, ctx, &content_at(field)),
             None => {
                 self.missing(ctx, &content_at(field), " for an `edge` record (the span path, root first)");
@@ -243,8 +239,8 @@ impl Reader<'_, '_> {
     }
 
     /// `status` of a tool call or result: "success" (the default), "error" or null.
-    fn status(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> ToolStatus {
-        match c.get("status") {
+    fn status(&mut self, c: &ContentMembers<'_>, ctx: &Ctx) -> ToolStatus {
+        match c.get(STATUS) {
             None => ToolStatus::Success,
             Some(Value::Null) => ToolStatus::Unknown,
             Some(Value::String(s)) if s == "success" => ToolStatus::Success,
@@ -263,9 +259,10 @@ impl Reader<'_, '_> {
     }
 
     /// A tool call, and whether its own `status` says generating it failed.
-    fn tool_call(&mut self, c: &Map<String, Value>, ctx: &Ctx, links: &mut Links) -> (ToolCall, bool) {
+    /// `args`: its `tool_args` object, when the fast path left it in the source.
+    fn tool_call(&mut self, c: &ContentMembers<'_>, ctx: &Ctx, links: &mut Links, args: Option<LazyValue>) -> (ToolCall, bool) {
         let mut call = ToolCall { id: None, function: String::new(), arguments: Arguments::default(), result: None };
-        match c.get("tool_name") {
+        match c.get(TOOL_NAME) {
             Some(Value::String(s)) => call.function = s.clone(),
             None => self.missing(ctx, &content_at("tool_name"), " for a `tool-call` record"),
             Some(other) => {
@@ -273,8 +270,8 @@ impl Reader<'_, '_> {
                 call.function = other.to_string();
             }
         }
-        match c.get("tool_args") {
-            Some(v @ Value::Object(_)) => call.arguments.value = Some(v.clone().into()),
+        match c.get(TOOL_ARGS) {
+            Some(v @ Value::Object(_)) => call.arguments.value = Some(args.unwrap_or_else(|| v.clone().into())),
             None => self.missing(ctx, &content_at("tool_args"), " for a `tool-call` record (an object of named arguments)"),
             Some(other) => {
                 self.type_error(ctx, &content_at("tool_args"), "an object of named arguments", other);
@@ -284,12 +281,12 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        match c.get("tool_call_id") {
+        match c.get(TOOL_CALL_ID) {
             Some(Value::String(s)) => call.id = Some(s.clone()),
             None => self.missing(ctx, &content_at("tool_call_id"), " for a `tool-call` record"),
             Some(other) => self.type_error(ctx, &content_at("tool_call_id"), "a string", other),
         }
-        self.optional_object(c, "meta", ctx);
+        self.optional_object(c, META, ctx);
         // "error": the call could not be generated properly (e.g. arguments off-signature).
         let failed = self.status(c, ctx) == ToolStatus::Error;
         if let Some(id) = &call.id {
@@ -308,8 +305,8 @@ impl Reader<'_, '_> {
         (call, failed)
     }
 
-    fn tool_result(&mut self, c: &Map<String, Value>, ctx: &Ctx, links: &mut Links, text: Option<Text>) -> (ToolResult, Option<u32>) {
-        let content = match (text, c.get("tool_result")) {
+    fn tool_result(&mut self, c: &ContentMembers<'_>, ctx: &Ctx, links: &mut Links, text: Option<Text>) -> (ToolResult, Option<u32>) {
+        let content = match (text, c.get(TOOL_RESULT)) {
             (Some(t), _) => Content::Text(t),
             (None, found) => match found {
                 None => {
@@ -323,7 +320,7 @@ impl Reader<'_, '_> {
         };
         let status = self.status(c, ctx);
         let mut result = ToolResult { call_id: None, content, status, call: None, implicit_link: false };
-        let by_id = match c.get("tool_call_id") {
+        let by_id = match c.get(TOOL_CALL_ID) {
             None | Some(Value::Null) => None,
             Some(Value::String(id)) => {
                 result.call_id = Some(id.clone());
@@ -385,8 +382,8 @@ impl Reader<'_, '_> {
     }
 
     /// `request-header` tools: each `{name, description, args_schema}`.
-    fn tools(&mut self, c: &Map<String, Value>, ctx: &Ctx) -> Vec<ToolDefinition> {
-        let items = match c.get("tools") {
+    fn tools(&mut self, c: &ContentMembers<'_>, ctx: &Ctx) -> Vec<ToolDefinition> {
+        let items = match c.get(TOOLS) {
             None | Some(Value::Null) => return Vec::new(),
             Some(Value::Array(items)) => items,
             Some(other) => {

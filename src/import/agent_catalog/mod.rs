@@ -20,6 +20,7 @@
 //! where a field takes any value (`tool_args`, `tool_result`, `annotations`,
 //! …) they load as those numbers; elsewhere the field's own error stands.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -27,8 +28,10 @@ use serde_json::{Map, Value};
 
 mod content;
 mod fast;
+mod record;
 
-use content::Links;
+use content::{Links, Pieces};
+use record::{ContentMembers, Members, RecordMembers, ANNOTATIONS, CATALOG_VERSION, CONTENT, CONTENT_MEMBERS, IDENTIFIER, RECORD_MEMBERS, SPAN, TIMESTAMP};
 
 use super::pydantic_lax as lax;
 use super::{json_type, Builder, Format, Input, Sample, Score};
@@ -105,7 +108,7 @@ impl Format for AgentCatalog {
 
     fn import(&self, input: &Input, out: &mut Builder) {
         let b = out.bytes();
-        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, identifiers: HashSet::new() };
+        let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards, identifiers: HashSet::new(), clean_catalog_version: None, scratch: fast::Scratch::default() };
         let records = reader.records(input);
         reader.sessions(records);
         reader.span_diagnostics();
@@ -113,12 +116,13 @@ impl Format for AgentCatalog {
 }
 
 /// One record of the input, before it is read.
-struct Record {
+struct Record<'a> {
     range: Range<usize>,
     path: String,
     /// Not valid JSON: the core already reported it; kept as an unparsed event.
     broken: bool,
-    session: Option<String>,
+    /// Borrowed from the source unless written with an escape.
+    session: Option<Cow<'a, str>>,
 }
 
 struct Reader<'r, 'a> {
@@ -130,6 +134,11 @@ struct Reader<'r, 'a> {
     /// for this format, as agentc-core's pydantic does).
     hazards: &'r [usize],
     identifiers: HashSet<String>,
+    /// The bytes of the last `catalog_version` object the fast path read
+    /// that passed its checks (a log repeats one version on every record).
+    clean_catalog_version: Option<&'a [u8]>,
+    /// The fast path's buffers.
+    scratch: fast::Scratch,
 }
 
 /// Where diagnostics about the record being read go.
@@ -150,39 +159,48 @@ fn content_at(k: &str) -> Vec<Seg> {
 impl<'r, 'a> Reader<'r, 'a> {
     /// The records of the input in source order: list items or JSONL lines,
     /// with broken lines kept in their place.
-    fn records(&mut self, input: &Input) -> Vec<Record> {
+    fn records(&mut self, input: &Input) -> Vec<Record<'a>> {
         super::top_records(input)
             .into_iter()
             .map(|r| if r.broken { Record { range: r.range, path: r.path, broken: true, session: None } } else { self.record_at(r.range, r.path) })
             .collect()
     }
 
-    fn record_at(&self, range: Range<usize>, path: String) -> Record {
+    fn record_at(&self, range: Range<usize>, path: String) -> Record<'a> {
         let session = session_of(self.b, &range, self.ends);
         Record { range, path, broken: false, session }
     }
 
     /// Groups records by session (first appearance first) and reads each group as a run.
-    fn sessions(&mut self, records: Vec<Record>) {
-        let mut order: Vec<Option<String>> = Vec::new();
-        let mut groups: HashMap<Option<String>, Vec<Record>> = HashMap::new();
-        let mut previous: Option<Option<String>> = None;
+    fn sessions(&mut self, records: Vec<Record<'a>>) {
+        let mut groups: Vec<(Option<Cow<'a, str>>, Vec<Record<'a>>)> = Vec::new();
+        let mut index: HashMap<Option<Cow<'a, str>>, usize> = HashMap::new();
+        let mut previous: Option<usize> = None;
         for r in records {
-            // A broken line stays with the record before it.
-            let group = if r.broken { previous.clone().unwrap_or(None) } else { r.session.clone() };
-            previous = Some(group.clone());
-            if !groups.contains_key(&group) {
-                order.push(group.clone());
+            let at = match previous {
+                // A broken line stays with the record before it.
+                Some(p) if r.broken => p,
+                // Most records follow one of their own session: not looked up.
+                Some(p) if groups.get(p).is_some_and(|(s, _)| *s == r.session) => p,
+                _ => {
+                    let session = if r.broken { None } else { r.session.clone() };
+                    *index.entry(session.clone()).or_insert_with(|| {
+                        groups.push((session, Vec::new()));
+                        groups.len() - 1
+                    })
+                }
+            };
+            if let Some((_, group)) = groups.get_mut(at) {
+                group.push(r);
             }
-            groups.entry(group).or_default().push(r);
+            previous = Some(at);
         }
-        for group in order {
-            let Some(records) = groups.remove(&group) else { continue };
-            self.run(group, &records);
+        for (session, records) in groups {
+            self.run(session.map(Cow::into_owned), &records);
         }
     }
 
-    fn run(&mut self, session: Option<String>, records: &[Record]) {
+    fn run(&mut self, session: Option<String>, records: &[Record<'a>]) {
         let mut metadata = Metadata::new();
         if let Some(s) = &session {
             metadata.insert("session".to_string(), Value::String(s.clone()));
@@ -207,34 +225,81 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// The record as pydantic's JSON parser reads it: serde_json's value,
     /// or, when it holds `NaN`, `Infinity` or `-Infinity`, the value with
     /// those numbers (`Builder::parse_record` would call it invalid JSON).
-    fn parse(&mut self, r: &Record) -> Result<Value, crate::import::UnreadableRecord> {
+    fn parse(&mut self, r: &Record<'a>) -> Result<Value, crate::import::UnreadableRecord> {
         match crate::json::python::read_nonfinite(self.b, r.range.clone(), self.hazards) {
             Some(v) => Ok(v),
             None => self.out.parse_record(&r.range, &r.path),
         }
     }
 
-    fn record(&mut self, r: &Record, no_session: bool, links: &mut Links) {
-        let (v, text) = match self.fast_record(&r.range) {
-            Some((v, text)) => (v, Some(text)),
-            None => match self.parse(r) {
-                Ok(v) => (v, None),
-                Err(msg) => {
-                    self.out.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
-                    return;
-                }
-            },
+    fn record(&mut self, r: &Record<'a>, no_session: bool, links: &mut Links) {
+        if let Some(read) = self.fast_record(&r.range) {
+            let fast::Read { record, content, pieces, catalog_version, span_names } = read;
+            let o = Members(record.each_ref().map(Option::as_ref));
+            let c = Members(content.each_ref().map(Option::as_ref));
+            let index = self.place(r, no_session, &o, &c, pieces, (catalog_version, span_names), links);
+            // Its metadata stays in the source (`reads_fast` is `can_defer_metadata`).
+            let metadata = self.out.metadata_in_source(r.range.clone(), record::metadata_shape, Map::new());
+            if let Some(e) = self.out.event_mut(index) {
+                e.metadata = metadata;
+            }
+            return;
+        }
+        let v = match self.parse(r) {
+            Ok(v) => v,
+            Err(msg) => {
+                self.out.unparsed(r.range.clone(), &r.path, format!("invalid JSON: {msg}"));
+                return;
+            }
         };
-        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
         let Value::Object(o) = &v else {
+            let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
             self.d(&ctx, Error, "record-not-object", format!("expected a log record object, found {}", json_type(&v)), &[]);
             self.out.unparsed(r.range.clone(), &r.path, format!("a log record must be an object, not {}", json_type(&v)));
             return;
         };
-        let mut meta = Metadata::new();
-        self.identifier(o, &ctx, &mut meta);
-        let span = self.span(o, &ctx);
-        if no_session && o.get("span").is_some_and(|s| s.is_object() && s.get("session").is_none()) {
+        let members = Members::of(o, &RECORD_MEMBERS);
+        let content = match o.get("content") {
+            Some(Value::Object(c)) => Members::of(c, &CONTENT_MEMBERS),
+            _ => Members([None; 15]),
+        };
+        let index = self.place(r, no_session, &members, &content, Pieces::default(), (None, None), links);
+        // The exact path keeps `v` (tests/fast_paths.rs compares the two).
+        let metadata = if self.out.can_defer_metadata(&r.range) {
+            self.out.metadata_in_source(r.range.clone(), record::metadata_shape, Map::new())
+        } else {
+            let Value::Object(o) = v else { return };
+            record::metadata_shape(o, &Map::new()).into()
+        };
+        if let Some(e) = self.out.event_mut(index) {
+            e.metadata = metadata;
+        }
+    }
+
+    /// Checks the record whose members are `o` (its `content` object's `c`,
+    /// its big values left in the source `pieces`) and places its event;
+    /// returns the event's index. When the fast path read it: the bytes of
+    /// its `catalog_version` object (one the last such check found clean is
+    /// not checked again: the check reads nothing else), and its span's
+    /// names when the span check has nothing to say (the span is not built).
+    #[allow(clippy::too_many_arguments)]
+    fn place(
+        &mut self,
+        r: &Record<'a>,
+        no_session: bool,
+        o: &RecordMembers<'_>,
+        c: &ContentMembers<'_>,
+        pieces: Pieces,
+        (catalog_version, span_names): (Option<&'a [u8]>, Option<Vec<String>>),
+        links: &mut Links,
+    ) -> u32 {
+        let ctx = Ctx { range: r.range.clone(), path: r.path.clone(), index: self.out.next_event() };
+        self.identifier(o.get(IDENTIFIER), &ctx);
+        let span = match span_names {
+            Some(names) => Some(names),
+            None => self.span(o.get(SPAN), &ctx),
+        };
+        if no_session && o.get(SPAN).is_some_and(|s| s.is_object() && s.get("session").is_none()) {
             self.d(
                 &ctx,
                 Warning,
@@ -244,42 +309,54 @@ impl<'r, 'a> Reader<'r, 'a> {
                 &[key("span")],
             );
         }
-        let timestamp = self.aware_datetime(o.get("timestamp"), &ctx, &[key("timestamp")]);
-        match o.get("annotations") {
-            None | Some(Value::Null) => {}
-            Some(a @ Value::Object(_)) => {
-                meta.insert("annotations".to_string(), a.clone());
-            }
-            Some(other) => {
-                self.type_error(&ctx, &[key("annotations")], "an object (or null)", other);
-                meta.insert("annotations".to_string(), other.clone());
+        let timestamp = self.aware_datetime(o.get(TIMESTAMP), &ctx, &[key("timestamp")]);
+        match o.get(ANNOTATIONS) {
+            None | Some(Value::Null) | Some(Value::Object(_)) => {}
+            Some(other) => self.type_error(&ctx, &[key("annotations")], "an object (or null)", other),
+        }
+        let known_clean = catalog_version.is_some() && catalog_version == self.clean_catalog_version;
+        if !known_clean {
+            let before = self.out.diagnostic_count();
+            self.catalog_version(o.get(CATALOG_VERSION), &ctx);
+            if catalog_version.is_some() && self.out.diagnostic_count() == before {
+                self.clean_catalog_version = catalog_version;
             }
         }
-        self.catalog_version(o, &ctx);
-        self.remember_catalog_version(o);
-        let read = self.content(o, &ctx, span.as_deref(), &mut meta, links, text);
+        self.remember_catalog_version(o, catalog_version, span.as_deref());
+        let read = self.content(o.get(CONTENT), c, &ctx, span.as_deref(), links, pieces);
         let index = self.out.push_event(read.body, &read.kind, r.range.clone(), r.path.clone(), timestamp);
         if let Some(call) = read.link {
             self.out.link_result(CallRef { event: call, call: 0 }, index);
         }
         if let Some(e) = self.out.event_mut(index) {
             e.span = span;
-            e.metadata = meta.into();
             e.failed = read.failed;
             if let Some(h) = read.handoff {
                 e.facts_mut().handoff = Some(h);
             }
         }
+        index
     }
 
-    /// The run's catalog version and root span: those of its first record.
-    fn remember_catalog_version(&mut self, o: &Map<String, Value>) {
+    /// The run's catalog version and root span: those of its first record
+    /// (`in_source`: the bytes of the version object, when read fast;
+    /// `names`: the span's, which stand for it when it was not built).
+    fn remember_catalog_version(&mut self, o: &RecordMembers<'_>, in_source: Option<&[u8]>, names: Option<&[String]>) {
         let Some(run) = self.out.last_run_mut() else { return };
-        if let Some(cv) = o.get("catalog_version") {
-            run.metadata.entry("catalog_version".to_string()).or_insert_with(|| cv.clone());
+        if !run.metadata.contains_key("catalog_version") {
+            let cv = match in_source {
+                Some(bytes) => crate::json::build::from_slice(bytes).ok(),
+                None => o.get(CATALOG_VERSION).cloned(),
+            };
+            if let Some(cv) = cv {
+                run.metadata.insert("catalog_version".to_string(), cv);
+            }
         }
         if run.name.is_none() {
-            run.name = o.get("span").and_then(|s| s.get("name")).and_then(|n| n.get(0)).and_then(Value::as_str).map(str::to_string);
+            run.name = match (o.get(SPAN), names) {
+                (None, Some(names)) => names.first().cloned(),
+                (span, _) => span.and_then(|s| s.get("name")).and_then(|n| n.get(0)).and_then(Value::as_str).map(str::to_string),
+            };
         }
     }
 
@@ -309,31 +386,23 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.diag(Error, "field-missing", message, crate::json::render_path(&ctx.path, segs), offset, Some(ctx.index));
     }
 
-    fn identifier(&mut self, o: &Map<String, Value>, ctx: &Ctx, meta: &mut Metadata) {
-        match o.get("identifier") {
-            None => {}
-            Some(Value::String(id)) => {
-                if !self.identifiers.insert(id.clone()) {
-                    self.d(
-                        ctx,
-                        Warning,
-                        "duplicate-identifier",
-                        format!("another record of this file already has identifier {id:?}; identifiers are meant to be unique"),
-                        &[key("identifier")],
-                    );
-                }
-                meta.insert("identifier".to_string(), Value::String(id.clone()));
-            }
-            Some(other) => {
-                self.type_error(ctx, &[key("identifier")], "a string", other);
-                meta.insert("identifier".to_string(), other.clone());
-            }
+    fn identifier(&mut self, id: Option<&Value>, ctx: &Ctx) {
+        match id {
+            Some(Value::String(id)) if !self.identifiers.insert(id.clone()) => self.d(
+                ctx,
+                Warning,
+                "duplicate-identifier",
+                format!("another record of this file already has identifier {id:?}; identifiers are meant to be unique"),
+                &[key("identifier")],
+            ),
+            None | Some(Value::String(_)) => {}
+            Some(other) => self.type_error(ctx, &[key("identifier")], "a string", other),
         }
     }
 
     /// Checks `span` and returns its name path (non-strings as JSON text).
-    fn span(&mut self, o: &Map<String, Value>, ctx: &Ctx) -> Option<Vec<String>> {
-        let s = match o.get("span") {
+    fn span(&mut self, span: Option<&Value>, ctx: &Ctx) -> Option<Vec<String>> {
+        let s = match span {
             None => {
                 self.missing(ctx, &[key("span")], " (an object with `session` and `name`)");
                 return None;
@@ -390,18 +459,17 @@ impl<'r, 'a> Reader<'r, 'a> {
             self.missing(ctx, at, " (a timestamp with a timezone, e.g. 2024-08-26T12:02:59.500Z)");
             return None;
         };
-        let what = crate::json::render_path("", at);
-        let what = what.trim_start_matches('.').to_string();
+        let what = || crate::json::render_path("", at).trim_start_matches('.').to_string();
         match lax::datetime(v) {
             Ok(d) if d.aware => {}
             Ok(_) => self.d(
                 ctx,
                 Error,
                 "timestamp-naive",
-                format!("`{what}` {v} has no timezone; Agent Catalog requires one (e.g. 2024-08-26T12:02:59.500Z or +05:30)"),
+                format!("`{}` {v} has no timezone; Agent Catalog requires one (e.g. 2024-08-26T12:02:59.500Z or +05:30)", what()),
                 at,
             ),
-            Err(e) => self.d(ctx, Error, "timestamp-invalid", format!("`{what}`: {}", e.message), at),
+            Err(e) => self.d(ctx, Error, "timestamp-invalid", format!("`{}`: {}", what(), e.message), at),
         }
         match v {
             Value::String(s) => Some(s.clone()),
@@ -411,9 +479,9 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     /// `catalog_version`: agentc-core's `VersionDescriptor`.
-    fn catalog_version(&mut self, o: &Map<String, Value>, ctx: &Ctx) {
+    fn catalog_version(&mut self, cv: Option<&Value>, ctx: &Ctx) {
         let at = |k: &str| vec![key("catalog_version"), key(k)];
-        let cv = match o.get("catalog_version") {
+        let cv = match cv {
             None => {
                 self.missing(ctx, &[key("catalog_version")], " (the catalog version the record was logged against)");
                 return;
@@ -506,7 +574,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
 /// `span.session` of a record, read without parsing the whole record (its
 /// containers the split recorded are jumped over).
-fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<String> {
+fn session_of<'a>(b: &'a [u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<Cow<'a, str>> {
     // The split validated the record: its members are read without a second
     // validating scan (a tenth of the parse), unless a key holds an escape.
     let last = |members: &[Member], key: &[u8]| members.iter().rev().find(|m| b.get(m.key.clone()) == Some(key)).cloned();
@@ -516,7 +584,8 @@ fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<St
         let span = last(&members, b"span").filter(|s| s.kind == Kind::Object)?;
         if read::members(b, span.value.start, ends, &mut members).is_some() && plain(&members) {
             let session = last(&members, b"session").filter(|s| s.kind == Kind::String)?;
-            return scan::decode_string(b, session.value);
+            let plain = (!session.escaped).then(|| b.get(session.inner()).and_then(|s| std::str::from_utf8(s).ok())).flatten();
+            return plain.map(Cow::Borrowed).or_else(|| scan::decode_string(b, session.value).map(Cow::Owned));
         }
     }
     let start = scan::skip_ws(b, range.start);
@@ -527,7 +596,7 @@ fn session_of(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Option<St
     if b.get(session.start) != Some(&b'"') {
         return None;
     }
-    scan::decode_string(b, session)
+    scan::decode_string(b, session).map(Cow::Owned)
 }
 
 #[cfg(test)]
@@ -537,7 +606,7 @@ mod tests {
 
     #[test]
     fn a_record_session_is_its_last_span_session_keys_decoded() {
-        let session = |s: &str| session_of(s.as_bytes(), &(0..s.len()), &NO_ENDS);
+        let session = |s: &str| session_of(s.as_bytes(), &(0..s.len()), &NO_ENDS).map(|c| c.into_owned());
         assert_eq!(session(r#" {"span": {"name": ["a"], "session": "s1"}}"#).as_deref(), Some("s1"));
         assert_eq!(session(r#"{"span": {"session": "x", "session": "y"}}"#).as_deref(), Some("y"));
         assert_eq!(session(r#"{"span": {"session": "x"}, "span": {"session": "z"}}"#).as_deref(), Some("z"));

@@ -3,7 +3,7 @@
 //! (the exact path), or by the fast path from the bytes, with only those
 //! members built. Looked up by index, not hashed.
 
-use serde_json::{Map, Value};
+pub(super) use crate::json::fields::Members;
 
 pub(super) const EVENT_ID: usize = 0;
 pub(super) const SESSION_ID: usize = 1;
@@ -42,21 +42,8 @@ pub(super) const CALL_DURATION_MS: usize = 5;
 /// A `tool_call` object's members read, by the indices above.
 pub(super) const CALL_MEMBERS: [&str; 6] = ["tool_call_id", "tool_name", "tool_input", "tool_output", "timestamp", "duration_ms"];
 
-/// Members of one object by index in their list (`EVENT_MEMBERS`, `CALL_MEMBERS`).
-pub(super) struct Members<'v, const N: usize>(pub [Option<&'v Value>; N]);
-
 /// An event record's members.
 pub(super) type Event<'v> = Members<'v, 12>;
 /// A `tool_call` object's members.
 pub(super) type Call<'v> = Members<'v, 6>;
 
-impl<'v, const N: usize> Members<'v, N> {
-    /// Those of the parsed object `o` named in `names`.
-    pub fn of(o: &'v Map<String, Value>, names: &[&str; N]) -> Members<'v, N> {
-        Members(names.map(|k| o.get(k)))
-    }
-
-    pub fn get(&self, k: usize) -> Option<&'v Value> {
-        self.0.get(k).copied().flatten()
-    }
-}
