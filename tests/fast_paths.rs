@@ -16,6 +16,8 @@ mod agent_catalog;
 mod agentlens;
 #[path = "fast_paths/claude_code.rs"]
 mod claude_code;
+#[path = "fast_paths/gemini_cli.rs"]
+mod gemini_cli;
 #[path = "fast_paths/histories.rs"]
 mod histories;
 
@@ -295,7 +297,7 @@ fn each_fast_format_reads_its_own_files_fast() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut files = common::files_under(&common::corpus_dir());
     files.extend(common::files_under(&root.join("fixtures")));
-    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands", "codex", "agentlens"].into_iter().map(|f| (f, 0)).collect();
+    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands", "codex", "agentlens", "gemini-cli"].into_iter().map(|f| (f, 0)).collect();
     for f in &files {
         let Ok(trace) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };
         if let Some(n) = fast.get_mut(trace.format) {
@@ -500,52 +502,4 @@ fn codex_lines_read_fast_parse_the_same_both_ways() {
     ];
     let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
     assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
-}
-
-/// A Gemini CLI session with one edit applied (see [`docent_run`]).
-fn gemini_session(edit: (&str, &str)) -> String {
-    let lines = [
-        r#"{"sessionId": "s1", "projectHash": "h", "startTime": "2025-01-01T00:00:00.000Z", "lastUpdated": "2025-01-01T00:00:00.000Z", "kind": "main"}"#,
-        r#"{"id": "m1", "timestamp": "2025-01-01T00:00:01.000Z", "type": "user", "content": [{"text": "fix it \u00e9"}], "extra": {"a": 1}}"#,
-        r#"{"id": "m2", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": "", "thoughts": [], "tokens": {"input": 1, "output": 2, "total": 3}, "model": "gemini-2.5"}"#,
-        r#"{"id": "m2", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": "ok", "thoughts": [{"subject": "S", "description": "d"}], "tokens": {"input": 1, "output": 2, "total": 3}, "model": "gemini-2.5", "toolCalls": [{"id": "c1", "name": "ls", "args": {"p": "."}, "result": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}], "status": "success", "timestamp": "2025-01-01T00:00:03.000Z", "resultDisplay": "a\nb", "displayName": "List"}]}"#,
-        r#"{"id": "m3", "timestamp": "2025-01-01T00:00:03.000Z", "type": "user", "content": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}]}"#,
-        r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#,
-        r#"{"id": "m4", "timestamp": "2025-01-01T00:00:04.000Z", "type": "info", "content": "note"}"#,
-        r#"{"$rewindTo": "m4"}"#,
-    ];
-    edited(&lines.join("\n"), edit)
-}
-
-/// Gemini CLI: a message's metadata is left in the source and built when
-/// read, and equals the exact path's, whatever the edit.
-#[test]
-fn gemini_cli_messages_defer_their_metadata_and_parse_the_same_both_ways() {
-    let edits: &[(&str, &str)] = &[
-        ("", ""),
-        (r#""id": "m1""#, r#""\u0069d": "m1""#),
-        (r#""id": "m1""#, r#""id": "m\u0031""#),
-        (r#""id": "m1""#, r#""id": "m0", "id": "m1""#),
-        (r#""id": "m1""#, r#""id": 1"#),
-        (r#""extra": {"a": 1}"#, r#""extra": {"a": 1}, "content": "again""#),
-        (r#""extra": {"a": 1}"#, r#""extra": {"a": "\ud800"}"#),
-        (r#""type": "user", "content": [{"text""#, r#""content": [{"text""#),
-        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [{"id": "c0", "id": "c1""#),
-        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [7, {"id": "c1""#),
-        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": 3, "x": [{"id": "c1""#),
-        (r#""status": "success""#, r#""status": "executing""#),
-        (r#"{"$rewindTo": "m4"}"#, r#"{"$rewindTo": "m2"}"#),
-        (r#"{"$rewindTo": "m4"}"#, r#"{"id": "m5", "$rewindTo": "m4"}"#),
-        (r#""model": "gemini-2.5"}"#, r#""model": "gemini-2.5", "tokens": 5}"#),
-    ];
-    let mut deferred = 0;
-    for edit in edits {
-        let doc = gemini_session(*edit);
-        let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only: false }).unwrap();
-        deferred += t.events.iter().filter(|e| e.metadata.is_deferred()).count();
-        for format in [None, Some("gemini-cli")] {
-            same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
-        }
-    }
-    assert!(deferred > edits.len() * 3, "only {deferred} messages' metadata deferred");
 }

@@ -2,6 +2,8 @@
 //! or a list of parts) as the shared model's content, thoughts as reasoning,
 //! and a message's `tokens` (`TokensSummary`) as usage.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use crate::json::Seg;
@@ -10,7 +12,7 @@ use crate::model::{Content, ContentPart, Usage};
 /// One part: `text` (reasoning when `thought: true`), `inlineData` with an
 /// image type as a data URL; any other part (`functionCall`,
 /// `functionResponse`, `fileData`, …) kept whole.
-fn part(p: &Value) -> ContentPart {
+pub fn part(p: &Value) -> ContentPart {
     let Some(o) = p.as_object() else {
         return match p {
             Value::String(s) => ContentPart::Text(s.as_str().into()),
@@ -46,12 +48,20 @@ pub fn content(v: Option<&Value>) -> Content {
 /// (`**subject**`, a blank line, the description), blank lines between.
 pub fn thoughts(v: Option<&Value>) -> Vec<ContentPart> {
     let list = v.and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    thoughts_of(list.iter().map(|t| (text_of(t, "subject"), text_of(t, "description"))))
+}
+
+fn text_of<'v>(t: &'v Value, k: &str) -> Cow<'v, str> {
+    Cow::Borrowed(t.get(k).and_then(Value::as_str).unwrap_or_default())
+}
+
+/// The reasoning part of thoughts given as (subject, description) pairs
+/// (both paths read them; this writes them).
+pub fn thoughts_of<'t>(pairs: impl IntoIterator<Item = (Cow<'t, str>, Cow<'t, str>)>) -> Vec<ContentPart> {
     let mut text = String::new();
-    for t in list {
-        let subject = t.get("subject").and_then(Value::as_str).unwrap_or_default();
-        let description = t.get("description").and_then(Value::as_str).unwrap_or_default();
+    for (subject, description) in pairs {
         let one = match (subject.is_empty(), description.is_empty()) {
-            (true, _) => description.to_string(),
+            (true, _) => description.into_owned(),
             (false, true) => format!("**{subject}**"),
             (false, false) => format!("**{subject}**\n\n{description}"),
         };

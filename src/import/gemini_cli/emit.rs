@@ -16,14 +16,15 @@ use super::plan::{Fate, Item, Msg, Nested, Plan};
 use crate::diagnostic::Severity::{self, Error, Info, Warning};
 use crate::import::{json_type, Builder, CallSite};
 use crate::json::{ContainerEnds, Seg};
-use crate::model::{Arguments, CallRef, EventBody, KeyValue, Marker, Message, ToolCall, ToolResult, ToolStatus};
+use crate::event_metadata::EventMetadata;
+use crate::model::{Arguments, CallRef, Content, EventBody, KeyValue, Marker, Message, ToolCall, ToolResult, ToolStatus, Usage};
 
 /// The message `type`s of `ConversationRecordExtra`.
 pub const MESSAGE_TYPES: &[&str] = &["user", "gemini", "info", "error", "warning"];
 
 /// Tool call statuses after which the call has its result
 /// (`CompletedToolCall` of the scheduler).
-const DONE: &[&str] = &["success", "error", "cancelled"];
+pub const DONE: &[&str] = &["success", "error", "cancelled"];
 
 pub struct Emitter<'r, 'a> {
     pub out: &'r mut Builder<'a>,
@@ -37,6 +38,7 @@ pub struct Emitter<'r, 'a> {
     sites: Vec<CallSite>,
     /// Where each message's event went (for `superseded_by`).
     events: Vec<Option<u32>>,
+    scratch: super::fast::Scratch,
 }
 
 fn key(k: &str) -> Seg {
@@ -46,7 +48,7 @@ fn key(k: &str) -> Seg {
 impl<'r, 'a> Emitter<'r, 'a> {
     pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds) -> Self {
         let n = plan.msgs.len();
-        Emitter { out, plan, ends, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n] }
+        Emitter { out, plan, ends, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
     }
 
     /// A diagnostic at `segs` inside the record at `at` (its range and path).
@@ -149,7 +151,19 @@ impl<'r, 'a> Emitter<'r, 'a> {
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
         let Msg { range, path, id, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, fate: Fate::Loaded });
-        // A record the plan read from the bytes is parsed now (it is plain: it parses).
+        let loaded = fate == Fate::Loaded;
+        // A record the plan read from the bytes is read from them again (or parsed now: it is plain, it parses).
+        let fast = value.is_none() && self.out.can_defer_metadata(&range);
+        if let (true, Fate::Replaced(by)) = (fast, fate) {
+            if let Some((kind, time)) = super::fast::replaced(self.out, self.ends, &range, &mut self.scratch) {
+                return self.replaced_message(m, (range, path), id, by, kind, time);
+            }
+        } else if fast {
+            if let Some(read) = super::fast::message(self.out, self.ends, &range, loaded, &self.plan.call_ids, &mut self.scratch) {
+                let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
+                return self.place(m, (range, path), fate, read, metadata);
+            }
+        }
         let mut value = value.unwrap_or_else(|| match self.out.bytes().get(range.clone()).and_then(crate::json::build::value) {
             Some(Value::Object(o)) => o,
             _ => Map::new(),
@@ -157,26 +171,13 @@ impl<'r, 'a> Emitter<'r, 'a> {
         // The source kind is the message `type` (`message` when it has none).
         let kind = value.get("type").and_then(Value::as_str).filter(|t| !t.is_empty()).unwrap_or("message").to_string();
         let time = value.get("timestamp").and_then(Value::as_str).map(str::to_string);
-        let i = self.out.next_event();
         if let Fate::Replaced(by) = fate {
-            // The record stays in the raw view; the event says what replaced it.
-            let mut note = Map::new();
-            note.insert("id".to_string(), Value::String(id.clone()));
-            let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note) });
-            self.out.push_event(body, &kind, range, path, time);
-            if let Some(e) = self.out.event_mut(i) {
-                e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
-            }
-            self.replaced.push((i, by));
-            if let Some(slot) = self.events.get_mut(m) {
-                *slot = Some(i);
-            }
-            return;
+            return self.replaced_message(m, (range, path), id, by, kind, time);
         }
+        let i = self.out.next_event();
         // Taken first, as the metadata's shape takes it first.
         let mut calls = value.remove("toolCalls");
         self.check(&range, &path, &value, calls.as_ref(), i);
-        let loaded = fate == Fate::Loaded;
         let body = match kind.as_str() {
             "user" => self.user(&mut value),
             "gemini" => self.gemini(&value, calls.as_mut(), &range, &path, i),
@@ -200,26 +201,44 @@ impl<'r, 'a> Emitter<'r, 'a> {
             None
         };
         let model = value.get("model").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string);
-        self.out.push_event(body, &kind, range.clone(), path.clone(), time);
+        let outcomes = match (kind == "gemini", calls) {
+            (true, Some(Value::Array(calls))) => self.outcomes(calls, &range, !loaded),
+            _ => Vec::new(),
+        };
+        // Left in the source when the record is plain, built when first read.
+        let metadata = if self.out.can_defer_metadata(&range) {
+            self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate))
+        } else {
+            message_metadata(value, &message_extra(fate)).into()
+        };
+        self.place(m, (range, path), fate, Read { kind, time, body, usage, model, outcomes }, metadata);
+    }
+
+    /// A message a later record with its id replaced: the record stays in
+    /// the raw view; the event says what replaced it.
+    fn replaced_message(&mut self, m: usize, (range, path): (Range<usize>, String), id: String, by: usize, kind: String, time: Option<String>) {
+        let i = self.out.next_event();
+        let mut note = Map::new();
+        note.insert("id".to_string(), Value::String(id.clone()));
+        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note) });
+        self.out.push_event(body, &kind, range, path, time);
+        if let Some(e) = self.out.event_mut(i) {
+            e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
+        }
+        self.replaced.push((i, by));
         if let Some(slot) = self.events.get_mut(m) {
             *slot = Some(i);
         }
-        let mut extra = Map::new();
-        let cut_by = match fate {
-            Fate::Rewound(_) => Some("$rewindTo"),
-            Fate::Checkpointed(_) => Some("$set.messages checkpoint"),
-            _ => None,
-        };
-        if let Some(by) = cut_by {
-            extra.insert("abandoned_branch".to_string(), Value::Bool(true));
-            extra.insert("cut_by".to_string(), Value::String(by.to_string()));
+    }
+
+    /// Writes a message's event (read by either path), its tool results,
+    /// and the note that a rewind or checkpoint cut it.
+    fn place(&mut self, m: usize, (range, path): (Range<usize>, String), fate: Fate, read: Read, metadata: EventMetadata) {
+        let Read { kind, time, body, usage, model, outcomes } = read;
+        let i = self.out.push_event(body, &kind, range.clone(), path.clone(), time);
+        if let Some(slot) = self.events.get_mut(m) {
+            *slot = Some(i);
         }
-        // Left in the source when the record is plain, built when first read.
-        let metadata = if self.out.can_defer_metadata(&range) {
-            self.out.metadata_in_source(range.clone(), message_metadata, extra)
-        } else {
-            message_metadata(value, &extra).into()
-        };
         if let Some(e) = self.out.event_mut(i) {
             e.failed = kind == "error";
             e.metadata = metadata;
@@ -229,9 +248,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 f.model = model;
             }
         }
-        if let (true, Some(Value::Array(calls))) = (kind == "gemini", calls) {
-            self.results(calls, i, &range, &path, !loaded);
-        }
+        let loaded = fate == Fate::Loaded;
+        self.results(outcomes, i, &path, !loaded);
         if !loaded {
             let why = "a `$rewindTo` or a history checkpoint later removed this message: Gemini CLI resumes without it (marked `abandoned_branch`; its tokens are not counted)".to_string();
             self.d((&range, &path), Info, "abandoned-branch", why, &[], i);
@@ -316,51 +334,122 @@ impl<'r, 'a> Emitter<'r, 'a> {
         EventBody::Message(Message { role: "assistant".to_string(), content: c, tool_calls })
     }
 
-    /// One tool-result event per call of the message at event `i` that has
-    /// its result (the call record itself, inside the message).
-    fn results(&mut self, calls: Vec<Value>, i: u32, range: &Range<usize>, path: &str, abandoned: bool) {
+    /// What each tool call of a `gemini` message says of its result (the
+    /// call record itself, inside the message).
+    fn outcomes(&self, calls: Vec<Value>, range: &Range<usize>, abandoned: bool) -> Vec<Outcome> {
         if calls.is_empty() {
-            return;
+            return Vec::new();
         }
         let ranges = super::plan::item_ranges(self.out.bytes(), self.ends, range.start, &[key("toolCalls")]);
-        for (j, (call, r)) in calls.into_iter().zip(ranges).enumerate() {
-            let Value::Object(mut o) = call else { continue };
-            let at = CallRef { event: i, call: j as u32 };
-            let status = o.get("status").and_then(Value::as_str).unwrap_or_default();
+        let extra = result_extra(abandoned);
+        let outcome = |(call, r): (Value, Range<usize>)| {
+            let Value::Object(o) = call else { return Outcome::Skipped };
+            let status = o.get("status").and_then(Value::as_str).unwrap_or_default().to_string();
             let has_result = o.get("result").is_some_and(|r| !r.is_null());
-            if !DONE.contains(&status) && !has_result {
-                self.sites.push(CallSite { call: at, segs: vec![key("toolCalls"), Seg::Index(j)] });
-                continue;
+            if !DONE.contains(&status.as_str()) && !has_result {
+                return Outcome::Pending;
             }
-            let tool_status = match status {
+            let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+            let (call_id, time, agent, content) = (text("id"), text("timestamp"), text("agentId"), content::tool_result(&o));
+            Outcome::Done { range: r, call_id, status, content, time, agent, metadata: result_metadata(o, &extra).into() }
+        };
+        calls.into_iter().zip(ranges).map(outcome).collect()
+    }
+
+    /// One tool-result event per call of the message at event `i` that has
+    /// its result.
+    fn results(&mut self, outcomes: Vec<Outcome>, i: u32, path: &str, abandoned: bool) {
+        for (j, outcome) in outcomes.into_iter().enumerate() {
+            let at = CallRef { event: i, call: j as u32 };
+            let (range, call_id, status, content, time, agent, metadata) = match outcome {
+                Outcome::Skipped => continue,
+                Outcome::Pending => {
+                    self.sites.push(CallSite { call: at, segs: vec![key("toolCalls"), Seg::Index(j)] });
+                    continue;
+                }
+                Outcome::Done { range, call_id, status, content, time, agent, metadata } => (range, call_id, status, content, time, agent, metadata),
+            };
+            let tool_status = match status.as_str() {
                 "success" => ToolStatus::Success,
                 "error" => ToolStatus::Error,
                 _ => ToolStatus::Unknown,
             };
-            let failed = status == "error";
-            let call_id = o.get("id").and_then(Value::as_str).map(str::to_string);
-            let result = ToolResult { call_id, content: content::tool_result(&o), status: tool_status, call: Some(at), implicit_link: false };
+            let result = ToolResult { call_id, content, status: tool_status, call: Some(at), implicit_link: false };
             let item_path = crate::json::render_path(path, &[key("toolCalls"), Seg::Index(j)]);
-            let time = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
-            let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", r, item_path, time);
+            let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", range, item_path, time);
             self.out.link_result(at, e);
-            if let (false, Some(agent)) = (abandoned, o.get("agentId").and_then(Value::as_str)) {
-                self.agents.push((agent.to_string(), at));
+            if let (false, Some(agent)) = (abandoned, agent) {
+                self.agents.push((agent, at));
             }
             if let Some(ev) = self.out.event_mut(e) {
-                ev.failed = failed;
-                // Moved out of the call record, which is dropped after.
-                for k in ["status", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown", "agentId", "name"] {
-                    if let Some(x) = o.remove(k) {
-                        ev.metadata.insert(k.to_string(), x);
-                    }
-                }
-                if abandoned {
-                    ev.metadata.insert("abandoned_branch".to_string(), Value::Bool(true));
-                }
+                ev.failed = status == "error";
+                ev.metadata = metadata;
             }
         }
     }
+}
+
+/// A message read by either path, before its event is written.
+pub struct Read {
+    pub kind: String,
+    pub time: Option<String>,
+    pub body: EventBody,
+    pub usage: Option<Usage>,
+    pub model: Option<String>,
+    /// A `gemini` message's tool calls' results, in the calls' order.
+    pub outcomes: Vec<Outcome>,
+}
+
+/// What a tool call record says of its result. (Short-lived, one per
+/// call: its size does not matter.)
+#[allow(clippy::large_enum_variant)]
+pub enum Outcome {
+    /// Not an object: no result event.
+    Skipped,
+    /// Not finished: a result should follow (warned about at the end).
+    Pending,
+    /// Its result event: the call record's range and what the event shows.
+    Done { range: Range<usize>, call_id: Option<String>, status: String, content: Content, time: Option<String>, agent: Option<String>, metadata: EventMetadata },
+}
+
+/// The members of a call record a result event's metadata keeps, in order.
+const RESULT_KEYS: [&str; 7] = ["status", "displayName", "description", "resultDisplay", "renderOutputAsMarkdown", "agentId", "name"];
+
+/// A result event's metadata: [`RESULT_KEYS`] of the call record, then
+/// what the reading adds (`abandoned_branch`). Both paths shape it with this.
+pub fn result_metadata(mut call: Map<String, Value>, extra: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for k in RESULT_KEYS {
+        if let Some(x) = call.remove(k) {
+            out.insert(k.to_string(), x);
+        }
+    }
+    out.extend(extra.clone());
+    out
+}
+
+/// What a result event's metadata adds to the call record's members.
+pub fn result_extra(abandoned: bool) -> Map<String, Value> {
+    let mut extra = Map::new();
+    if abandoned {
+        extra.insert("abandoned_branch".to_string(), Value::Bool(true));
+    }
+    extra
+}
+
+/// What a message event's metadata adds to the record's members.
+fn message_extra(fate: Fate) -> Map<String, Value> {
+    let mut extra = Map::new();
+    let cut_by = match fate {
+        Fate::Rewound(_) => Some("$rewindTo"),
+        Fate::Checkpointed(_) => Some("$set.messages checkpoint"),
+        _ => None,
+    };
+    if let Some(by) = cut_by {
+        extra.insert("abandoned_branch".to_string(), Value::Bool(true));
+        extra.insert("cut_by".to_string(), Value::String(by.to_string()));
+    }
+    extra
 }
 
 /// A message event's metadata: the record less its tool calls, content,

@@ -17,6 +17,7 @@
 
 mod content;
 mod emit;
+mod fast;
 mod plan;
 
 use std::collections::HashMap;

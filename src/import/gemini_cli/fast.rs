@@ -1,0 +1,363 @@
+//! The Gemini CLI reader's fast path: a top-level message record read
+//! straight from the bytes.
+//!
+//! `user` and `gemini` messages are nearly all of a session's bytes (the
+//! kit's file: 9.7 of 10 MB): content texts, tool calls' `args`, and each
+//! call's `result` (the `functionResponse` parts sent back), whose `output`
+//! the tool-result event shows. Parsed whole into a `serde_json::Value`,
+//! every record was built, then copied again into the model. Here a text
+//! (`content`, a part's `text`, a result's `output` or `error`, a
+//! `resultDisplay` string) stays in the source ([`crate::model::Text`]), a
+//! call's `args` and an object `resultDisplay` stay there as
+//! [`crate::model::LazyValue`]s, and a result event's metadata is left in
+//! the source (shaped by [`super::emit::result_metadata`], which the exact
+//! path calls too). Only a part that is no text (an image, a
+//! `functionCall`, …), `tokens`, and the content of a user turn that
+//! mirrors tool results (kept as a key-value event) are built, as the exact
+//! path builds them.
+//!
+//! Taken only when the record is plain (`Builder::can_defer_metadata`), the
+//! keys read are neither escaped nor repeated, and the record would give
+//! the exact path no diagnostic: a string `timestamp`, a `type` the reader
+//! knows, `content` a string, a part or a list, `toolCalls` and `thoughts`
+//! lists (or null), `tokens` an object (or null) of whole counts, and every
+//! tool call an object with a string `id` and a non-empty string `name`.
+//! Anything else returns `None` and the exact path parses the record.
+//! tests/fast_paths/gemini_cli.rs holds the two paths to the same model.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::content;
+use super::emit::{result_extra, result_metadata, Outcome, Read, DONE};
+use crate::import::Builder;
+use crate::json::fields::Fields;
+use crate::json::read::{self, Kind, Member};
+use crate::json::{scan, ContainerEnds};
+use crate::model::{Arguments, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall};
+
+/// Buffers reused from record to record.
+#[derive(Default)]
+pub struct Scratch {
+    record: Vec<Member>,
+    call: Vec<Member>,
+    inner: Vec<Member>,
+    parts: Vec<Range<usize>>,
+    calls: Vec<Range<usize>>,
+}
+
+/// The bytes and what the split found in them.
+struct Src<'r, 'a> {
+    out: &'r Builder<'a>,
+    b: &'a [u8],
+    ends: &'r ContainerEnds,
+}
+
+impl Src<'_, '_> {
+    fn text(&self, m: &Member) -> Text {
+        self.out.text(m.inner(), m.escaped)
+    }
+
+    fn owned(&self, m: &Member) -> String {
+        self.text(m).decoded().into_owned()
+    }
+
+    /// A string member's text, `None` for another kind.
+    fn string(&self, m: Option<&Member>) -> Option<Text> {
+        m.filter(|m| m.kind == Kind::String).map(|m| self.text(m))
+    }
+
+    /// The value at `r`, built as the exact path builds it.
+    fn value(&self, r: &Range<usize>) -> Option<Value> {
+        crate::json::build::from_slice(self.b.get(r.clone())?).ok()
+    }
+
+    /// The member `key` of the object at `open` (`Some(None)` when it has
+    /// none); `None` when a key is escaped or `key` repeats.
+    fn member(&self, open: usize, key: &[u8], buf: &mut Vec<Member>) -> Option<Option<Member>> {
+        read::members(self.b, open, self.ends, buf)?;
+        let f = Fields::find(self.b, buf, [key])?;
+        Some(f.get(buf, 0).cloned())
+    }
+}
+
+const TIMESTAMP: usize = 0;
+const TYPE: usize = 1;
+const CONTENT: usize = 2;
+const TOOL_CALLS: usize = 3;
+const THOUGHTS: usize = 4;
+const TOKENS: usize = 5;
+const MODEL: usize = 6;
+const RECORD_FIELDS: [&[u8]; 7] = [b"timestamp", b"type", b"content", b"toolCalls", b"thoughts", b"tokens", b"model"];
+
+/// The `type` (the event's kind) and `timestamp` of a message a later
+/// record replaced, or `None` for the exact path.
+pub fn replaced(out: &Builder, ends: &ContainerEnds, range: &Range<usize>, s: &mut Scratch) -> Option<(String, Option<String>)> {
+    let src = Src { out, b: out.bytes(), ends };
+    read::members(src.b, scan::skip_ws(src.b, range.start), ends, &mut s.record)?;
+    let f = Fields::find(src.b, &s.record, [b"type", b"timestamp"])?;
+    let kind = f.get(&s.record, 0).filter(|m| m.kind == Kind::String).map(|m| src.owned(m)).filter(|k| !k.is_empty());
+    let time = f.get(&s.record, 1).filter(|m| m.kind == Kind::String).map(|m| src.owned(m));
+    Some((kind.unwrap_or_else(|| "message".to_string()), time))
+}
+
+/// The message record at `range` read fast, as the exact path would read
+/// it (`loaded`: in the conversation the loader returns), or `None`.
+pub fn message(out: &Builder, ends: &ContainerEnds, range: &Range<usize>, loaded: bool, call_ids: &HashSet<String>, s: &mut Scratch) -> Option<Read> {
+    let src = Src { out, b: out.bytes(), ends };
+    let b = src.b;
+    read::members(b, scan::skip_ws(b, range.start), ends, &mut s.record)?;
+    let record = std::mem::take(&mut s.record);
+    let read = (|| {
+        let f = Fields::find(b, &record, RECORD_FIELDS)?;
+        let get = |k: usize| f.get(&record, k);
+        let time = src.owned(get(TIMESTAMP).filter(|m| m.kind == Kind::String)?);
+        let kind = src.owned(get(TYPE).filter(|m| m.kind == Kind::String)?);
+        let content = get(CONTENT);
+        let calls = match get(TOOL_CALLS) {
+            None => None,
+            Some(m) if m.kind == Kind::Null => None,
+            Some(m) if m.kind == Kind::Array => Some(m.value.start),
+            Some(_) => return None,
+        };
+        let thoughts = match get(THOUGHTS) {
+            None => None,
+            Some(m) if m.kind == Kind::Null => None,
+            Some(m) if m.kind == Kind::Array => Some(m.value.start),
+            Some(_) => return None,
+        };
+        let usage = match get(TOKENS) {
+            None => None,
+            Some(m) if m.kind == Kind::Null => None,
+            Some(m) if m.kind == Kind::Object => {
+                let mut bad = Vec::new();
+                let usage = content::usage(Some(&src.value(&m.value)?), &mut bad);
+                // Bad counts are reported where counted: the exact path's.
+                if !bad.is_empty() && kind == "gemini" && loaded {
+                    return None;
+                }
+                usage
+            }
+            Some(_) => return None,
+        };
+        let model = src.string(get(MODEL)).map(|t| t.decoded().into_owned()).filter(|m| !m.is_empty());
+        let (body, outcomes) = match kind.as_str() {
+            "user" => (user(&src, content, call_ids, s)?, Vec::new()),
+            "gemini" => {
+                let reasoning = match thoughts {
+                    Some(open) => thoughts_of(&src, open, s)?,
+                    None => Vec::new(),
+                };
+                let c = content::with_thoughts(reasoning, content_of(&src, content, s)?);
+                let (tool_calls, outcomes) = match calls {
+                    Some(open) => tool_calls(&src, open, !loaded, s)?,
+                    None => (Vec::new(), Vec::new()),
+                };
+                (EventBody::Message(Message { role: "assistant".to_string(), content: c, tool_calls }), outcomes)
+            }
+            "info" | "warning" | "error" => {
+                let c = content_of(&src, content, s)?;
+                let label = format!("{kind}: {}", crate::view::truncate(&content::marker_text(&c), 300));
+                (EventBody::Marker(Marker { label }), Vec::new())
+            }
+            _ => return None,
+        };
+        let usage = if kind == "gemini" && loaded { usage } else { None };
+        Some(Read { kind, time: Some(time), body, usage, model, outcomes })
+    })();
+    s.record = record;
+    read
+}
+
+/// A message's `content` (a member that is no string, part or list of
+/// parts gives a diagnostic: `None`).
+fn content_of(src: &Src, m: Option<&Member>, s: &mut Scratch) -> Option<Content> {
+    let Some(m) = m else { return Some(Content::None) };
+    match m.kind {
+        Kind::String => Some(Content::Text(src.text(m))),
+        Kind::Object => Some(Content::Parts(vec![part(src, &m.value, &mut s.inner)?])),
+        Kind::Array => {
+            read::items(src.b, m.value.start, src.ends, &mut s.parts)?;
+            let items = std::mem::take(&mut s.parts);
+            let parts: Option<Vec<ContentPart>> = items.iter().map(|r| part(src, r, &mut s.inner)).collect();
+            s.parts = items;
+            Some(Content::Parts(parts?))
+        }
+        _ => None,
+    }
+}
+
+/// One part (see `content::part`): a string, or an object with a string
+/// `text`, stays in the source; any other part is built and read by the
+/// exact path's `part`.
+fn part(src: &Src, r: &Range<usize>, buf: &mut Vec<Member>) -> Option<ContentPart> {
+    match src.b.get(r.start) {
+        Some(b'"') => {
+            let (end, escaped) = read::string_end(src.b, r.start)?;
+            return Some(ContentPart::Text(src.out.text(r.start + 1..end - 1, escaped)));
+        }
+        Some(b'{') => {
+            read::members(src.b, r.start, src.ends, buf)?;
+            let f = Fields::find(src.b, buf, [b"text", b"thought"])?;
+            if let Some(t) = src.string(f.get(buf, 0)) {
+                let thought = f.get(buf, 1).is_some_and(|m| src.b.get(m.value.clone()) == Some(b"true"));
+                return Some(if thought { ContentPart::Reasoning(t) } else { ContentPart::Text(t) });
+            }
+        }
+        _ => {}
+    }
+    Some(content::part(&src.value(r)?))
+}
+
+/// A user message (see `Emitter::user`): one made only of
+/// `functionResponse` parts answering recorded calls is kept whole as a
+/// key-value event.
+fn user(src: &Src, m: Option<&Member>, call_ids: &HashSet<String>, s: &mut Scratch) -> Option<EventBody> {
+    if let Some(list) = m.filter(|m| m.kind == Kind::Array) {
+        read::items(src.b, list.value.start, src.ends, &mut s.parts)?;
+        let mut mirrors = !s.parts.is_empty();
+        for item in &s.parts {
+            if !mirrors {
+                break;
+            }
+            mirrors = answers_a_call(src, item.start, call_ids, &mut s.inner)?;
+        }
+        if mirrors {
+            return Some(EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: src.value(&list.value)? }));
+        }
+    }
+    Some(EventBody::Message(Message { role: "user".to_string(), content: content_of(src, m, s)?, tool_calls: Vec::new() }))
+}
+
+/// True when the part at `open` is `{"functionResponse": {"id": …}}` with
+/// the id of a recorded call.
+fn answers_a_call(src: &Src, open: usize, call_ids: &HashSet<String>, buf: &mut Vec<Member>) -> Option<bool> {
+    if src.b.get(open) != Some(&b'{') {
+        return Some(false);
+    }
+    let Some(response) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(false) };
+    let id = src.member(response.value.start, b"id", buf)?;
+    Some(src.string(id.as_ref()).is_some_and(|t| call_ids.contains(&*t.decoded())))
+}
+
+/// The thoughts as one reasoning part (see `content::thoughts`).
+fn thoughts_of(src: &Src, open: usize, s: &mut Scratch) -> Option<Vec<ContentPart>> {
+    read::items(src.b, open, src.ends, &mut s.parts)?;
+    let mut pairs = Vec::with_capacity(s.parts.len());
+    for item in &s.parts {
+        if src.b.get(item.start) != Some(&b'{') {
+            pairs.push((Cow::Borrowed(""), Cow::Borrowed("")));
+            continue;
+        }
+        read::members(src.b, item.start, src.ends, &mut s.inner)?;
+        let f = Fields::find(src.b, &s.inner, [b"subject", b"description"])?;
+        let text = |k: usize| src.string(f.get(&s.inner, k)).map(|t| Cow::Owned(t.decoded().into_owned())).unwrap_or(Cow::Borrowed(""));
+        pairs.push((text(0), text(1)));
+    }
+    Some(content::thoughts_of(pairs))
+}
+
+const ID: usize = 0;
+const NAME: usize = 1;
+const ARGS: usize = 2;
+const STATUS: usize = 3;
+const RESULT: usize = 4;
+const CALL_TIMESTAMP: usize = 5;
+const AGENT_ID: usize = 6;
+const RESULT_DISPLAY: usize = 7;
+const CALL_FIELDS: [&[u8]; 8] = [b"id", b"name", b"args", b"status", b"result", b"timestamp", b"agentId", b"resultDisplay"];
+
+/// A `gemini` message's tool calls and what each says of its result.
+fn tool_calls(src: &Src, open: usize, abandoned: bool, s: &mut Scratch) -> Option<(Vec<ToolCall>, Vec<Outcome>)> {
+    read::items(src.b, open, src.ends, &mut s.calls)?;
+    let ranges = std::mem::take(&mut s.calls);
+    let mut calls = Vec::with_capacity(ranges.len());
+    let mut outcomes = Vec::with_capacity(ranges.len());
+    let read = ranges.iter().try_for_each(|r| {
+        read::members(src.b, r.start, src.ends, &mut s.call)?;
+        let call = std::mem::take(&mut s.call);
+        let one = (|| {
+            let f = Fields::find(src.b, &call, CALL_FIELDS)?;
+            let get = |k: usize| f.get(&call, k);
+            let id = src.owned(get(ID).filter(|m| m.kind == Kind::String)?);
+            let name = src.owned(get(NAME).filter(|m| m.kind == Kind::String)?);
+            if name.is_empty() {
+                return None;
+            }
+            let status = get(STATUS).filter(|m| m.kind == Kind::String).map(|m| src.text(m).decoded().into_owned()).unwrap_or_default();
+            let result = get(RESULT).filter(|m| m.kind != Kind::Null);
+            let outcome = if !DONE.contains(&status.as_str()) && result.is_none() {
+                Outcome::Pending
+            } else {
+                let content = tool_result(src, result, get(RESULT_DISPLAY), s)?;
+                Outcome::Done {
+                    range: r.clone(),
+                    call_id: Some(id.clone()),
+                    status,
+                    content,
+                    time: src.string(get(CALL_TIMESTAMP)).map(|t| t.decoded().into_owned()),
+                    agent: src.string(get(AGENT_ID)).map(|t| t.decoded().into_owned()),
+                    metadata: src.out.metadata_in_source(r.clone(), result_metadata, result_extra(abandoned)),
+                }
+            };
+            let arguments = Arguments { value: get(ARGS).map(|m| src.out.json(m.value.clone())), text: None };
+            Some((ToolCall { id: Some(id), function: name, arguments, result: None }, outcome))
+        })();
+        s.call = call;
+        let (c, o) = one?;
+        calls.push(c);
+        outcomes.push(o);
+        Some(())
+    });
+    s.calls = ranges;
+    read?;
+    Some((calls, outcomes))
+}
+
+/// A call's result (see `content::tool_result`): each `functionResponse`'s
+/// `output` (or `error`) text left in the source, other parts as parts;
+/// without a result, its `resultDisplay`.
+fn tool_result(src: &Src, result: Option<&Member>, display: Option<&Member>, s: &mut Scratch) -> Option<Content> {
+    let one = |r: &Range<usize>, buf: &mut Vec<Member>| -> Option<ContentPart> {
+        if let Some(t) = response_text(src, r.start, buf)? {
+            return Some(ContentPart::Text(t));
+        }
+        Some(content::part(&src.value(r)?))
+    };
+    match result {
+        Some(m) if m.kind == Kind::Array => {
+            read::items(src.b, m.value.start, src.ends, &mut s.parts)?;
+            if !s.parts.is_empty() {
+                let items = std::mem::take(&mut s.parts);
+                let parts: Option<Vec<ContentPart>> = items.iter().map(|r| one(r, &mut s.inner)).collect();
+                s.parts = items;
+                return Some(Content::Parts(parts?));
+            }
+        }
+        Some(m) if m.kind == Kind::Object => return Some(Content::Parts(vec![one(&m.value, &mut s.inner)?])),
+        Some(m) if m.kind == Kind::String => return Some(Content::Text(src.text(m))),
+        _ => {}
+    }
+    Some(match display {
+        Some(m) if m.kind == Kind::String => Content::Text(src.text(m)),
+        Some(m) if m.kind == Kind::Object => Content::Json(src.out.json(m.value.clone())),
+        _ => Content::None,
+    })
+}
+
+/// `functionResponse.response.output` (else `.error`) of the part at
+/// `open` when it is a string (`Some(None)`: the part has none).
+fn response_text(src: &Src, open: usize, buf: &mut Vec<Member>) -> Option<Option<Text>> {
+    if src.b.get(open) != Some(&b'{') {
+        return Some(None);
+    }
+    let Some(f) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
+    let Some(r) = src.member(f.value.start, b"response", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
+    read::members(src.b, r.value.start, src.ends, buf)?;
+    let g = Fields::find(src.b, buf, [b"output", b"error"])?;
+    let chosen = g.get(buf, 0).or_else(|| g.get(buf, 1));
+    Some(src.string(chosen))
+}

@@ -1,0 +1,146 @@
+//! Gemini CLI message records read fast (texts, tool results and `args`
+//! left in the source, metadata deferred) give what the exact path gives,
+//! edited in the ways the byte-level reader could misread.
+
+use agent_trace_viewer::render::{agent_run_text, TextOptions};
+use agent_trace_viewer::{parse_trace, ParseOptions};
+
+use super::{edited, same_both_ways};
+
+/// A session with every kind of record the fast path reads, and some it
+/// leaves to the exact path, with one edit applied (see [`super::docent_run`]).
+fn gemini_session(edit: (&str, &str)) -> String {
+    let lines = [
+        r#"{"sessionId": "s1", "projectHash": "h", "startTime": "2025-01-01T00:00:00.000Z", "lastUpdated": "2025-01-01T00:00:00.000Z", "kind": "main"}"#,
+        r#"{"id": "m1", "timestamp": "2025-01-01T00:00:01.000Z", "type": "user", "content": [{"text": "fix it \u00e9"}, "and \"this\"", {"inlineData": {"mimeType": "image/png", "data": "AAA"}}], "extra": {"a": 1}}"#,
+        r#"{"id": "m2", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": "", "thoughts": [], "tokens": {"input": 1, "output": 2, "total": 3}, "model": "gemini-2.5"}"#,
+        r#"{"id": "m2", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": "ok", "thoughts": [{"subject": "S", "description": "d"}, {"subject": "T"}, 7], "tokens": {"input": 1, "output": 2, "cached": 1, "thoughts": 4, "tool": 0, "total": 3}, "model": "gemini-2.5", "toolCalls": [{"id": "c1", "name": "ls", "args": {"p": "."}, "result": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}], "status": "success", "timestamp": "2025-01-01T00:00:03.000Z", "resultDisplay": "a\nb", "displayName": "List", "description": "", "renderOutputAsMarkdown": true}, {"id": "c2", "name": "read", "args": {"f": "x"}, "result": [{"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}, {"text": "also"}], "status": "error", "timestamp": "2025-01-01T00:00:03.500Z", "resultDisplay": {"fileDiff": "d", "fileName": "x"}}, {"id": "c3", "name": "run", "args": {}, "status": "executing"}, {"id": "c4", "name": "agent", "args": {"task": "t"}, "result": null, "status": "cancelled", "resultDisplay": "stopped", "agentId": "a1"}]}"#,
+        r#"{"id": "m3", "timestamp": "2025-01-01T00:00:03.000Z", "type": "user", "content": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}, {"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}]}"#,
+        r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#,
+        r#"{"id": "m4", "timestamp": "2025-01-01T00:00:04.000Z", "type": "gemini", "content": [{"text": "let me think", "thought": true}, {"text": "done \ud83d\ude00"}], "tokens": null, "model": ""}"#,
+        r#"{"id": "m5", "timestamp": "2025-01-01T00:00:05.000Z", "type": "info", "content": "note"}"#,
+        r#"{"id": "m6", "timestamp": "2025-01-01T00:00:06.000Z", "type": "warning", "content": {"text": "careful"}}"#,
+        r#"{"id": "m7", "timestamp": "2025-01-01T00:00:07.000Z", "type": "gemini", "content": "cut", "toolCalls": [{"id": "c5", "name": "ls", "args": {"p": "/"}, "result": [{"functionResponse": {"id": "c5", "name": "ls", "response": {"output": "x"}}}], "status": "success", "agentId": "a2"}], "tokens": {"input": 5, "output": 1, "total": 6}}"#,
+        r#"{"$rewindTo": "m7"}"#,
+        r#"{"id": "m8", "timestamp": "2025-01-01T00:00:08.000Z", "type": "error", "content": [{"text": "boom"}]}"#,
+    ];
+    edited(&lines.join("\n"), edit)
+}
+
+#[test]
+fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        // Escaped keys and values.
+        (r#""id": "m1""#, r#""\u0069d": "m1""#),
+        (r#""id": "m1""#, r#""id": "m\u0031""#),
+        (r#""type": "user", "content": [{"text""#, r#""typ\u0065": "user", "content": [{"text""#),
+        (r#""type": "user", "content": [{"text""#, r#""type": "us\u0065r", "content": [{"text""#),
+        (r#"[{"text": "fix it"#, r#"[{"t\u0065xt": "fix it"#),
+        (r#""thought": true"#, r#""th\u006fught": true"#),
+        (r#""response": {"output": "a\nb"}}}], "status""#, r#""response": {"outp\u0075t": "a\nb"}}}], "status""#),
+        (r#""id": "c1", "name": "ls", "args""#, r#""id": "c1", "n\u0061me": "ls", "args""#),
+        (r#""subject": "S""#, r#""subj\u0065ct": "S""#),
+        (r#""timestamp": "2025-01-01T00:00:04.000Z""#, r#""timestamp": "2025-01-01T00:00:04.000Z\u005a""#),
+        // Repeated keys.
+        (r#""id": "m1""#, r#""id": "m0", "id": "m1""#),
+        (r#""extra": {"a": 1}"#, r#""extra": {"a": 1}, "content": "again""#),
+        (r#""type": "info""#, r#""type": "user", "type": "info""#),
+        (r#""model": "gemini-2.5", "toolCalls""#, r#""model": "x", "model": "gemini-2.5", "toolCalls""#),
+        (r#""tokens": {"input": 1, "output": 2, "cached""#, r#""tokens": {"input": 9, "input": 1, "output": 2, "cached""#),
+        (r#""tokens": null"#, r#""tokens": {"input": 1}, "tokens": null"#),
+        (r#"[{"text": "fix it"#, r#"[{"text": "a", "text": "fix it"#),
+        (r#""thought": true"#, r#""thought": false, "thought": true"#),
+        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [{"id": "c0", "id": "c1""#),
+        (r#""name": "ls", "args": {"p": "."}"#, r#""name": "ls", "args": {"p": 1}, "args": {"p": "."}"#),
+        (r#""status": "success", "timestamp": "2025-01-01T00:00:03.000Z""#, r#""status": "error", "status": "success", "timestamp": "2025-01-01T00:00:03.000Z""#),
+        (r#""displayName": "List""#, r#""displayName": "L", "displayName": "List""#),
+        (r#""response": {"output": "a\nb"}}}], "status""#, r#""response": {"output": "z", "output": "a\nb"}}}], "status""#),
+        (r#""response": {"error": "no such file"}}}, {"text""#, r#""response": {"error": "e", "error": "no such file"}}}, {"text""#),
+        (r#"{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}, {"functionResponse""#, r#"{"functionResponse": {"id": "c9"}, "functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}, {"functionResponse""#),
+        (r#""subject": "S""#, r#""subject": "R", "subject": "S""#),
+        (r#""thoughts": [{"subject""#, r#""thoughts": null, "thoughts": [{"subject""#),
+        // Wrong types.
+        (r#""id": "m1""#, r#""id": 1"#),
+        (r#""type": "info""#, r#""type": 5"#),
+        (r#""type": "info""#, r#""type": "notice""#),
+        (r#""type": "info""#, r#""type": """#),
+        (r#""timestamp": "2025-01-01T00:00:05.000Z""#, r#""timestamp": 5"#),
+        (r#""id": "m5", "timestamp": "2025-01-01T00:00:05.000Z", "#, r#""id": "m5", "#),
+        (r#""content": "note""#, r#""content": null"#),
+        (r#""content": "note""#, r#""content": 12"#),
+        (r#""content": "cut""#, r#""content": true"#),
+        (r#""type": "info", "content": "note""#, r#""type": "info""#),
+        (r#""thoughts": [{"subject""#, r#""thoughts": "x", "y": [{"subject""#),
+        (r#""thoughts": [{"subject""#, r#""thoughts": [{"subject": 3}, {"subject""#),
+        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [7, {"id": "c1""#),
+        (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": 3, "x": [{"id": "c1""#),
+        (r#""toolCalls": [{"id": "c5""#, r#""toolCalls": null, "x": [{"id": "c5""#),
+        (r#""tokens": null"#, r#""tokens": "many""#),
+        (r#""output": 2, "cached""#, r#""output": -2, "cached""#),
+        (r#""output": 2, "cached""#, r#""output": 2.5, "cached""#),
+        (r#""input": 5, "output": 1"#, r#""input": "5", "output": 1"#),
+        (r#""id": "c1", "name": "ls""#, r#""id": 1, "name": "ls""#),
+        (r#""id": "c1", "name": "ls""#, r#""name": "ls""#),
+        (r#""id": "c1", "name": "ls""#, r#""id": "c1", "name": """#),
+        (r#""id": "c1", "name": "ls""#, r#""id": "c1", "name": ["ls"]"#),
+        (r#""args": {"p": "."}"#, r#""args": null"#),
+        (r#""args": {"p": "."}"#, r#""args": "p=.""#),
+        (r#""args": {"f": "x"}, "#, ""),
+        (r#""status": "executing""#, r#""status": 4"#),
+        (r#""status": "executing""#, r#""status": "executing", "result": "partial""#),
+        (r#""status": "success", "timestamp": "2025-01-01T00:00:03.000Z""#, r#""status": "scheduled", "timestamp": 3"#),
+        (r#""result": null, "status": "cancelled""#, r#""result": [], "status": "cancelled""#),
+        (r#""result": null, "status": "cancelled""#, r#""result": 7, "status": "cancelled""#),
+        (r#""resultDisplay": "stopped""#, r#""resultDisplay": ["stopped"]"#),
+        (r#""resultDisplay": "stopped""#, r#""resultDisplay": {"summary": "stopped"}"#),
+        (r#""agentId": "a1""#, r#""agentId": 1"#),
+        (r#""result": [{"functionResponse": {"id": "c1""#, r#""result": {"functionResponse": {"id": "c1""#),
+        (r#""result": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}]"#, r#""result": "a\nb""#),
+        (r#""response": {"output": "a\nb"}}}], "status""#, r#""response": {"output": 5, "error": "e"}}}], "status""#),
+        (r#""response": {"output": "a\nb"}}}], "status""#, r#""response": "a\nb"}}], "status""#),
+        (r#""response": {"output": "a\nb"}}}], "status""#, r#""response": {"output": null}}}], "status""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"["text", {"functionResponse": {"id": "c1", "name": "ls", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": [1], "x": {"id": "c1", "name": "ls", "response""#),
+        (r#"{"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}]}"#, r#"{"functionResponse": {"id": "c9", "name": "read", "response": {"error": "no such file"}}}]}"#),
+        (r#"{"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}]}"#, r#"{"functionResponse": {"id": 2}}]}"#),
+        (r#"{"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}]}"#, r#"{"text": "and"}]}"#),
+        (r#""content": [{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}, "#, r#""content": ["#),
+        (r#""type": "user", "content": [{"functionResponse""#, r#""type": "user", "content": {"functionResponse""#),
+        (r#"{"text": "let me think", "thought": true}"#, r#"{"text": "let me think", "thought": "true"}"#),
+        (r#"{"text": "let me think", "thought": true}"#, r#"{"text": 4, "thought": true}"#),
+        (r#"{"text": "boom"}"#, r#"{"inlineData": {"mimeType": "text/plain", "data": "AAA"}}"#),
+        (r#"{"text": "boom"}"#, r#"null"#),
+        (r#""model": """#, r#""model": 2"#),
+        // Lone surrogates and NaN: not plain, the exact path reads them.
+        (r#""fix it \u00e9""#, r#""fix it \ud800""#),
+        (r#""output": "a\nb"}}}], "status""#, r#""output": "a\udc00"}}}], "status""#),
+        (r#""args": {"p": "."}"#, r#""args": {"p": NaN}"#),
+        // Byte-level traps that must read the same: spaces, escapes, big numbers.
+        (r#""content": "ok""#, r#""content" :  "\/ok\t""#),
+        (r#""total": 6}"#, r#""total": 123456789012345678901234567890}"#),
+        (r#""args": {"task": "t"}"#, r#""args" : { "task" : [ 1 , 2.50 , {"deep": {"er": null}} ] }"#),
+        (r#"{"$rewindTo": "m7"}"#, r#"{"$rewindTo": "m2"}"#),
+        (r#"{"$rewindTo": "m7"}"#, r#"{"id": "m9", "$rewindTo": "m7"}"#),
+        (r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#, r#"{"$set": {"messages": [{"id": "m1", "timestamp": "t", "type": "user", "content": "again"}]}}"#),
+    ];
+    let mut deferred = 0;
+    let mut left_in_source = 0;
+    for edit in edits {
+        let doc = gemini_session(*edit);
+        let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only: false }).unwrap();
+        deferred += t.events.iter().filter(|e| e.metadata.is_deferred()).count();
+        for format in [None, Some("gemini-cli")] {
+            left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+        // The AgentRun text too (the Docent mapping reads the texts left in the source).
+        let run = |exact_only| {
+            let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only };
+            parse_trace(doc.clone().into_bytes(), &options).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat())
+        };
+        assert_eq!(run(false), run(true), "edit {edit:?}: AgentRun texts differ");
+    }
+    // The clean records were read fast: their metadata deferred, their texts in the source.
+    assert!(deferred > edits.len() * 5, "only {deferred} events' metadata deferred");
+    assert!(left_in_source > edits.len() * 2 * 8, "only {left_in_source} texts read fast");
+}
