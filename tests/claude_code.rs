@@ -352,6 +352,38 @@ fn a_meta_json_tool_use_id_links_the_run_when_the_session_does_not() {
 }
 
 #[test]
+fn a_subagents_progress_links_its_run_when_the_result_does_not() {
+    // The Task call has no result yet (the session was cut while the
+    // sub-agent ran): only the `agent_progress` record names the agent.
+    let progress = format!(
+        "{{\"type\":\"progress\",\"sessionId\":\"{S}\",\"uuid\":\"m2\",\"parentUuid\":\"m1\",\"parentToolUseID\":\"toolu_9\",\"toolUseID\":\"agent_msg_1\",\
+         \"data\":{{\"type\":\"agent_progress\",\"agentId\":\"z1\",\"prompt\":\"go\",\"message\":{{\"type\":\"user\"}}}}}}\n"
+    );
+    let main = format!(
+        "{{\"type\":\"assistant\",\"sessionId\":\"{S}\",\"uuid\":\"m1\",\"parentUuid\":null,\"message\":{{\"id\":\"msg_1\",\"role\":\"assistant\",\"content\":[{{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"Task\",\"input\":{{}}}}]}}}}\n{progress}"
+    );
+    let agent = format!("{{\"type\":\"user\",\"isSidechain\":true,\"agentId\":\"z1\",\"sessionId\":\"{S}\",\"uuid\":\"z\",\"parentUuid\":null,\"message\":{{\"role\":\"user\",\"content\":\"go\"}}}}\n");
+    let files = |main: &str| vec![(format!("p/{S}.jsonl"), main.as_bytes().to_vec()), (format!("p/{S}/subagents/agent-z1.jsonl"), agent.clone().into_bytes())];
+    for exact_only in [false, true] {
+        let options = ParseOptions { exact_only, ..ParseOptions::default() };
+        let t = parse_files(files(&main), &options).unwrap();
+        let r = t.runs.iter().find(|r| r.id == "agent-z1").unwrap();
+        let call = r.started_by.unwrap_or_else(|| panic!("linked by the progress record (exact_only {exact_only})"));
+        let EventBody::Message(m) = &t.events[call.event as usize].body else { panic!() };
+        assert_eq!(m.tool_calls[call.call as usize].id.as_deref(), Some("toolu_9"));
+        assert_eq!(r.metadata["parent_tool_call_id"], "toolu_9");
+        // The record stays whole: its data is the event's value.
+        let p = t.events.iter().find(|e| e.source_kind == "progress").unwrap();
+        let EventBody::KeyValue(kv) = &p.body else { panic!() };
+        assert_eq!(kv.value["agentId"], "z1");
+        // Progress of another kind links nothing.
+        let other = main.replace("agent_progress", "hook_progress");
+        let t = parse_files(files(&other), &options).unwrap();
+        assert_eq!(t.runs.iter().find(|r| r.id == "agent-z1").unwrap().started_by, None);
+    }
+}
+
+#[test]
 fn a_meta_json_without_its_agent_says_what_it_is() {
     let meta = br#"{"agentType":"Explore","description":"look around"}"#.to_vec();
     // With the session, but its agent-<id>.jsonl missing.

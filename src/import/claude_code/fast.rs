@@ -20,6 +20,7 @@
 //! else returns `None` and the exact path reads the record.
 //! tests/fast_paths.rs holds the two paths to the same model.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -39,8 +40,9 @@ pub enum FastContent {
     Blocks { content: Content, calls: Vec<CallBlock> },
     /// A user record's one `tool_result` block.
     OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
-    /// A `progress` record's `data` (it has no `message`).
-    Progress(Value),
+    /// A `progress` record's `data` (it has no `message`), and the call a
+    /// sub-agent's progress names.
+    Progress { data: Value, parent_tool_use_id: Option<String> },
 }
 
 /// A record read fast: what the reading takes of it, its members (for the
@@ -118,8 +120,9 @@ fn checked_members<'e>(s: &Source<'e, '_>, members: Vec<Member>) -> Option<InByt
 fn progress(s: &Source<'_, '_>, members: Vec<Member>) -> Option<FastRecord> {
     let members = checked_members(s, members)?;
     let data = members.value("data").ok()?.unwrap_or(Value::Null);
+    let parent_tool_use_id = members.str("parentToolUseID").map(Cow::into_owned);
     let read = Read::of(&members, None, false).ok()?;
-    Some(FastRecord { read, members: members.into_members(), content: FastContent::Progress(data) })
+    Some(FastRecord { read, members: members.into_members(), content: FastContent::Progress { data, parent_tool_use_id } })
 }
 
 /// [`metadata_shape`] for a `progress` record, whose `data` the reading took first.

@@ -303,8 +303,9 @@ impl Reader<'_, '_> {
                 self.user(None, (results, UserBody::OneResult(content)), read, range, path);
             }
             FastContent::Blocks { content, .. } => self.user(None, (Vec::new(), UserBody::Message(content)), read, range, path),
-            FastContent::Progress(data) => {
-                // As `dispatch` reads a progress record (whose `agent_progress` finds no `data` left).
+            FastContent::Progress { data, parent_tool_use_id } => {
+                // As `dispatch` reads a progress record.
+                self.agent_progress(&data, parent_tool_use_id.as_deref());
                 let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
                 let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path.to_string(), read.timestamp);
                 self.finish(ev, Rest::InSource(fast::progress_shape), range);
@@ -370,6 +371,7 @@ impl Reader<'_, '_> {
             "summary" => EventBody::Marker(Marker { label: format!("summary: {}", str_field(&o, "summary").unwrap_or_default()) }),
             "progress" => {
                 let data = o.remove("data").unwrap_or(Value::Null);
+                self.agent_progress(&data, o.get("parentToolUseID").and_then(Value::as_str));
                 let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
                 EventBody::KeyValue(KeyValue { key, value: data })
             }
@@ -395,23 +397,20 @@ impl Reader<'_, '_> {
                 EventBody::KeyValue(KeyValue { key, value })
             }
         };
-        if kind == "progress" {
-            self.agent_progress(&o);
-        }
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
         let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), read.timestamp);
         self.finish(ev, Rest::Parsed(o), range);
     }
 
-    /// A sub-agent's progress in the main session names the call that started it.
-    fn agent_progress(&mut self, o: &Map<String, Value>) {
-        let data = o.get("data");
-        if data.and_then(|d| d.get("type")).and_then(Value::as_str) != Some("agent_progress") {
+    /// A sub-agent's progress in the main session (`data.type`
+    /// `agent_progress`, with its `agentId`) names the call that started it
+    /// (`parentToolUseID`): the only link while the sub-agent runs, before
+    /// the call's result carries `toolUseResult.agentId`.
+    fn agent_progress(&mut self, data: &Value, call: Option<&str>) {
+        if data.get("type").and_then(Value::as_str) != Some("agent_progress") {
             return;
         }
-        let agent = data.and_then(|d| d.get("agentId")).and_then(Value::as_str);
-        let call = o.get("parentToolUseID").and_then(Value::as_str);
-        if let (Some(agent), Some(call)) = (agent, call) {
+        if let (Some(agent), Some(call)) = (data.get("agentId").and_then(Value::as_str), call) {
             self.agent_calls.entry(agent.to_string()).or_insert_with(|| call.to_string());
         }
     }
