@@ -192,6 +192,41 @@ fn needles_from_every_fixture_agree_with_the_index() {
     assert!(files > 100 && checked > 500, "{files} files, {checked} needles");
 }
 
+/// A key-value event's text is its key and the head of its value's JSON, on
+/// one line and cut; the in-place search looks only that far into the value
+/// (a mirrored tool output can be megabytes). Needles placed as far into the
+/// value as the line can still show them, and past it: wide characters and
+/// runs of spaces (which the line collapses), in strings, arrays and keys.
+#[test]
+fn a_key_values_head_agrees_with_the_index() {
+    let wide = format!("\u{1F600}{}", " ".repeat(14));
+    let mut lines = Vec::new();
+    for n in (0..70).step_by(3) {
+        let datas = [
+            serde_json::json!({ "type": "hook", "a": format!("{}TraceBack", wide.repeat(n)) }),
+            serde_json::json!({ "type": "hook", "l": vec![wide.clone(); n], "z": "traceback" }),
+            serde_json::json!({ "type": "hook", "n": vec![1.5e300; n], "x\tracebacK": 1 }),
+            serde_json::json!({ "type": "hook", "o": { "p": [{ "q": wide.repeat(n / 3) }], "r": "tab\traceback \u{212A}" } }),
+        ];
+        for data in datas {
+            let i = lines.len();
+            lines.push(format!(r#"{{"type":"progress","uuid":"u{i}","sessionId":"s","timestamp":"2025-01-01T00:00:00.000Z","data":{data}}}"#));
+        }
+    }
+    let t = parse_trace(lines.join("\n").into_bytes(), &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "claude-code");
+    for needle in ["traceback", "Tab", "raceback", "back", "bac", "hook", "= {", "xyz"] {
+        let q = quoted(needle);
+        let (first, later) = first_and_later(&t, &q);
+        assert_eq!(first, later, "{q}: in place vs index");
+        assert_eq!(first, brute(&t, needle), "{q}: vs the definition");
+        if needle == "traceback" {
+            // Near and far: some values show the needle, some hide it past the cut.
+            assert!(first.len() > 10 && first.len() + 10 < t.events.len(), "{} of {}", first.len(), t.events.len());
+        }
+    }
+}
+
 /// JSON content and arguments left in the source (AgentLens's input and
 /// output data, OpenAI's object arguments): a word found in their bytes
 /// outside an escape is taken as found without writing them, unless an

@@ -14,7 +14,7 @@ pub fn truncate(s: &str, max: usize) -> String {
 /// `s` on one line (whitespace runs collapsed), cut to `max` characters.
 pub fn one_line(s: &str, max: usize) -> String {
     // Only the head can show: a 20 MB tool output costs a row no more than a short one.
-    let head = match s.char_indices().nth(max.saturating_mul(8)) {
+    let head = match s.char_indices().nth(line_head_chars(max)) {
         Some((i, _)) => s.get(..i).unwrap_or(s),
         None => s,
     };
@@ -22,32 +22,49 @@ pub fn one_line(s: &str, max: usize) -> String {
     truncate(&collapsed, max)
 }
 
+/// How many characters of a key-value event's value its line shows.
+pub const KEY_VALUE_SHOWN: usize = 100;
+
+/// The characters of a text that `one_line(_, max)` reads: nothing past
+/// them is in the line, nor (for a key-value event's value written as JSON)
+/// in the event's search text.
+pub const fn line_head_chars(max: usize) -> usize {
+    max.saturating_mul(8)
+}
+
 /// The head of `v` written as compact JSON, as much of it as
 /// `one_line(_, max)` looks at: a key-value event's value can be megabytes
 /// (a tool's whole output), written out for a row or a search to keep 100
 /// characters of it.
 fn json_head(v: &serde_json::Value, max: usize) -> String {
-    /// Takes bytes up to `room`, then refuses: the writer stops there.
+    /// Takes characters up to `room` (bytes up to the next one's first),
+    /// then refuses: the writer stops there.
     struct Head {
         out: Vec<u8>,
         room: usize,
     }
     impl std::io::Write for Head {
         fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            if self.room == 0 {
+            let first_of_char = |x: &u8| *x & 0xC0 != 0x80;
+            let mut n = b.len();
+            for (i, _) in b.iter().enumerate().filter(|(_, x)| first_of_char(x)) {
+                if self.room == 0 {
+                    n = i;
+                    break;
+                }
+                self.room -= 1;
+            }
+            if n == 0 && !b.is_empty() {
                 return Err(std::io::ErrorKind::WriteZero.into());
             }
-            let n = b.len().min(self.room);
             self.out.extend_from_slice(b.get(..n).unwrap_or(b));
-            self.room -= n;
             Ok(n)
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
     }
-    // `one_line` reads `8 * max` characters, at most 4 bytes each.
-    let mut head = Head { out: Vec::new(), room: max.saturating_mul(32) };
+    let mut head = Head { out: Vec::new(), room: line_head_chars(max) };
     let _ = serde_json::to_writer(&mut head, v);
     match String::from_utf8(head.out) {
         Ok(s) => s,
@@ -106,7 +123,7 @@ pub fn summary(trace: &Trace, e: &Event) -> String {
         }
         EventBody::Span(s) => format!("{:?} {}", s.phase, s.name.join("/")),
         EventBody::Marker(m) => m.label.clone(),
-        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&json_head(&kv.value, 100), 100)),
+        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&json_head(&kv.value, KEY_VALUE_SHOWN), KEY_VALUE_SHOWN)),
         EventBody::Unparsed(why) => why.clone(),
     }
 }
@@ -128,7 +145,7 @@ mod tests {
             for max in [0, 1, 7, 100] {
                 assert_eq!(one_line(&json_head(&v, max), max), one_line(&v.to_string(), max), "{max}");
             }
-            assert!(json_head(&v, 100).len() <= 3200);
+            assert!(json_head(&v, 100).chars().count() <= 800);
         }
     }
 

@@ -151,7 +151,8 @@ impl CiFinder {
     }
 
     #[inline(always)]
-    fn is_at(&self, hay: &[u8], p: usize) -> bool {
+    /// Whether the needle is at `p`, ASCII letters in either case.
+    pub(crate) fn is_at(&self, hay: &[u8], p: usize) -> bool {
         hay.get(p..p + self.needle.len()).is_some_and(|w| {
             w.iter().zip(self.needle.iter()).all(|(h, n)| *h == *n || (n.is_ascii_lowercase() && *h == n.to_ascii_uppercase()))
         })

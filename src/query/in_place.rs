@@ -41,6 +41,7 @@
 
 use memchr::memmem::Finder;
 
+use crate::analysis::summary::{line_head_chars, KEY_VALUE_SHOWN};
 use crate::json::string::decode_literal;
 use crate::lazy_value::Unparsed;
 use crate::model::{Arguments, Content, ContentPart, EventBody, Trace};
@@ -93,12 +94,15 @@ pub(super) struct InPlace {
     ki: bool,
     /// The arguments' prefilter: the needle's longest run of letters.
     letters: Option<CiFinder>,
+    /// That run's length (0 without one).
+    run_len: usize,
     /// The needle is that run (letters only): a run found in a token of a
     /// value written out whole is the needle found.
     word: bool,
-    /// The run's first letter and a finder of the rest, when an escape can
-    /// end with that letter (see [`InPlace::escape_starts_run`]).
-    escape_tail: Option<(u8, CiFinder)>,
+    /// The control characters whose escape ends with the run's first letter
+    /// (at most three; repeated to fill), and a finder of the rest of the
+    /// run, when there are any (see [`InPlace::escape_starts_run`]).
+    escape_tail: Option<([u8; 3], CiFinder)>,
     /// What [`InPlace::search`] stops at besides the needle, in a literal
     /// with escapes and in text as it is.
     pairs_escaped: Vec<(u8, u8)>,
@@ -130,9 +134,12 @@ impl InPlace {
         let run = bytes.split(|b| !b.is_ascii_alphabetic()).max_by_key(|run| run.len()).filter(|run| run.len() >= 2);
         let escape_tail = run.and_then(|run| {
             let (first, rest) = run.split_first()?;
-            (0..0x20u8).filter_map(escape_lead).any(|l| l == *first).then(|| (*first, CiFinder::new(rest)))
+            let controls: Vec<u8> = (0..0x20u8).filter(|c| escape_lead(*c) == Some(*first)).collect();
+            let control = |i: usize| controls.get(i).or(controls.first()).copied();
+            Some(([control(0)?, control(1)?, control(2)?], CiFinder::new(rest)))
         });
-        Some(InPlace { finder: CiFinder::new(bytes), exact: Finder::new(bytes).into_owned(), ki, letters, word, escape_tail, pairs_escaped, pairs_plain })
+        let run_len = run.map_or(0, <[u8]>::len);
+        Some(InPlace { finder: CiFinder::new(bytes), exact: Finder::new(bytes).into_owned(), ki, letters, run_len, word, escape_tail, pairs_escaped, pairs_plain })
     }
 
     /// Whether event `i`'s search text, lower-cased, holds the needle.
@@ -149,8 +156,8 @@ impl InPlace {
             EventBody::ToolDefinitions(t) => t.iter().any(|t| self.plain(&t.name)),
             EventBody::Marker(m) => self.plain(&m.label),
             // Written as `key = value` (the value one line, cut): a run of the
-            // needle's letters is in the key or the value's JSON if anywhere.
-            EventBody::KeyValue(kv) if self.letters.as_ref().is_some_and(|l| !self.str_may_hold(&kv.key, l) && !self.value_may_hold(&kv.value, l)) => false,
+            // needle's letters is in the key or the head of the value's JSON if anywhere.
+            EventBody::KeyValue(kv) if self.letters.as_ref().is_some_and(|l| !self.str_may_hold(&kv.key, l) && !self.head_may_hold(&kv.value, l)) => false,
             _ => {
                 let mut text = String::new();
                 event_text_into(trace, i, &mut text);
@@ -293,10 +300,73 @@ impl InPlace {
         }
     }
 
-    /// Whether `v`, written as compact JSON, may hold `letters`: a run of
-    /// letters is within one token there.
-    fn value_may_hold(&self, v: &serde_json::Value, letters: &CiFinder) -> bool {
-        self.value_holds(v, letters) != Hold::No
+    /// Whether the head of `v`'s compact JSON that a key-value event's line
+    /// reads ([`line_head_chars`]) may hold `letters`. A value can be
+    /// megabytes (a tool's whole output, mirrored): walking all of it to
+    /// spare writing its head was most of a first query on Gemini CLI
+    /// sessions.
+    fn head_may_hold(&self, v: &serde_json::Value, letters: &CiFinder) -> bool {
+        let mut room = line_head_chars(KEY_VALUE_SHOWN);
+        self.head_holds(v, letters, &mut room) != Hold::No
+    }
+
+    /// [`InPlace::value_holds`] for what of `v` starts within `room`
+    /// characters of its JSON. A token's JSON is at least as long as its
+    /// text (escapes only lengthen it), so what starts past `room`
+    /// characters of the tokens' texts and punctuation starts past `room`
+    /// characters of the JSON too; a string is searched that far, and as far
+    /// as a run of letters from there can reach.
+    fn head_holds(&self, v: &serde_json::Value, letters: &CiFinder, room: &mut usize) -> Hold {
+        use serde_json::Value;
+        if *room == 0 {
+            return Hold::No;
+        }
+        let token = |s: &str, room: &mut usize| {
+            // The string's characters, up to the room, and the byte they end at.
+            let bytes = s.as_bytes();
+            let (chars, cut) = match bytes.get(..*room) {
+                None => (s.chars().count(), bytes.len()),
+                Some(head) if head.is_ascii() => (*room, *room),
+                Some(_) => s.char_indices().nth(*room).map_or_else(|| (s.chars().count(), bytes.len()), |(i, _)| (*room, i)),
+            };
+            *room = room.saturating_sub(chars + 2);
+            // A run of letters is as many bytes at least (one from an
+            // escape's letter stands for a control character).
+            if bytes.len() < self.run_len {
+                return Hold::No;
+            }
+            // A run starting within the room spans at most 4 bytes a letter of the text.
+            self.bytes_hold(bytes.get(..cut.saturating_add(4 * self.run_len + 4)).unwrap_or(bytes), letters)
+        };
+        match v {
+            Value::Null => token("null", room),
+            Value::Bool(b) => token(if *b { "true" } else { "false" }, room),
+            // Its text as read (`NaN`, `Infinity` too, from a lax source).
+            Value::Number(n) => token(n.as_str(), room),
+            Value::String(s) => token(s, room),
+            Value::Array(items) => {
+                let mut h = Hold::No;
+                for x in items {
+                    *room = room.saturating_sub(1);
+                    h = h.or(self.head_holds(x, letters, room));
+                    if h == Hold::Yes || *room == 0 {
+                        break;
+                    }
+                }
+                h
+            }
+            Value::Object(map) => {
+                let mut h = Hold::No;
+                for (k, x) in map {
+                    *room = room.saturating_sub(1);
+                    h = h.or(token(k, room)).or(self.head_holds(x, letters, room));
+                    if h == Hold::Yes || *room == 0 {
+                        break;
+                    }
+                }
+                h
+            }
+        }
     }
 
     /// Whether `v`, written as compact JSON, holds `letters` (in one of its
@@ -306,7 +376,7 @@ impl InPlace {
         match v {
             Value::Null => self.str_holds("null", letters),
             Value::Bool(b) => self.str_holds(if *b { "true" } else { "false" }, letters),
-            Value::Number(n) => self.str_holds(&n.to_string(), letters),
+            Value::Number(n) => self.str_holds(n.as_str(), letters),
             Value::String(s) => self.str_holds(s, letters),
             Value::Array(items) => items.iter().fold(Hold::No, |h, x| if h == Hold::Yes { h } else { h.or(self.value_holds(x, letters)) }),
             Value::Object(map) => map.iter().fold(Hold::No, |h, (k, x)| {
@@ -325,16 +395,11 @@ impl InPlace {
     /// character when that is a letter ([`escape_lead`]) and goes on with the
     /// letters after the escaped character, so the run is found there when
     /// its rest follows a control character whose escape ends with its first.
+    /// Control characters are rare in text: they are looked for, and the
+    /// rest of the run after each.
     fn escape_starts_run(&self, s: &[u8]) -> bool {
-        let Some((first, rest)) = &self.escape_tail else { return false };
-        let mut from = 0;
-        while let Some(at) = rest.find_at(s, from) {
-            if at.checked_sub(1).and_then(|p| s.get(p)).and_then(|c| escape_lead(*c)) == Some(*first) {
-                return true;
-            }
-            from = at + 1;
-        }
-        false
+        let Some(([a, b, c], rest)) = &self.escape_tail else { return false };
+        memchr::memchr3_iter(*a, *b, *c, s).any(|at| rest.is_at(s, at + 1))
     }
 
     /// Whether `s`, written as it is or as a JSON string, may hold `letters`.
@@ -349,13 +414,18 @@ impl InPlace {
     /// string for a maybe wrote out nearly every tool output). `K` and `İ`
     /// lower to ASCII letters: a string with one may hold them.
     fn str_holds(&self, s: &str, letters: &CiFinder) -> Hold {
-        if letters.find_at(s.as_bytes(), 0).is_some() {
+        self.bytes_hold(s.as_bytes(), letters)
+    }
+
+    /// [`InPlace::str_holds`] of a string's bytes (or a prefix of them).
+    fn bytes_hold(&self, s: &[u8], letters: &CiFinder) -> Hold {
+        if letters.find_at(s, 0).is_some() {
             return Hold::Yes;
         }
-        if self.escape_starts_run(s.as_bytes()) {
+        if self.escape_starts_run(s) {
             return Hold::Yes;
         }
-        if self.ki && lowers_to_ascii(s.as_bytes()) {
+        if self.ki && lowers_to_ascii(s) {
             return Hold::Maybe;
         }
         Hold::No
