@@ -20,6 +20,8 @@ mod claude_code;
 mod gemini_cli;
 #[path = "fast_paths/histories.rs"]
 mod histories;
+#[path = "fast_paths/otel.rs"]
+mod otel;
 
 use std::path::PathBuf;
 

@@ -146,8 +146,8 @@ proptest! {
 #[test]
 fn holes_read_as_empty_strings() {
     let doc = r#"{"a": "kept \u00e9", "b": [1, "left \" out", {"c": "left out too"}], "d": "x"}"#;
-    let at = |s: &str| doc.find(s).unwrap();
-    let holes = [at(r#""left \""#), at(r#""left out too""#)];
+    let at = |s: &str, len: usize| doc.find(s).unwrap()..doc.find(s).unwrap() + len;
+    let holes = [at(r#""left \""#, r#""left \" out""#.len()), at(r#""left out too""#, r#""left out too""#.len())];
     let v = agent_trace_viewer::json::build::value_with_holes(doc.as_bytes(), &holes).unwrap();
     assert_eq!(v, serde_json::json!({"a": "kept é", "b": [1, "", {"c": ""}], "d": "x"}));
     assert_eq!(agent_trace_viewer::json::build::value_with_holes(doc.as_bytes(), &[]), serde_json::from_str(doc).ok());

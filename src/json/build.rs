@@ -30,21 +30,23 @@ pub fn value(b: &[u8]) -> Option<Value> {
     value_with_holes(b, &[])
 }
 
-/// [`value`], but the strings whose quote is at one of the offsets `holes`
-/// (sorted) are read as empty, not decoded: a reader that leaves them in
-/// the source (an OTLP span's conversation so far) does not pay for them.
-pub fn value_with_holes(b: &[u8], holes: &[usize]) -> Option<Value> {
+/// [`value`], but the string literals at `holes` (each from its opening
+/// quote to past its closing one, sorted; the caller found them in a value
+/// the split validated) are read as empty, neither decoded nor scanned: a
+/// reader that leaves them in the source (an OTLP span's conversation so
+/// far) does not pay for them.
+pub fn value_with_holes(b: &[u8], holes: &[std::ops::Range<usize>]) -> Option<Value> {
     let (v, end) = value_at(b, skip_ws(b, 0), 0, holes)?;
     (skip_ws(b, end) == b.len()).then_some(v)
 }
 
 /// The value starting at `i` and the offset just past it.
-fn value_at(b: &[u8], i: usize, depth: usize, holes: &[usize]) -> Option<(Value, usize)> {
+fn value_at(b: &[u8], i: usize, depth: usize, holes: &[std::ops::Range<usize>]) -> Option<(Value, usize)> {
     match *b.get(i)? {
-        b'"' if !holes.is_empty() && holes.binary_search(&i).is_ok() => {
-            let (end, _) = validated_string_end(b, i)?;
-            Some((Value::String(String::new()), end))
-        }
+        b'"' if !holes.is_empty() => match holes.binary_search_by_key(&i, |h| h.start).ok().and_then(|k| holes.get(k)) {
+            Some(hole) if hole.end > i => Some((Value::String(String::new()), hole.end)),
+            _ => string(b, i).map(|(s, end)| (Value::String(s), end)),
+        },
         b'"' => string(b, i).map(|(s, end)| (Value::String(s), end)),
         b'{' => object(b, i, depth, holes),
         b'[' => array(b, i, depth, holes),
@@ -60,7 +62,7 @@ fn literal(b: &[u8], i: usize, word: &[u8], v: Value) -> Option<(Value, usize)> 
     (b.get(i..i + word.len())? == word).then_some((v, i + word.len()))
 }
 
-fn object(b: &[u8], open: usize, depth: usize, holes: &[usize]) -> Option<(Value, usize)> {
+fn object(b: &[u8], open: usize, depth: usize, holes: &[std::ops::Range<usize>]) -> Option<(Value, usize)> {
     if depth >= MAX_DEPTH {
         return None;
     }
@@ -96,7 +98,7 @@ fn object(b: &[u8], open: usize, depth: usize, holes: &[usize]) -> Option<(Value
     }
 }
 
-fn array(b: &[u8], open: usize, depth: usize, holes: &[usize]) -> Option<(Value, usize)> {
+fn array(b: &[u8], open: usize, depth: usize, holes: &[std::ops::Range<usize>]) -> Option<(Value, usize)> {
     if depth >= MAX_DEPTH {
         return None;
     }

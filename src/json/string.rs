@@ -437,7 +437,7 @@ fn unescape_with(raw: &[u8], out: &mut String, piece: impl Fn(std::ops::Range<us
 /// it is a high one) and how many bytes it takes; U+FFFD for a lone
 /// surrogate (a high one not followed by the escape of a low one, taking
 /// only its own six bytes) and for digits that are not four hex digits.
-fn unicode_escape(raw: &[u8], i: usize) -> (char, usize) {
+pub(crate) fn unicode_escape(raw: &[u8], i: usize) -> (char, usize) {
     let Some(hi) = hex4(raw, i + 2).map(u32::from) else { return ('\u{fffd}', 2) };
     if (0xD800..0xDC00).contains(&hi) {
         if raw.get(i + 6..i + 8) == Some(b"\\u") {

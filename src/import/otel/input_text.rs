@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::genai_schema::{check_item, item_failure, Kind};
+use super::input_tail::{after_repeated, with_raw_ends, Item, Raw};
 use super::messages::{genai_message, Msg, INPUT};
 use crate::import::history::{value_of, Conversation, Sent};
 use crate::json::fields::Fields;
@@ -93,6 +94,10 @@ pub fn input_text_at(b: &[u8], ends: &ContainerEnds, span: usize) -> Option<(Ran
 pub struct LastInput<'s> {
     conversation: Conversation,
     text: Cow<'s, str>,
+    /// The bytes `text` was decoded from, and its items (where each ends in
+    /// both): what the next span's input is compared with.
+    raw: Raw<'s>,
+    items: Vec<Item>,
     /// Its first item that breaks the schema.
     failure: Option<Failure>,
 }
@@ -104,6 +109,8 @@ type Failure = (usize, String);
 pub struct InputRead<'s> {
     pub sent: Sent<Msg>,
     text: Cow<'s, str>,
+    raw: Raw<'s>,
+    items: Vec<Item>,
     failure: Option<Failure>,
 }
 
@@ -116,31 +123,26 @@ impl InputRead<'_> {
 
 impl<'s> LastInput<'s> {
     /// The input messages of a span whose `gen_ai.input.messages` is the
-    /// string `text`, after its `system` message; the text back when it is
+    /// string `raw`, after its `system` message; the text back when it is
     /// not a non-empty JSON list serde_json reads as the scanner does (the
-    /// caller reads it whole).
-    pub fn read(&self, text: Cow<'s, str>, system: Option<Msg>) -> Result<InputRead<'s>, Cow<'s, str>> {
-        match self.items(&text, system) {
-            Some((sent, failure)) => Ok(InputRead { sent, text, failure }),
+    /// caller reads it whole). Only what follows the items it repeats of
+    /// the last span's is decoded ([`after_repeated`]).
+    pub fn read(&self, raw: Raw<'s>, system: Option<Msg>) -> Result<InputRead<'s>, Cow<'s, str>> {
+        let (text, items) = match after_repeated(&self.text, self.raw, &self.items, raw) {
+            Some((text, items)) => (Cow::Owned(text), Some(items)),
+            None => (raw.decoded(), None),
+        };
+        let Some(items) = items.or_else(|| whole_items(text.as_bytes()).map(|ranges| with_raw_ends(raw, ranges))) else { return Err(text) };
+        match self.items(&text, &items, system) {
+            Some((sent, failure)) => Ok(InputRead { sent, text, raw, items, failure }),
             None => Err(text),
         }
     }
 
-    fn items(&self, text: &str, system: Option<Msg>) -> Option<(Sent<Msg>, Option<Failure>)> {
-        let b = text.as_bytes();
-        let open = scan::skip_ws(b, 0);
-        let mut hazards = Vec::new();
-        let end = scan::scan_value_hazards(b, open, &mut hazards).ok()?;
-        if !hazards.is_empty() || scan::skip_ws(b, end) != b.len() {
-            return None;
-        }
-        let mut items = Vec::new();
-        read::items(b, open, &scan::NO_ENDS, &mut items)?;
-        if items.is_empty() {
-            return None;
-        }
+    fn items(&self, text: &str, items: &[Item], system: Option<Msg>) -> Option<(Sent<Msg>, Option<Failure>)> {
+        let ranges = items.iter().map(|(r, _)| r.clone()).collect();
         let mut failure = None;
-        let sent = self.conversation.input_items(self.text.as_bytes(), b, items, system.into_iter().collect(), |i, item| {
+        let sent = self.conversation.input_items(self.text.as_bytes(), text.as_bytes(), ranges, system.into_iter().collect(), |i, item| {
             let v = value_of(item);
             if failure.is_none() {
                 failure = check_item(Kind::Input, &v).map(|why| (i, why));
@@ -159,7 +161,23 @@ impl<'s> LastInput<'s> {
     pub fn remember(&mut self, read: &mut InputRead<'s>, chains: Vec<u64>) {
         if self.conversation.remember(&mut read.sent, chains) {
             self.text = std::mem::take(&mut read.text);
+            self.raw = read.raw;
+            self.items = std::mem::take(&mut read.items);
             self.failure = read.failure.take();
         }
     }
+}
+
+/// The items of `b` when it is a non-empty JSON list serde_json reads as
+/// the scanner does.
+fn whole_items(b: &[u8]) -> Option<Vec<Range<usize>>> {
+    let open = scan::skip_ws(b, 0);
+    let mut hazards = Vec::new();
+    let end = scan::scan_value_hazards(b, open, &mut hazards).ok()?;
+    if !hazards.is_empty() || scan::skip_ws(b, end) != b.len() {
+        return None;
+    }
+    let mut items = Vec::new();
+    read::items(b, open, &scan::NO_ENDS, &mut items)?;
+    (!items.is_empty()).then_some(items)
 }

@@ -11,6 +11,7 @@
 mod attrs;
 mod convert;
 mod genai_schema;
+mod input_tail;
 mod input_text;
 mod messages;
 mod reader;

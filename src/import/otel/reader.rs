@@ -84,7 +84,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         }
         // A request's input texts are left out of its value (and in the source).
         let mut texts = if out.reads_fast(&r.range) { request_input_texts(input.bytes, &input.split.ends, r.range.start) } else { Vec::new() };
-        let holes: Vec<usize> = texts.iter().map(|(_, inner, _)| inner.start.saturating_sub(1 + r.range.start)).collect();
+        let holes: Vec<Range<usize>> = texts.iter().map(|(_, inner, _)| inner.start.saturating_sub(1 + r.range.start)..(inner.end + 1).saturating_sub(r.range.start)).collect();
         let holed = (!holes.is_empty()).then(|| input.bytes.get(r.range.clone()).and_then(|slice| crate::json::build::value_with_holes(slice, &holes))).flatten();
         let v = match holed {
             Some(v) => v,

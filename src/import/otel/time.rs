@@ -26,7 +26,26 @@ pub fn rfc3339(nanos: u64) -> Option<String> {
     let rem = secs % 86_400;
     let (y, m, d) = crate::analysis::time::civil_from_days(days);
     let (hh, mm, ss) = (rem / 3600, (rem % 3600) / 60, rem % 60);
-    Some(format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{frac:09}Z"))
+    let Ok(year @ 0..=9999) = u64::try_from(y) else {
+        return Some(format!("{y:04}-{m:02}-{d:02}T{hh:02}:{mm:02}:{ss:02}.{frac:09}Z"));
+    };
+    // Digit by digit: `format!` took ~3,600 instructions a call, four calls a span.
+    let mut out = [0u8; 30];
+    let mut at = 0;
+    for (n, width, after) in [(year, 4, b'-'), (u64::from(m), 2, b'-'), (u64::from(d), 2, b'T'), (hh, 2, b':'), (mm, 2, b':'), (ss, 2, b'.'), (frac, 9, b'Z')] {
+        let mut n = n;
+        for k in (0..width).rev() {
+            if let Some(c) = out.get_mut(at + k) {
+                *c = b'0' + (n % 10) as u8;
+            }
+            n /= 10;
+        }
+        if let Some(c) = out.get_mut(at + width) {
+            *c = after;
+        }
+        at += width + 1;
+    }
+    out.get(..at).and_then(|s| std::str::from_utf8(s).ok()).map(str::to_string)
 }
 
 /// Milliseconds between two nanosecond times (None when the end is unset
@@ -49,6 +68,14 @@ mod tests {
         }
         assert_eq!(rfc3339(1_700_000_000_123_456_789).as_deref(), Some("2023-11-14T22:13:20.123456789Z"));
         assert_eq!(rfc3339(0), None);
+        // Digit by digit, as `format!` writes it.
+        for n in [1u64, 9, 1_000_000_001, 1_767_225_600_002_000_000, 4_102_444_799_999_999_999, u64::MAX] {
+            let (secs, frac) = (n / 1_000_000_000, n % 1_000_000_000);
+            let (y, m, d) = crate::analysis::time::civil_from_days((secs / 86_400) as i64);
+            let rem = secs % 86_400;
+            let expected = format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{frac:09}Z", rem / 3600, (rem % 3600) / 60, rem % 60);
+            assert_eq!(rfc3339(n), Some(expected));
+        }
     }
 
     #[test]

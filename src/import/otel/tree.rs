@@ -11,7 +11,6 @@
 //! result re-sent in a later input after a tool span gave it is not shown
 //! again.
 
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
@@ -19,6 +18,7 @@ use serde_json::{Map, Value};
 use super::attrs::{key_values, str_of};
 use super::convert::{self, tool_span};
 use super::attrs::json_in;
+use super::input_tail::Raw;
 use super::input_text::{InputRead, LastInput};
 use super::messages::{exchange, system_message, GenaiValues, Msg, SpanEvent, INPUT};
 use crate::import::history::Sent;
@@ -28,6 +28,7 @@ use super::time::{duration_ms, nanos, rfc3339};
 use crate::diagnostic::Severity::Warning;
 use crate::import::{chat, Builder, CallSite};
 use crate::json::Seg;
+use crate::text::RawText;
 use crate::model::{CallRef, Content, EventBody, Marker, Metadata, SpanEvent as ModelSpan, SpanPhase, ToolCall, ToolResult, ToolStatus};
 
 /// Run id of spans that carry no trace id (flat attribute objects).
@@ -195,7 +196,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         // span sent when it can be (an empty list stands in for it).
         let mut values = GenaiValues::without_input(&s.attrs);
         let mut read = None;
-        values.input = match input_text(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message))) {
+        values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message))) {
             Some(Ok(r)) => {
                 read = Some(r);
                 Some(Value::Array(Vec::new()))
@@ -428,12 +429,15 @@ fn span_metadata(span: Metadata, scope: &Metadata) -> Metadata {
     m
 }
 
-/// The span's `gen_ai.input.messages` string, from the source when the
-/// reader left it there.
-fn input_text(s: &SpanRec) -> Option<Cow<'_, str>> {
+/// The span's `gen_ai.input.messages` string as it is read: its literal in
+/// the source when the reader left it there.
+fn input_raw(s: &SpanRec) -> Option<Raw<'_>> {
     match &s.input_text {
-        Some(t) => Some(t.decoded()),
-        None => s.attrs.get(INPUT).and_then(Value::as_str).map(Cow::Borrowed),
+        Some(t) => Some(match t.raw() {
+            RawText::Owned(text) => Raw { bytes: text.as_bytes(), escaped: false },
+            RawText::Source { bytes, escaped } => Raw { bytes, escaped },
+        }),
+        None => s.attrs.get(INPUT).and_then(Value::as_str).map(|text| Raw { bytes: text.as_bytes(), escaped: false }),
     }
 }
 

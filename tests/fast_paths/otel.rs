@@ -1,0 +1,295 @@
+//! OpenTelemetry spans read fast (metadata left in the source, each chat
+//! span's input decoded only past what the last one sent) give what the
+//! exact path gives, edited in the ways a byte-level reader could misread:
+//! inputs that repeat the last one's items up to a byte, an escape, a
+//! comma; escaped or repeated keys; values of the wrong kind.
+
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::{common, same_both_ways, same_agent_run_text};
+
+/// A GenAI message list as `gen_ai.input.messages` holds it: JSON text.
+fn messages(list: &[Value]) -> String {
+    serde_json::to_string(list).unwrap()
+}
+
+fn attr(key: &str, value: Value) -> Value {
+    json!({"key": key, "value": value})
+}
+
+fn text_attr(key: &str, value: &str) -> Value {
+    attr(key, json!({"stringValue": value}))
+}
+
+/// A chat span of trace `trace` sent `input` (and `system`), answering `output`.
+fn chat(trace: &str, id: &str, start: u64, system: &str, input: &[Value], output: &[Value]) -> Value {
+    chat_sent(trace, id, start, system, &messages(input), output)
+}
+
+/// [`chat`] with the input's JSON text as it is.
+fn chat_sent(trace: &str, id: &str, start: u64, system: &str, input: &str, output: &[Value]) -> Value {
+    json!({
+        "traceId": trace, "spanId": id, "parentSpanId": "aaaaaaaaaaaaaaa0", "name": "chat m", "kind": 3,
+        "startTimeUnixNano": (1_767_225_600_000_000_000u64 + start * 1_000_000).to_string(),
+        "endTimeUnixNano": (1_767_225_600_000_000_000u64 + start * 1_000_000 + 500_000).to_string(),
+        "attributes": [
+            text_attr("gen_ai.operation.name", "chat"),
+            text_attr("gen_ai.request.model", "m-1"),
+            attr("gen_ai.usage.input_tokens", json!({"intValue": "12"})),
+            attr("gen_ai.usage.output_tokens", json!({"intValue": 3})),
+            text_attr("gen_ai.system_instructions", &messages(&[json!({"type": "text", "content": system})])),
+            text_attr("gen_ai.input.messages", input),
+            text_attr("gen_ai.output.messages", &messages(output)),
+        ],
+        "status": {"code": 1}
+    })
+}
+
+fn user(text: &str) -> Value {
+    json!({"role": "user", "parts": [{"type": "text", "content": text}]})
+}
+
+fn assistant(text: &str) -> Value {
+    json!({"role": "assistant", "parts": [{"type": "text", "content": text}], "finish_reason": "stop"})
+}
+
+/// Two OTLP requests (JSON Lines) whose chat spans re-send a growing
+/// conversation, a tool span between them, a second trace between two
+/// spans of the first, and a lone span.
+fn otel_document() -> String {
+    let t1 = "5b8efff798038103d269b633813fc60c";
+    let t2 = "00000000000000000000000000000002";
+    let t3 = "00000000000000000000000000000003";
+    let call = json!({"role": "assistant", "parts": [{"type": "text", "content": "let me look"}, {"type": "tool_call", "id": "c1", "name": "ls", "arguments": {"path": "/tmp"}}]});
+    let answer = json!({"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "a\nb \u{e9}\u{1F600}"}]});
+    let u1 = user("fix it \u{e9} \u{1F600} \"quoted\" \\ back");
+    let a2 = assistant("done: 1 < 2");
+    let u2 = user("and then?");
+    let root = json!({"traceId": t1, "spanId": "aaaaaaaaaaaaaaa0", "name": "invoke_agent a", "kind": 1, "startTimeUnixNano": "1767225600000000000", "endTimeUnixNano": "1767225609000000000",
+        "attributes": [text_attr("gen_ai.operation.name", "invoke_agent"), text_attr("gen_ai.agent.name", "a")]});
+    let tool = json!({"traceId": t1, "spanId": "aaaaaaaaaaaaaaa2", "parentSpanId": "aaaaaaaaaaaaaaa0", "name": "execute_tool ls", "kind": 1, "startTimeUnixNano": "1767225601600000000", "endTimeUnixNano": "1767225601700000000",
+        "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", "c1"), text_attr("gen_ai.tool.call.result", "a\nb")],
+        "events": [{"name": "exception", "timeUnixNano": "1767225601650000000", "attributes": [text_attr("exception.type", "E"), text_attr("exception.message", "soft")]}]});
+    let spans1 = vec![
+        root,
+        chat(t1, "aaaaaaaaaaaaaaa1", 1000, "be brief", std::slice::from_ref(&u1), std::slice::from_ref(&call)),
+        tool,
+        chat(t1, "aaaaaaaaaaaaaaa3", 2000, "be brief", &[u1.clone(), call.clone(), answer.clone()], std::slice::from_ref(&a2)),
+        chat(t1, "aaaaaaaaaaaaaaa4", 3000, "be brief", &[u1.clone(), call.clone(), answer.clone(), a2.clone(), u2.clone()], &[assistant("nothing")]),
+    ];
+    let request = |spans: Vec<Value>| {
+        json!({"resourceSpans": [{"resource": {"attributes": [text_attr("service.name", "svc")]}, "scopeSpans": [{"scope": {"name": "s", "version": "1"}, "spans": spans}]}]})
+    };
+    let spans2 = vec![
+        chat(t2, "bbbbbbbbbbbbbbb1", 100, "other", &[user("elsewhere")], &[assistant("ok")]),
+        chat(t1, "aaaaaaaaaaaaaaa5", 4000, "be brief", &[u1.clone(), call.clone(), answer, a2, u2, assistant("nothing"), user("bye")], &[assistant("bye")]),
+        chat(t2, "bbbbbbbbbbbbbbb2", 200, "other", &[user("elsewhere"), assistant("ok"), user("more")], &[assistant("fine")]),
+        // Lists of scalars: an item's end is known only from the byte after it.
+        chat_sent(t3, "ccccccccccccccc1", 300, "s", "[1, 2]", &[]),
+        chat_sent(t3, "ccccccccccccccc2", 400, "s", "[1, 2, 3]", &[]),
+        chat_sent(t3, "ccccccccccccccc3", 500, "s", "[1, 2, 3, \"x\", true]", &[]),
+        chat_sent(t3, "ccccccccccccccc4", 600, "s", "[1, 2, 3, \"x\", true, null]", &[]),
+    ];
+    let lone = chat(t1, "aaaaaaaaaaaaaaa6", 5000, "be brief", &[u1, call, user("again")], &[assistant("x")]);
+    [request(spans1), request(spans2), lone].iter().map(|v| serde_json::to_string(v).unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+/// `doc` with the `nth` occurrence of `from` (counted from the end when
+/// `from_end`) replaced by `to`; None when there is no such occurrence.
+fn edited_at(doc: &str, from: &str, to: &str, nth: usize, from_end: bool) -> Option<String> {
+    let mut at: Vec<usize> = doc.match_indices(from).map(|(i, _)| i).collect();
+    if from_end {
+        at.reverse();
+    }
+    let i = *at.get(nth)?;
+    Some(format!("{}{to}{}", &doc[..i], &doc[i + from.len()..]))
+}
+
+#[test]
+fn otel_spans_read_fast_parse_the_same_both_ways() {
+    // (from, to), each applied at the first, second and last occurrence.
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        // Inputs that repeat the last one's up to somewhere: inside an
+        // item, at its end, before the comma, inside an escape.
+        (r#"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"fix it"#, r#"[{\"role\":\"user\",\"parts\":[{\"type\":\"text\",\"content\":\"fix that"#),
+        (r#"back\"}]},{"#, r#"back\"}]} ,{"#),
+        (r#"back\"}]},{"#, r#"back\"}]}\n,\t{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},\r\n{"#),
+        (r#"back\"}]},{"#, r#"back\"}]}]"#),
+        (r#"back\"}]},{"#, r#"back\"}]},]"#),
+        (r#"back\"}]},{"#, r#"back\"}]}],{"#),
+        (r#"back\"}]},{"#, r#"back\"}]}}]"#),
+        (r#"back\"}]},{"#, r#"back\"}]},1,{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},[[[]]],{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},\"\\ud800\",{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},{\"role\":\"user\",\"parts\":[\"\\ud800\"]},{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},{\"role\":\"user\",\"parts\":[NaN]},{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},{\"role\":\"user\",\"parts\":[1e999]},{"#),
+        (r#"back\"}]},{"#, r#"back\"}]},{\"role\":\"user\",\"role\":\"system\",\"parts\":[]},{"#),
+        (r#"back\"}]}]"#, r#"back\"}]}] "#),
+        (r#"back\"}]}]"#, r#"back\"}]}]x"#),
+        (r#"back\"}]}]"#, r#"back\"}]},"#),
+        (r#"\"and then?\"}]}]"#, r#"\"and then?\"}]}, 7]"#),
+        (r#"\"and then?\"}]}]"#, r#"\"and then?\"}]}]]"#),
+        (r#"😀"#, r#"\ud83d\ude00"#),
+        (r#"😀"#, r#"\ud83d"#),
+        (r#"😀"#, r#"\ude00\ud83d"#),
+        ("\u{e9}", r#"\u00e9"#),
+        ("\u{e9}", r#"\u00E9"#),
+        (r#"fix it"#, r#"fix\u0020it"#),
+        (r#"\"content\":\"fix"#, r#"\"cont\\u0065nt\":\"fix"#),
+        (r#"\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"let"#, r#"\"role\":\"assistant\",\"parts\":[{\"type\":\"text\",\"content\":\"let"#),
+        (r#"[{\"role\":\"user\""#, r#"[ {\"role\":\"user\""#),
+        (r#"[{\"role\":\"user\""#, r#"[[{\"role\":\"user\""#),
+        (r#"[{\"role\":\"user\""#, r#"{\"role\":\"user\""#),
+        (r#"[{\"role\":\"user\""#, r#"[]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 3, 3]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 23, 3]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2 , 3]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2e1, 3]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2.5]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2]"#),
+        (r#"[1, 2, 3]"#, r#"[1]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2, 3,]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2, [3]]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2, \"\\ud800\"]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2, \u0033]"#),
+        (r#"[1, 2, 3]"#, r#"[1, 2, 3]\n"#),
+        (r#"\"x\", true]"#, r#"\"x\", tru]"#),
+        (r#"\"x\", true]"#, r#"\"x\", truer]"#),
+        (r#"\"x\", true]"#, r#"\"x\", false]"#),
+        (r#"\"x\", true, null]"#, r#"\"x\", true , null]"#),
+        (r#"\"x\", true, null]"#, r#"\"x\", trued, null]"#),
+        (r#"\"x\", true, null]"#, r#"\"y\", true, null]"#),
+        (r#"\"x\", true, null]"#, r#"\"x\\\"\", true, null]"#),
+        // The system instructions change: no prefix is shared.
+        (r#"\"content\":\"be brief\""#, r#"\"content\":\"be briefer\""#),
+        // The input not in the source, or twice, or not a string.
+        (r#""key":"gen_ai.input.messages","value":{"stringValue""#, r#""key":"gen_ai.input.messages","value":{"string_value""#),
+        (r#""key":"gen_ai.input.messages","value":{"stringValue""#, r#""key":"gen_ai.input.messages","value":{"stringValue":"[1, 2]","stringValue""#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":"[1, 2]"}},{"key":"gen_ai.input.messages","#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messag\u0065s","value":{"stringValue":"[1, 2]"}},{"key":"gen_ai.input.messages","#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":"[1, 2]"}},{"key":"x","#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":"[1, 23]"}},{"key":"x","#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":"[1, 2.5]"}},{"key":"x","#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":"[1, true]"}},{"key":"x","#),
+        (r#"{"key":"gen_ai.input.messages","#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":"[1, truex]"}},{"key":"x","#),
+        (r#"{"key":"gen_ai.input.messages","value":{"stringValue":"#, r#"{"key":"gen_ai.input.messages","value":{"arrayValue":{"values":[]}},"x":{"stringValue":"#),
+        (r#"{"key":"gen_ai.input.messages","value":{"stringValue":"#, r#"{"key":"gen_ai.input.messages","value":{"stringValue":null,"string_value":"#),
+        (r#"{"key":"gen_ai.input.messages","value":{"stringValue":"#, r#"{"key":"gen_ai.input.messages","value":{"intValue":"5","stringValue":"#),
+        // Escaped or repeated keys, wrong kinds, elsewhere in the span.
+        (r#""key":"gen_ai.operation.name""#, r#""k\u0065y":"gen_ai.operation.name""#),
+        (r#""key":"gen_ai.operation.name""#, r#""key":"gen_ai.operation.nam\u0065""#),
+        (r#""key":"gen_ai.operation.name""#, r#""key":"x","key":"gen_ai.operation.name""#),
+        (r#""key":"gen_ai.operation.name""#, r#""key":5"#),
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"chat","stringValue":"x"}"#),
+        (r#"{"stringValue":"chat"}"#, r#"{"string_value":"chat"}"#),
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":7}"#),
+        (r#"{"stringValue":"chat"}"#, r#"{}"#),
+        (r#"{"stringValue":"chat"}"#, r#"null"#),
+        (r#"{"intValue":"12"}"#, r#"{"intValue":"x12"}"#),
+        (r#"{"intValue":"12"}"#, r#"{"intValue":12.0}"#),
+        (r#"{"intValue":"12"}"#, r#"{"doubleValue":12.5}"#),
+        (r#"{"intValue":"12"}"#, r#"{"intValue":"99999999999999999999"}"#),
+        (r#"{"intValue":3}"#, r#"{"intValue":3,"boolValue":true}"#),
+        (r#"{"intValue":3}"#, r#"{"kvlistValue":{"values":[{"key":"a","value":{"boolValue":false}}]}}"#),
+        (r#"{"intValue":3}"#, r#"{"arrayValue":{"values":[{"stringValue":"stop"},{"intValue":"3"}]}}"#),
+        (r#"{"intValue":3}"#, r#"{"bytesValue":"AAE="}"#),
+        (r#""attributes":["#, r#""attributes":[7,"#),
+        (r#""attributes":["#, r#""attributes":[null,"#),
+        (r#""attributes":["#, r#""attributes":"x","y":["#),
+        (r#""attributes":["#, r#""attributes":[],"attributes":["#),
+        (r#""attributes":["#, r#""droppedAttributesCount":1,"attributes":["#),
+        (r#""spanId":"aaaaaaaaaaaaaaa3""#, r#""spanId":"aaaaaaaaaaaaaaa1""#),
+        (r#""spanId":"aaaaaaaaaaaaaaa3""#, r#""span_id":"aaaaaaaaaaaaaaa3""#),
+        (r#""spanId":"aaaaaaaaaaaaaaa3""#, r#""spanId":"aaaaaaaaaaaaaaa3","spanId":"aaaaaaaaaaaaaaa9""#),
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""traceId":"5B8EFFF798038103D269B633813FC60C""#),
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""trace\u0049d":"5b8efff798038103d269b633813fc60c""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":1767225602000000000"#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"soon""#),
+        (r#""name":"chat m""#, r#""name":"chat \u006d""#),
+        (r#""name":"chat m""#, r#""name":null"#),
+        (r#""kind":3"#, r#""kind":"SPAN_KIND_CLIENT""#),
+        (r#""kind":3"#, r#""kind":"CLIENT""#),
+        (r#""status":{"code":1}"#, r#""status":{"code":2,"message":"boom"}"#),
+        (r#""status":{"code":1}"#, r#""status":{"code":"STATUS_CODE_ERROR"}"#),
+        (r#""status":{"code":1}"#, r#""status":5"#),
+        (r#""events":[{"name":"exception""#, r#""events":[{"name":"gen_ai.user.message","attributes":[{"key":"content","value":{"stringValue":"hi"}}]},{"name":"exception""#),
+        (r#""scope":{"name":"s","version":"1"}"#, r#""scope":{"name":"s","version":"1","attributes":[{"key":"k","value":{"stringValue":"v"}}]}"#),
+        (r#""scope":{"name":"s","version":"1"}"#, r#""scope":null"#),
+        (r#""resource":{"attributes""#, r#""resource":{"droppedAttributesCount":0,"attributes""#),
+        (r#"{"resourceSpans":"#, r#"{"schemaUrl":"x","resourceSpans":"#),
+        (r#"{"resourceSpans":"#, r#"{"resource_spans":[],"resourceSpans":"#),
+        (r#""scopeSpans":"#, r#""scope_spans":"#),
+        (r#""spans":[{"#, r#""spans":[7,{"#),
+        (r#""spans":[{"#, r#""spans":[],"spans":[{"#),
+        ("\u{e9}", r#"\u00e9\ud800"#),
+        ("\u{e9}", r#"\\ud800"#),
+        ("\u{e9}", r#"\\ud83d\\ude00"#),
+    ];
+    let doc = otel_document();
+    let (mut docs, mut left_in_source) = (0, 0);
+    for (from, to) in edits {
+        let variants: Vec<String> = if from.is_empty() {
+            vec![doc.clone()]
+        } else {
+            [(0, false), (1, false), (2, false), (0, true), (1, true)].iter().filter_map(|&(n, end)| edited_at(&doc, from, to, n, end)).collect()
+        };
+        assert!(!variants.is_empty(), "edit {from:?} finds nothing to edit");
+        for d in &variants {
+            docs += 1;
+            for format in [None, Some("otel")] {
+                left_in_source += same_both_ways(d.as_bytes(), format).unwrap_or_else(|e| panic!("edit {from:?} -> {to:?}: {e}\n{d}"));
+            }
+            same_agent_run_text(d, "otel").unwrap_or_else(|e| panic!("edit {from:?} -> {to:?}: {e}"));
+        }
+    }
+    assert!(docs > edits.len() * 3, "only {docs} documents");
+    let _ = left_in_source; // otel leaves its metadata, not its texts, in the source
+}
+
+/// Every otel fixture and corpus file, and each of them with its inputs'
+/// and attributes' bytes edited at every occurrence (up to a cap).
+#[test]
+fn otel_files_parse_the_same_both_ways() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut files: Vec<PathBuf> = common::files_under(&common::corpus_dir().join("otel-genai"));
+    files.extend(common::files_under(&root.join("fixtures/otel")));
+    files.sort();
+    assert!(files.len() >= 10, "{} otel files", files.len());
+    let mangles: &[(&str, &str)] = &[
+        ("}, {", "},{"),
+        ("},{", "}, {"),
+        (r#"\"}"#, r#"\u0022}"#),
+        ("\"key\":", "\"k\\u0065y\":"),
+        ("\"key\": ", "\"key\":\"x\",\"key\":"),
+        ("\"stringValue\":", "\"string_value\":"),
+        ("\"intValue\":", "\"int_value\":"),
+        ("\"value\": {", "\"value\":{\"boolValue\":true,"),
+    ];
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        same_both_ways(&bytes, None).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let Ok(text) = String::from_utf8(bytes) else { continue };
+        for (from, to) in mangles {
+            for n in 0..6 {
+                let Some(d) = edited_at(&text, from, to, n * 3, false) else { break };
+                same_both_ways(d.as_bytes(), Some("otel")).unwrap_or_else(|e| panic!("{} edit {from:?} #{}: {e}", f.display(), n * 3));
+            }
+        }
+    }
+}
+
+/// The generated document is read fast: its chat spans' metadata is left
+/// in the source, and the later inputs are decoded past the repeated items.
+#[test]
+fn the_otel_document_takes_the_fast_path() {
+    use agent_trace_viewer::{parse_trace, ParseOptions};
+    let doc = otel_document();
+    let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("otel".to_string()), exact_only: false }).unwrap();
+    let deferred = t.events.iter().filter(|e| e.metadata.is_deferred()).count();
+    assert!(deferred >= 9, "only {deferred} spans' metadata deferred");
+}
