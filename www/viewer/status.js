@@ -8,7 +8,10 @@ export function installStatus(v) {
   const { $ } = v;
 
   function setStatus(text) {
-    $('status').textContent = text;
+    // One line: a long file name is cut with an ellipsis, and said whole on hover.
+    const status = $('status');
+    status.textContent = text;
+    status.title = text;
   }
 
   function showLoadError(message, what = 'Could not read this file') {

@@ -32,7 +32,7 @@ function renderDiagnostic(d) {
   return el(
     'div',
     { className: `d severity-${d.severity}`, 'data-diagnostic': d.index },
-    el('div', { className: 'd-line' }, el('span', { className: `badge sev-${d.severity}` }, d.severity), el('code', { className: 'code' }, d.code), ' ', el('span', { className: 'message' }, d.message)),
+    el('div', { className: 'd-line', title: d.message }, el('span', { className: `badge sev-${d.severity}` }, d.severity), el('code', { className: 'code' }, d.code), ' ', el('span', { className: 'message' }, d.message)),
     el('div', { className: 'd-where muted' }, where(d), d.event !== null && d.event !== undefined ? ` · event #${d.event}` : '', d.snippet ? ` · near: ${d.snippet}` : ''),
   );
 }
@@ -54,7 +54,7 @@ function renderGroup(g, expanded) {
     { className: `d d-group severity-${g.severity}`, 'data-group': g.group, 'aria-expanded': String(expanded) },
     el(
       'div',
-      { className: 'd-line' },
+      { className: 'd-line', title: `${groupCount(g)}: ${g.message}` },
       el('span', { className: 'd-toggle', 'aria-hidden': 'true' }, expanded ? '▾' : '▸'),
       el('span', { className: `badge sev-${g.severity}` }, g.severity),
       el('code', { className: 'code' }, g.code),
