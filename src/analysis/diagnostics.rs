@@ -33,6 +33,7 @@ impl DiagnosticGroup<'_> {
             (1, _) => self.message.to_string(),
             (n, e) if n == e => format!("{n} records: {}", self.message),
             (n, 0) => format!("{n} times: {}", self.message),
+            (n, 1) => format!("{n} diagnostics in 1 record: {}", self.message),
             (n, e) => format!("{n} diagnostics in {e} records: {}", self.message),
         }
     }
@@ -104,6 +105,8 @@ mod tests {
         assert_eq!(groups[1].headline(), "x");
         let same = [d("a", "x", Some(0)), d("a", "x", Some(1))];
         assert_eq!(group(&same)[0].headline(), "2 records: x");
+        let one_record = [d("a", "x", Some(3)), d("a", "x", Some(3))];
+        assert_eq!(group(&one_record)[0].headline(), "2 diagnostics in 1 record: x");
         let nowhere = [d("a", "x", None), d("a", "x", None)];
         assert_eq!(group(&nowhere)[0].headline(), "2 times: x");
     }
