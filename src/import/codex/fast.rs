@@ -175,6 +175,9 @@ pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Optio
                     None => (Content::None, ToolStatus::Unknown, None),
                     Some(o) if o.kind == Kind::Null => (Content::None, ToolStatus::Unknown, None),
                     Some(o) if o.kind == Kind::String => {
+                        if let Some(read) = super::shell::read(s.out.source(), o.inner(), &mut scratch.decoded) {
+                            return Some(FastItem::Output { kind, call_id, read });
+                        }
                         let text = s.out.text(o.inner(), o.escaped);
                         scratch.decoded.clear();
                         text.push_to(&mut scratch.decoded);
