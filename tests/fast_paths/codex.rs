@@ -19,6 +19,14 @@ fn codex_rollout(edit: (&str, &str)) -> String {
         r#"{"timestamp": "2025-01-01T00:00:04.000Z", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": "c9", "output": "plain \"text\""}}"#,
         r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}"#,
         r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "event_msg", "payload": {"type": "agent_message", "message": "done"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "turn_context", "payload": {"cwd": "/w", "model": "gpt-5-codex"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "response_item", "payload": {"type": "reasoning", "summary": [{"type": "summary_text", "text": "think"}], "content": null, "encrypted_content": "xyz"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "event_msg", "payload": {"type": "agent_reasoning", "text": "think"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:07.000Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one"}, {"type": "output_text", "text": "two"}]}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:07.000Z", "type": "event_msg", "payload": {"type": "agent_message", "message": "one\ntwo"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:08.000Z", "type": "event_msg", "payload": {"type": "token_count", "info": {"total_token_usage": {"input_tokens": 10, "cached_input_tokens": 5, "output_tokens": 2, "total_tokens": 12}, "last_token_usage": {"input_tokens": 10, "output_tokens": 2}}, "rate_limits": null}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:09.000Z", "type": "event_msg", "payload": {"type": "task_complete", "last_agent_message": "one"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:09.000Z", "type": "compacted", "payload": {"message": "short"}}"#,
     ];
     edited(&lines.join("\n"), edit)
 }
@@ -123,4 +131,45 @@ fn codex_shell_outputs_read_fast_parse_the_same_both_ways() {
         }
         other => panic!("no shell output: {other:?}"),
     }
+}
+
+/// Lines whose payload alone is parsed (`event_msg`, `turn_context`,
+/// `compacted`, a `reasoning` item) and the texts the survey reads from the
+/// bytes for the mirrors: edited at the line's keys, the payload's and the
+/// content items'.
+#[test]
+fn codex_payload_lines_and_mirrors_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        // The line around the payload.
+        (r#""type": "event_msg", "payload": {"type": "agent_reasoning""#, r#""type": "event_msg", "payload": {"type": "agent_reasoning"}, "payload": {"type": "agent_reasoning""#),
+        (r#""type": "turn_context""#, r#""typ\u0065": "turn_context""#),
+        (r#""type": "turn_context""#, r#""type": "turn_c\u006fntext""#),
+        (r#""type": "turn_context""#, r#""type": "turn_ctx""#),
+        (r#""type": "turn_context""#, r#""type": "turn_context", "type": "compacted""#),
+        (r#""timestamp": "2025-01-01T00:00:08.000Z", "type": "event_msg""#, r#""timestamp": 8, "type": "event_msg""#),
+        (r#""timestamp": "2025-01-01T00:00:08.000Z", "type": "event_msg""#, r#""type": "event_msg""#),
+        (r#""timestamp": "2025-01-01T00:00:08.000Z""#, r#""timestamp": "2025-01-01T00:00:08.000\u005a""#),
+        (r#""payload": {"type": "task_complete""#, r#""payload": 5, "x": {"type": "task_complete""#),
+        (r#""payload": {"type": "token_count""#, r#""payload": {"type": "agent_message", "type": "token_count""#),
+        (r#""payload": {"message": "short"}"#, r#""payload": {"message": "short", "extra": {"a": [1, 2.50, null]}}"#),
+        // The texts of the items mirrored.
+        (r#"[{"type": "output_text", "text": "one"}"#, r#"[{"type": "output_text", "t\u0065xt": "one"}"#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": "x", "text": "two"}"#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#""two""#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": 2}"#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": "t\u0077o"}"#),
+        (r#""role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""role": "assist\u0061nt", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""role": "assistant", "role": "user", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""role": "system", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""type": "message", "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""message": "one\ntwo""#, r#""message": "one""#),
+        (r#""message": "one\ntwo""#, r#""message": "two""#),
+        (r#""summary": [{"type": "summary_text", "text": "think"}], "content": null"#, r#""summary": [], "content": [{"type": "reasoning_text", "text": "think"}]"#),
+        (r#""summary": [{"type": "summary_text", "text": "think"}]"#, r#""summary": {"text": "think"}"#),
+        (r#""type": "reasoning", "summary""#, r#""type": "re\u0061soning", "summary""#),
+        (r#""text": "think"}"#, r#""text": "th\u0069nk"}"#),
+        (r#""payload": {"type": "agent_reasoning", "text": "think"}"#, r#""payload": {"type": "agent_reasoning", "text": "think", "text": "other"}"#),
+    ];
+    let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
+    assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
 }
