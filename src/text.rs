@@ -6,7 +6,9 @@
 //! (a JSON string literal, escapes and all) and is decoded when someone reads
 //! it: a row shows the first line of a few hundred events, search lowers the
 //! text once, a renderer walks one run. Strings made by the core itself (a
-//! joined text, a value from another encoding) are owned.
+//! joined text, a value from another encoding) are owned. A string encoded
+//! twice (a JSON document in a string whose own string member is the text,
+//! as Codex writes a shell tool's output) stays in the source too.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -29,6 +31,9 @@ enum Repr {
     /// The bytes between a string literal's quotes. `escaped` is true when
     /// they hold a backslash escape (the text then differs from the bytes).
     Source { source: Source, start: u32, end: u32, escaped: bool },
+    /// Bytes of a string literal whose decoded text is itself the contents
+    /// of a string literal (escapes and all): the text is decoded twice.
+    Twice { source: Source, start: u32, end: u32 },
 }
 
 impl Text {
@@ -49,6 +54,19 @@ impl Text {
         }
     }
 
+    /// The text encoded twice at `inner` of `source`: those bytes are the
+    /// contents of a string literal that decodes to the contents of another
+    /// (a string member of a JSON document held in a string). The caller
+    /// has checked that both decodings are valid (see
+    /// `import::codex::shell`); anything that is not decodes as
+    /// [`Text::in_source`] does, to U+FFFD rather than failing.
+    pub fn twice_in_source(source: &Source, inner: Range<usize>) -> Text {
+        match (u32::try_from(inner.start), u32::try_from(inner.end)) {
+            (Ok(start), Ok(end)) if start <= end && inner.end <= source.len() => Text(Repr::Twice { source: Arc::clone(source), start, end }),
+            _ => Text::from(decode_twice(source.get(inner).unwrap_or(&[]))),
+        }
+    }
+
     /// The text, decoded: borrowed from the source when it holds no escape.
     pub fn decoded(&self) -> Cow<'_, str> {
         match &self.0 {
@@ -57,6 +75,7 @@ impl Text {
                 let raw = source.get(*start as usize..*end as usize).unwrap_or(&[]);
                 decode_literal(raw, *escaped)
             }
+            Repr::Twice { source, start, end } => Cow::Owned(decode_twice(source.get(*start as usize..*end as usize).unwrap_or(&[]))),
         }
     }
 
@@ -64,7 +83,7 @@ impl Text {
     pub fn is_empty(&self) -> bool {
         match &self.0 {
             Repr::Owned(s) => s.is_empty(),
-            Repr::Source { start, end, .. } => start == end,
+            Repr::Source { start, end, .. } | Repr::Twice { start, end, .. } => start == end,
         }
     }
 
@@ -72,7 +91,7 @@ impl Text {
     pub fn source_range(&self) -> Option<Range<usize>> {
         match &self.0 {
             Repr::Owned(_) => None,
-            Repr::Source { start, end, .. } => Some(*start as usize..*end as usize),
+            Repr::Source { start, end, .. } | Repr::Twice { start, end, .. } => Some(*start as usize..*end as usize),
         }
     }
 
@@ -85,6 +104,7 @@ impl Text {
             Repr::Source { source, start, end, escaped } => {
                 RawText::Source { bytes: source.get(*start as usize..*end as usize).unwrap_or(&[]), escaped: *escaped }
             }
+            Repr::Twice { source, start, end } => RawText::Twice { bytes: source.get(*start as usize..*end as usize).unwrap_or(&[]) },
         }
     }
 
@@ -100,8 +120,16 @@ impl Text {
                     out.push_str(&lossy(raw));
                 }
             }
+            Repr::Twice { .. } => out.push_str(&self.decoded()),
         }
     }
+}
+
+/// The contents of a string literal whose decoded text is the contents of
+/// another, decoded both times.
+fn decode_twice(raw: &[u8]) -> String {
+    let once = decode_literal(raw, memchr::memchr(b'\\', raw).is_some());
+    decode_literal(once.as_bytes(), once.contains('\\')).into_owned()
 }
 
 /// What [`Text::raw`] returns.
@@ -111,6 +139,9 @@ pub enum RawText<'a> {
     /// A JSON string literal's contents: its text when `escaped` is false
     /// (then read lossily, as [`Text::decoded`] does), else with escapes.
     Source { bytes: &'a [u8], escaped: bool },
+    /// The contents of a string literal whose decoded text is the contents
+    /// of another ([`Text::twice_in_source`]).
+    Twice { bytes: &'a [u8] },
 }
 
 impl Default for Text {
@@ -133,10 +164,13 @@ impl From<&str> for Text {
 
 impl PartialEq for Text {
     fn eq(&self, other: &Text) -> bool {
-        if let (Repr::Source { source: a, start: s1, end: e1, .. }, Repr::Source { source: b, start: s2, end: e2, .. }) = (&self.0, &other.0) {
-            if Arc::ptr_eq(a, b) && s1 == s2 && e1 == e2 {
-                return true;
-            }
+        let same = match (&self.0, &other.0) {
+            (Repr::Source { source: a, start: s1, end: e1, .. }, Repr::Source { source: b, start: s2, end: e2, .. })
+            | (Repr::Twice { source: a, start: s1, end: e1 }, Repr::Twice { source: b, start: s2, end: e2 }) => Arc::ptr_eq(a, b) && s1 == s2 && e1 == e2,
+            _ => false,
+        };
+        if same {
+            return true;
         }
         self.decoded() == other.decoded()
     }
@@ -219,6 +253,25 @@ mod tests {
         assert_eq!(literal(r#""cut \u12""#).decoded(), "cut \u{fffd}12");
         let source: Source = Arc::new(b"\"\xff\\n\"".to_vec());
         assert_eq!(Text::in_source(&source, 1..4, true).decoded(), "\u{fffd}\n");
+    }
+
+    /// A string member of a JSON document held in a string decodes as
+    /// serde_json decodes the string, then the document.
+    #[test]
+    fn twice_encoded_decodes_both_times() {
+        for text in ["", "plain", "a\nb \"q\" \\ é 😀 \u{1}", "\\u0041"] {
+            let inner = serde_json::to_string(text).unwrap();
+            let outer = serde_json::to_string(&inner).unwrap();
+            let source: Source = Arc::new(outer.as_bytes().to_vec());
+            let t = Text::twice_in_source(&source, 3..outer.len() - 3);
+            assert_eq!(t.decoded(), text, "{outer}");
+            let mut pushed = String::new();
+            t.push_to(&mut pushed);
+            assert_eq!(pushed, text);
+            assert_eq!(t, Text::from(text));
+            assert_eq!(t.is_empty(), text.is_empty());
+            assert!(matches!(t.raw(), RawText::Twice { .. }));
+        }
     }
 
     #[test]

@@ -256,3 +256,30 @@ fn json_in_the_source_agrees_with_the_index() {
     assert!(first_and_later(&t, "inner").0.is_empty(), "nor in a nested object");
     assert_eq!(first_and_later(&t, "kept").0, with("kept"));
 }
+
+/// Codex shell outputs left in the source escaped twice (a JSON document in
+/// a string): escapes of either string may hide a letter.
+const SHELL: &str = r#"{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"s1","originator":"codex_cli_rs","cli_version":"0.46.0"}}
+{"timestamp":"2025-01-01T00:00:01.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c1"}}
+{"timestamp":"2025-01-01T00:00:02.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"plain Traceback, esc\\naped\\ttrace\\u0062ack \\u0054RACEBACK \u0074raceback bac\\u212A1 x\\u0130ndex \u00e9t\u00e9 a\\\\nb \\\"q\\\" src\\/query\",\"metadata\":{\"exit_code\":0}}"}}
+{"timestamp":"2025-01-01T00:00:03.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"ls\"]}","call_id":"c2"}}
+{"timestamp":"2025-01-01T00:00:04.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"{\"output\":\"nothing here but n and u0041\",\"metadata\":{\"exit_code\":1}}"}}
+"#;
+
+#[test]
+fn twice_encoded_shell_outputs_agree_with_the_index() {
+    let t = parse_trace(SHELL.as_bytes().to_vec(), &ParseOptions::default()).unwrap();
+    assert_eq!(t.format, "codex");
+    let needles = [
+        "traceback", "TRACEBACK", "raceb", "back", "k", "nab", "aped", "atrace", "ntrace", "back1", "xi", "index", "été", "ete", "a\\nb", "nb", "q",
+        "src/query", "/query", "u0062", "u0041", "0041", "n", "u", "plain", "nothing", "exit_code", "metadata", "output",
+    ];
+    for needle in needles {
+        let q = quoted(needle);
+        let (first, later) = first_and_later(&t, &q);
+        assert_eq!(first, later, "{q}: in place vs index");
+        assert_eq!(first, brute(&t, needle), "{q}: vs the definition");
+    }
+    assert_eq!(first_and_later(&t, "traceback").0, vec![2]);
+    assert_eq!(first_and_later(&t, "back1").0, vec![2], "the Kelvin sign, escaped in the document");
+}

@@ -201,6 +201,12 @@ impl<'a> Builder<'a> {
         Text::in_source(self.source, inner, escaped)
     }
 
+    /// The input, for a text a reader leaves in it some other way than
+    /// [`Builder::text`] does.
+    pub fn source(&self) -> &'a Source {
+        self.source
+    }
+
     /// The validated JSON value at `range`, left in the source and parsed
     /// when first read.
     pub fn json(&self, range: Range<usize>) -> LazyValue {

@@ -200,6 +200,8 @@ impl InPlace {
             RawText::Owned(s) => self.plain(s),
             RawText::Source { bytes, escaped: false } => self.unescaped(bytes),
             RawText::Source { bytes, escaped: true } => self.escaped(bytes),
+            // Decoded once: the rest is a literal's contents, escapes and all.
+            RawText::Twice { bytes } => self.escaped(decode_literal(bytes, true).as_bytes()),
         }
     }
 
@@ -249,7 +251,7 @@ impl InPlace {
             Some(Unparsed::Json(bytes)) => bytes,
             Some(Unparsed::EncodedIn(t)) => match t.raw() {
                 RawText::Owned(s) => s.as_bytes(),
-                RawText::Source { bytes, .. } => bytes,
+                RawText::Source { bytes, .. } | RawText::Twice { bytes } => bytes,
             },
             None => &[],
         };

@@ -105,6 +105,6 @@ fn content_len(c: &Content) -> usize {
 fn text_len(t: &Text) -> usize {
     match t.raw() {
         RawText::Owned(s) => s.len(),
-        RawText::Source { bytes, .. } => bytes.len(),
+        RawText::Source { bytes, .. } | RawText::Twice { bytes } => bytes.len(),
     }
 }

@@ -100,10 +100,8 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// same (each occurrence of a text mirrors one item).
     fn mirror_or_message(&mut self, line: &Line, kind: &str, payload: Map<String, Value>, how: (&'static str, &str, &str, bool)) {
         let (who, role, field, reasoning) = how;
-        let text = payload.get(field).and_then(Value::as_str).unwrap_or_default().to_string();
-        let slot = self.mirrors.get_mut(&(who, text.clone())).filter(|n| **n > 0);
-        if let Some(n) = slot {
-            *n -= 1;
+        let text = payload.get(field).and_then(Value::as_str).unwrap_or_default();
+        if self.mirrors.take(who, text) {
             let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
             if let Some(e) = self.out.event_mut(i) {
                 let note = if reasoning { "a reasoning response item" } else { "a message response item" };
@@ -111,7 +109,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             }
             return;
         }
-        let mut parts = vec![if reasoning { ContentPart::Reasoning(text.as_str().into()) } else { ContentPart::Text(text.as_str().into()) }];
+        let mut parts = vec![if reasoning { ContentPart::Reasoning(text.into()) } else { ContentPart::Text(text.into()) }];
         if let Some(images) = payload.get("images").and_then(Value::as_array) {
             parts.extend(images.iter().filter_map(Value::as_str).map(|u| ContentPart::Image { url: u.into() }));
         }

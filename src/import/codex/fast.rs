@@ -26,11 +26,21 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::items::{string_output, ShellOutcome};
+use super::reader::MirrorKey;
+use super::RECORD_TYPES;
 use crate::import::Builder;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::{scan, ContainerEnds};
 use crate::model::{Arguments, Content, ContentPart, LazyValue, ToolStatus};
+
+/// A line read fast: an item (placed as the exact path places it), or a
+/// line whose payload alone was parsed (handed to the exact path's reading
+/// of that type of line).
+pub enum FastLine {
+    Item(FastItem),
+    Payload(&'static str, Map<String, Value>),
+}
 
 /// An item read fast, as the exact path would hand it to its placing.
 pub enum FastItem {
@@ -57,10 +67,6 @@ pub struct Bytes<'r, 'a> {
 }
 
 impl Bytes<'_, '_> {
-    fn is(&self, m: Option<&Member>, want: &[u8]) -> bool {
-        m.is_some_and(|m| m.kind == Kind::String && !m.escaped && self.b.get(m.inner()) == Some(want))
-    }
-
     fn decoded(&self, m: &Member) -> String {
         self.out.text(m.inner(), m.escaped).decoded().into_owned()
     }
@@ -75,6 +81,9 @@ impl Bytes<'_, '_> {
 pub enum Surveyed {
     /// Nothing: no session, no text an `event_msg` may mirror.
     Nothing,
+    /// The texts an `event_msg` may mirror of a message or reasoning
+    /// `response_item`, read from the bytes ([`super::items::mirror_keys`]).
+    Mirrors(Vec<MirrorKey>),
     /// A `session_meta` or a message or reasoning `response_item`: its
     /// line `type` and payload.
     Payload(&'static str, Map<String, Value>),
@@ -100,15 +109,10 @@ pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -
     let Some(payload) = f.get(&scratch.line, 1).filter(|p| p.kind == Kind::Object) else { return Some(Surveyed::Nothing) };
     if kind == "response_item" {
         read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
-        let g = Fields::find(b, &scratch.payload, [b"type"])?;
-        match g.get(&scratch.payload, 0) {
-            Some(t) if t.kind == Kind::String => {
-                if !matches!(s.plain(Some(t))?, b"message" | b"reasoning") {
-                    return Some(Surveyed::Nothing);
-                }
-            }
-            _ => return Some(Surveyed::Nothing),
-        }
+        let p = std::mem::take(&mut scratch.payload);
+        let keys = mirror_keys(s, &p, scratch);
+        scratch.payload = p;
+        return keys;
     }
     match crate::json::build::from_slice(b.get(payload.value.clone())?) {
         Ok(Value::Object(p)) => Some(Surveyed::Payload(kind, p)),
@@ -125,9 +129,9 @@ const CALL_ID: usize = 5;
 const OUTPUT: usize = 6;
 const PAYLOAD_FIELDS: [&[u8]; 7] = [b"type", b"role", b"content", b"name", b"arguments", b"call_id", b"output"];
 
-/// The `response_item` line at `r` read fast: its timestamp and item; or
-/// `None` for the exact path.
-pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Option<(String, FastItem)> {
+/// The line at `r` read fast: its timestamp and item, or its type and
+/// parsed payload; or `None` for the exact path.
+pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Option<(String, FastLine)> {
     if !s.out.can_defer_metadata(r) {
         return None;
     }
@@ -135,12 +139,28 @@ pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Optio
     read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line)?;
     let f = Fields::find(b, &scratch.line, [b"timestamp", b"type", b"payload"])?;
     let timestamp = f.get(&scratch.line, 0).filter(|t| t.kind == Kind::String)?;
-    if !s.is(f.get(&scratch.line, 1), b"response_item") {
-        return None;
-    }
+    let kind = s.plain(f.get(&scratch.line, 1))?;
+    let kind: &'static str = RECORD_TYPES.iter().find(|k| k.as_bytes() == kind)?;
     let payload = f.get(&scratch.line, 2).filter(|p| p.kind == Kind::Object)?;
     let timestamp = s.decoded(timestamp);
-    read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
+    let open = payload.value.clone();
+    if kind == "response_item" {
+        if let Some(item) = item(s, open.start, scratch) {
+            return Some((timestamp, FastLine::Item(item)));
+        }
+    }
+    // The payload alone: the split found no hazard in the line, so it
+    // parses as it would within the line.
+    match crate::json::build::from_slice(b.get(open)?) {
+        Ok(Value::Object(p)) => Some((timestamp, FastLine::Payload(kind, p))),
+        _ => None,
+    }
+}
+
+/// The `response_item` payload opening at `open` read fast, or `None`.
+fn item(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<FastItem> {
+    let b = s.b;
+    read::members(b, open, s.ends, &mut scratch.payload)?;
     let p = std::mem::take(&mut scratch.payload);
     let item = (|| {
         let g = Fields::find(b, &p, PAYLOAD_FIELDS)?;
@@ -175,6 +195,9 @@ pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Optio
                     None => (Content::None, ToolStatus::Unknown, None),
                     Some(o) if o.kind == Kind::Null => (Content::None, ToolStatus::Unknown, None),
                     Some(o) if o.kind == Kind::String => {
+                        if let Some(read) = super::shell::read(s.out.source(), o.inner(), &mut scratch.decoded) {
+                            return Some(FastItem::Output { kind, call_id, read });
+                        }
                         let text = s.out.text(o.inner(), o.escaped);
                         scratch.decoded.clear();
                         text.push_to(&mut scratch.decoded);
@@ -188,7 +211,7 @@ pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Optio
         }
     })();
     scratch.payload = p;
-    Some((timestamp, item?))
+    item
 }
 
 /// A message's content items: `input_text`, `output_text` and `text` with
@@ -208,4 +231,61 @@ fn parts(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<Vec<Co
         });
     }
     Some(out)
+}
+
+/// [`super::items::mirror_keys`] of the payload whose members are `p`, read
+/// from the bytes; `None` (parse it) for a repeated or escaped key or an
+/// escaped `type` or `role`.
+fn mirror_keys(s: &Bytes<'_, '_>, p: &[Member], scratch: &mut Scratch) -> Option<Surveyed> {
+    let g = Fields::find(s.b, p, [b"type", b"role", b"content", b"summary"])?;
+    let get = |k: usize| g.get(p, k);
+    let mut keys = Vec::new();
+    match get(0) {
+        Some(t) if t.kind == Kind::String => match s.plain(Some(t))? {
+            b"message" => {
+                let who = match get(1).filter(|r| r.kind == Kind::String) {
+                    Some(r) => match s.plain(Some(r))? {
+                        b"user" => "user",
+                        b"assistant" => "assistant",
+                        _ => return Some(Surveyed::Nothing),
+                    },
+                    None => return Some(Surveyed::Nothing),
+                };
+                let mut texts = Vec::new();
+                texts_of(s, get(2), scratch, &mut texts)?;
+                if texts.len() > 1 {
+                    keys.push((who, texts.join("\n")));
+                }
+                keys.extend(texts.into_iter().map(|t| (who, t)));
+            }
+            b"reasoning" => {
+                let mut texts = Vec::new();
+                texts_of(s, get(3), scratch, &mut texts)?;
+                texts_of(s, get(2), scratch, &mut texts)?;
+                keys.extend(texts.into_iter().map(|t| ("reasoning", t)));
+            }
+            _ => return Some(Surveyed::Nothing),
+        },
+        _ => return Some(Surveyed::Nothing),
+    }
+    Some(Surveyed::Mirrors(keys))
+}
+
+/// The string `text` of each object item of the list `m` (none when it is
+/// not a list), decoded, appended to `out`; `None` for a repeated or
+/// escaped key.
+fn texts_of(s: &Bytes<'_, '_>, m: Option<&Member>, scratch: &mut Scratch, out: &mut Vec<String>) -> Option<()> {
+    let Some(list) = m.filter(|m| m.kind == Kind::Array) else { return Some(()) };
+    read::items(s.b, list.value.start, s.ends, &mut scratch.items)?;
+    for item in &scratch.items {
+        if s.b.get(item.start) != Some(&b'{') {
+            continue;
+        }
+        read::members(s.b, item.start, s.ends, &mut scratch.part)?;
+        let f = Fields::find(s.b, &scratch.part, [b"text"])?;
+        if let Some(t) = f.get(&scratch.part, 0).filter(|t| t.kind == Kind::String) {
+            out.push(s.decoded(t));
+        }
+    }
+    Some(())
 }

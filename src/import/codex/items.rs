@@ -260,8 +260,8 @@ impl<'r, 'a> Reader<'r, 'a> {
 
 /// What a shell tool's output says of the command besides its text.
 pub struct ShellOutcome {
-    exit_code: i64,
-    seconds: Option<f64>,
+    pub(super) exit_code: i64,
+    pub(super) seconds: Option<f64>,
 }
 
 /// A string output: a shell tool's JSON `{output, metadata: {exit_code,

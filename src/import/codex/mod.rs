@@ -14,6 +14,7 @@ mod events;
 mod fast;
 mod items;
 mod reader;
+mod shell;
 pub mod usage;
 
 use serde_json::Value;

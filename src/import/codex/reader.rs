@@ -12,11 +12,44 @@ use super::RECORD_TYPES;
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::import::{json_type, top_records, Builder, CallSite, Input};
 use crate::json::Seg;
-use super::fast::{Bytes, FastItem, Scratch, Surveyed};
+use super::fast::{Bytes, FastItem, FastLine, Scratch, Surveyed};
 use crate::model::{CallRef, EventBody, KeyValue, Marker, Message, Metadata};
 
 /// A text that an `event_msg` may mirror: who said it and what.
 pub type MirrorKey = (&'static str, String);
+
+/// Texts of response-item messages and reasoning, with how many times each
+/// occurs by who says it: an `event_msg` with one of them mirrors that item.
+/// Looked up by `&str`, so that an event's text is not copied to be looked up.
+#[derive(Default)]
+pub struct Mirrors(HashMap<String, [usize; 3]>);
+
+impl Mirrors {
+    fn slot(who: &str) -> usize {
+        match who {
+            "user" => 0,
+            "assistant" => 1,
+            _ => 2,
+        }
+    }
+
+    pub fn add(&mut self, (who, text): MirrorKey) {
+        if let Some(n) = self.0.entry(text).or_default().get_mut(Self::slot(who)) {
+            *n += 1;
+        }
+    }
+
+    /// Takes one occurrence of `text` said by `who`: true if there was one.
+    pub fn take(&mut self, who: &str, text: &str) -> bool {
+        match self.0.get_mut(text).and_then(|n| n.get_mut(Self::slot(who))) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
 
 /// Where diagnostics about the line being read go.
 pub struct Line<'p> {
@@ -39,14 +72,12 @@ pub struct Session {
 
 pub struct Reader<'r, 'a> {
     pub out: &'r mut Builder<'a>,
-    /// Texts of response-item messages and reasoning, with how many times
-    /// each occurs: an `event_msg` with one of them mirrors that item.
-    pub mirrors: HashMap<MirrorKey, usize>,
+    pub mirrors: Mirrors,
     pub session: Session,
 }
 
 /// The ids of every `session_meta` of the input, and the parent each names.
-struct Sessions {
+pub struct Sessions {
     ids: HashSet<String>,
     children: HashMap<String, Vec<String>>,
 }
@@ -64,8 +95,12 @@ pub fn read(input: &Input, out: &mut Builder) {
             continue;
         }
         let bytes = Bytes { out: reader.out, b: input.bytes, ends: &input.split.ends };
-        if let Some((timestamp, item)) = super::fast::line(&bytes, &r.range, &mut scratch) {
-            reader.fast_item(r.range.clone(), &r.path, timestamp, item);
+        if let Some((timestamp, read)) = super::fast::line(&bytes, &r.range, &mut scratch) {
+            let line = Line { range: r.range.clone(), path: &r.path, event: reader.out.next_event(), timestamp: Some(timestamp) };
+            match read {
+                FastLine::Item(item) => reader.fast_item(&line, item),
+                FastLine::Payload(kind, payload) => reader.dispatch(&line, kind, payload, &sessions),
+            }
             continue;
         }
         match crate::json::build::from_slice(input.bytes.get(r.range.clone()).unwrap_or(&[])) {
@@ -79,13 +114,17 @@ pub fn read(input: &Input, out: &mut Builder) {
 
 /// First pass: the texts response items say (for mirrors) and the sessions.
 /// A line is read from the bytes where that tells enough, else parsed.
-fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], scratch: &mut Scratch) -> (HashMap<MirrorKey, usize>, Sessions) {
-    let mut mirrors: HashMap<MirrorKey, usize> = HashMap::new();
+fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], scratch: &mut Scratch) -> (Mirrors, Sessions) {
+    let mut mirrors = Mirrors::default();
     let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
     let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends };
     for r in records.iter().filter(|r| !r.broken) {
         let (kind, payload) = match super::fast::survey_line(&bytes, &r.range, scratch) {
             Some(Surveyed::Nothing) => continue,
+            Some(Surveyed::Mirrors(keys)) => {
+                keys.into_iter().for_each(|key| mirrors.add(key));
+                continue;
+            }
             Some(Surveyed::Payload(kind, payload)) => (kind, payload),
             None => {
                 let Ok(Value::Object(mut v)) = crate::json::build::from_slice(input.bytes.get(r.range.clone()).unwrap_or(&[])) else { continue };
@@ -99,9 +138,7 @@ fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], sc
             }
         };
         if kind == "response_item" {
-            for key in super::items::mirror_keys(&payload) {
-                *mirrors.entry(key).or_default() += 1;
-            }
+            super::items::mirror_keys(&payload).into_iter().for_each(|key| mirrors.add(key));
             continue;
         }
         let Some(id) = payload.get("id").and_then(Value::as_str) else { continue };
@@ -129,15 +166,14 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.push_event(body, kind, line.range.clone(), line.path.to_string(), line.timestamp.clone())
     }
 
-    /// A line the fast path read, placed as the exact path places it.
-    fn fast_item(&mut self, range: Range<usize>, path: &str, timestamp: String, item: FastItem) {
-        let line = Line { range, path, event: self.out.next_event(), timestamp: Some(timestamp) };
+    /// An item the fast path read, placed as the exact path places it.
+    fn fast_item(&mut self, line: &Line, item: FastItem) {
         match item {
             FastItem::Message { role, content } => {
-                self.push(&line, EventBody::Message(Message { role, content, tool_calls: Vec::new() }), "message");
+                self.push(line, EventBody::Message(Message { role, content, tool_calls: Vec::new() }), "message");
             }
-            FastItem::Call { function, id, arguments } => self.place_call(&line, "function_call", function, Some(id), arguments),
-            FastItem::Output { kind, call_id, read } => self.place_output(&line, kind, call_id, read),
+            FastItem::Call { function, id, arguments } => self.place_call(line, "function_call", function, Some(id), arguments),
+            FastItem::Output { kind, call_id, read } => self.place_output(line, kind, call_id, read),
         }
     }
 
@@ -185,27 +221,32 @@ impl<'r, 'a> Reader<'r, 'a> {
                 return;
             }
         };
-        match kind.as_str() {
-            "session_meta" => self.session_meta(&line, payload, sessions),
+        self.dispatch(&line, &kind, payload, sessions);
+    }
+
+    /// A line with a string `type` and an object `payload`, by its type.
+    pub fn dispatch(&mut self, line: &Line, kind: &str, payload: Map<String, Value>, sessions: &Sessions) {
+        match kind {
+            "session_meta" => self.session_meta(line, payload, sessions),
             "turn_context" => {
                 self.session.tally.turn_context(&payload);
                 let model = super::usage::model_named(&payload);
-                let i = self.push(&line, EventBody::KeyValue(KeyValue { key: kind.clone(), value: Value::Object(payload) }), &kind);
+                let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
                 if let (Some(m), Some(e)) = (model, self.out.event_mut(i)) {
                     e.facts_mut().model = Some(m);
                 }
             }
-            "response_item" => self.response_item(&line, payload),
-            "event_msg" => self.event_msg(&line, payload),
+            "response_item" => self.response_item(line, payload),
+            "event_msg" => self.event_msg(line, payload),
             "compacted" => {
                 let message = payload.get("message").and_then(Value::as_str).unwrap_or_default();
                 let label = format!("history compacted: {}", crate::view::truncate(message, 200));
-                self.marker(&line, label, &kind, payload);
+                self.marker(line, label, kind, payload);
             }
             _ => {
                 let why = format!("unknown rollout line type `{kind}` (known: {}); kept as a key-value event", RECORD_TYPES.join(", "));
-                self.d(&line, Warning, "unknown-line-type", why, &[Seg::key("type")]);
-                self.push(&line, EventBody::KeyValue(KeyValue { key: kind.clone(), value: Value::Object(payload) }), &kind);
+                self.d(line, Warning, "unknown-line-type", why, &[Seg::key("type")]);
+                self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
             }
         }
     }

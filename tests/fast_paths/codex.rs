@@ -1,0 +1,180 @@
+//! Codex rollout lines read fast (message texts, call arguments and tool
+//! outputs left in the source, a shell tool's `output` read where it stands,
+//! escaped twice) give what the exact path gives, edited in the ways the
+//! byte-level readers could misread.
+
+use agent_trace_viewer::model::{Content, EventBody};
+use agent_trace_viewer::{parse_trace, ParseOptions};
+
+use super::{edited, edits_parse_the_same};
+
+/// A Codex rollout with one edit applied (see [`super::docent_run`]).
+fn codex_rollout(edit: (&str, &str)) -> String {
+    let lines = [
+        r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta", "payload": {"id": "s1", "cwd": "/w", "originator": "codex_cli_rs", "cli_version": "0.46.0"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item", "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix it \u00e9"}, {"type": "input_image", "image_url": "data:,"}]}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "event_msg", "payload": {"type": "user_message", "message": "fix it \u00e9", "images": []}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:02.000Z", "type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"ls\"]}", "call_id": "c1"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": "{\"output\":\"a\\nb\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}}"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:04.000Z", "type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": "c9", "output": "plain \"text\""}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "done"}]}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "event_msg", "payload": {"type": "agent_message", "message": "done"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "turn_context", "payload": {"cwd": "/w", "model": "gpt-5-codex"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "response_item", "payload": {"type": "reasoning", "summary": [{"type": "summary_text", "text": "think"}], "content": null, "encrypted_content": "xyz"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "event_msg", "payload": {"type": "agent_reasoning", "text": "think"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:07.000Z", "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one"}, {"type": "output_text", "text": "two"}]}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:07.000Z", "type": "event_msg", "payload": {"type": "agent_message", "message": "one\ntwo"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:08.000Z", "type": "event_msg", "payload": {"type": "token_count", "info": {"total_token_usage": {"input_tokens": 10, "cached_input_tokens": 5, "output_tokens": 2, "total_tokens": 12}, "last_token_usage": {"input_tokens": 10, "output_tokens": 2}}, "rate_limits": null}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:09.000Z", "type": "event_msg", "payload": {"type": "task_complete", "last_agent_message": "one"}}"#,
+        r#"{"timestamp": "2025-01-01T00:00:09.000Z", "type": "compacted", "payload": {"message": "short"}}"#,
+    ];
+    edited(&lines.join("\n"), edit)
+}
+
+#[test]
+fn codex_lines_read_fast_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""type": "response_item""#, r#""typ\u0065": "response_item""#),
+        (r#""type": "response_item""#, r#""type": "response_\u0069tem""#),
+        (r#""type": "response_item""#, r#""type": "response_item", "type": "event_msg""#),
+        (r#""timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#""type": "response_item""#),
+        (r#""timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#""timestamp": 5, "type": "response_item""#),
+        (r#""role": "user""#, r#""role": 1"#),
+        (r#""role": "user""#, r#""role": "us\u0065r""#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "input_text", "text": 1}"#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "input_text", "text": "a", "text": "fix it \u00e9"}"#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "refusal", "refusal": "no"}"#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#""fix it \u00e9""#),
+        (r#"{"type": "input_text", "text": "fix it \u00e9"}"#, r#"{"type": "input_text", "text": "a \ud800"}"#),
+        (r#"{"type": "output_text", "text": "done"}"#, r#"{"type": "output_text", "text": "don"}"#),
+        (r#""content": [{"type": "output_text", "text": "done"}]"#, r#""content": "done""#),
+        (r#""name": "shell""#, r#""name": """#),
+        (r#""name": "shell""#, r#""name": null"#),
+        (r#""call_id": "c1"}}"#, r#""id": "c1"}}"#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": "not json""#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": "[1]""#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": {"command": ["ls"]}"#),
+        (r#""arguments": "{\"command\":[\"ls\"]}""#, r#""arguments": "{\"a\": NaN}""#),
+        (r#""type": "function_call", "name""#, r#""type": "custom_tool_call", "input": "x", "name""#),
+        (r#""output": "{\"output\":"#, r#""output": null, "x": "{\"output\":"#),
+        (r#""output": "{\"output\":"#, r#""output": 5, "x": "{\"output\":"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":0"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":\"1\""#),
+        (r#"\"output\":\"a\\nb\""#, r#"\"output\":7"#),
+        (r#""call_id": "c9""#, r#""call_id": 9"#),
+        (r#""call_id": "c9""#, r#""call_id": "c1""#),
+        (r#""output": "plain \"text\"""#, r#""output": [{"type": "input_text", "text": "t"}]"#),
+        (r#""message": "fix it \u00e9""#, r#""message": "fix it""#),
+    ];
+    let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
+    assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
+}
+
+/// A shell tool's output, read where it stands (escaped twice) when its
+/// document is in the common shape: each edit is one it must read as the
+/// exact path does, or leave to it.
+#[test]
+fn codex_shell_outputs_read_fast_parse_the_same_both_ways() {
+    const OUTPUT: &str = r#"\"output\":\"a\\nb\""#;
+    let edits: &[(&str, &str)] = &[
+        // Read fast: escapes of both strings, the inner text empty, plain, or escaped only outside.
+        (OUTPUT, r#"\"output\":\"a \\\"q\\\" \\\\ \\/ \/ \\u00e9 \u00e9 \\ud83d\\ude00 \ud83d\ude00 é \\u0041 \\t\""#),
+        (OUTPUT, r#"\"output\":\"\""#),
+        (OUTPUT, r#"\"output\":\"plain\""#),
+        (OUTPUT, r#"\"output\":\"a\/b \u00e9\""#),
+        (OUTPUT, r#"\"output\":\"\\\\\""#),
+        (r#",\"metadata\""#, r#",\n \"metadata\""#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":1e400"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":\"slow\""#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":1.0"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":-3"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":null"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":[1,2]"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":99999999999999999999"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\": 1 "#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":{\"a\":1}"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":0.5e-3"#),
+        (r#",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}"#, ""),
+        (r#",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}"#, r#",\"metadata\":null"#),
+        (r#"\"duration_seconds\":0.5}}"#, r#"\"duration_seconds\":0.5}} x"#),
+        (r#"\"duration_seconds\":0.5}}"#, r#"\"duration_seconds\":0.5}"#),
+        (r#"\"duration_seconds\":0.5}}"#, r#"\"duration_seconds\":0.5},\"metadata\":{\"exit_code\":0}}"#),
+        // Left to the exact path: an invalid inner literal, another `output`, another shape.
+        (OUTPUT, r#"\"output\":\"a\\ud800\""#),
+        (OUTPUT, r#"\"output\":\"a\\udc00\""#),
+        (OUTPUT, r#"\"output\":\"a\\ud800\\u0041\""#),
+        (OUTPUT, r#"\"output\":\"a\nb\""#),
+        (OUTPUT, r#"\"output\":\"a\u0022b\""#),
+        (OUTPUT, r#"\"output\":\"a\u005cnb\""#),
+        (OUTPUT, r#"\"output\":\"a\u0001b\""#),
+        (OUTPUT, r#"\"output\":\"a\\x\""#),
+        (OUTPUT, r#"\"output\":\"a\\\u006e\""#),
+        (OUTPUT, r#"\"output\": \"a\""#),
+        (OUTPUT, r#"\"output\":\"a\",\"output\":\"b\""#),
+        (OUTPUT, r#"\"output\":\"a\",\"outp\\u0075t\":\"b\""#),
+        (OUTPUT, r#"\"output\":\"a\",\"output\":null"#),
+        (OUTPUT, r#"\"output\":\"a\",\"note\":\"x\\ny\""#),
+        (OUTPUT, r#"\"output\":7"#),
+        (OUTPUT, r#"\"output\":\"a"#),
+        (r#""output": "{\"output\""#, r#""output": " {\"output\""#),
+        (r#""output": "{\"output\""#, r#""output": "{\"outp\\u0075t\""#),
+    ];
+    let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
+    assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
+    // The shell output was read where it stands, not decoded and copied.
+    let doc = codex_rollout((OUTPUT, r#"\"output\":\"a \\\"q\\\" \u00e9\""#));
+    let t = parse_trace(doc.into_bytes(), &ParseOptions::default()).unwrap();
+    let shell = t.events.iter().find_map(|e| match &e.body {
+        EventBody::ToolResult(r) if r.call_id.as_deref() == Some("c1") => Some(&r.content),
+        _ => None,
+    });
+    match shell {
+        Some(Content::Text(text)) => {
+            assert_eq!(text.decoded(), "a \"q\" é");
+            assert!(text.source_range().is_some(), "the shell output was copied");
+        }
+        other => panic!("no shell output: {other:?}"),
+    }
+}
+
+/// Lines whose payload alone is parsed (`event_msg`, `turn_context`,
+/// `compacted`, a `reasoning` item) and the texts the survey reads from the
+/// bytes for the mirrors: edited at the line's keys, the payload's and the
+/// content items'.
+#[test]
+fn codex_payload_lines_and_mirrors_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        // The line around the payload.
+        (r#""type": "event_msg", "payload": {"type": "agent_reasoning""#, r#""type": "event_msg", "payload": {"type": "agent_reasoning"}, "payload": {"type": "agent_reasoning""#),
+        (r#""type": "turn_context""#, r#""typ\u0065": "turn_context""#),
+        (r#""type": "turn_context""#, r#""type": "turn_c\u006fntext""#),
+        (r#""type": "turn_context""#, r#""type": "turn_ctx""#),
+        (r#""type": "turn_context""#, r#""type": "turn_context", "type": "compacted""#),
+        (r#""timestamp": "2025-01-01T00:00:08.000Z", "type": "event_msg""#, r#""timestamp": 8, "type": "event_msg""#),
+        (r#""timestamp": "2025-01-01T00:00:08.000Z", "type": "event_msg""#, r#""type": "event_msg""#),
+        (r#""timestamp": "2025-01-01T00:00:08.000Z""#, r#""timestamp": "2025-01-01T00:00:08.000\u005a""#),
+        (r#""payload": {"type": "task_complete""#, r#""payload": 5, "x": {"type": "task_complete""#),
+        (r#""payload": {"type": "token_count""#, r#""payload": {"type": "agent_message", "type": "token_count""#),
+        (r#""payload": {"message": "short"}"#, r#""payload": {"message": "short", "extra": {"a": [1, 2.50, null]}}"#),
+        // The texts of the items mirrored.
+        (r#"[{"type": "output_text", "text": "one"}"#, r#"[{"type": "output_text", "t\u0065xt": "one"}"#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": "x", "text": "two"}"#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#""two""#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": 2}"#),
+        (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": "t\u0077o"}"#),
+        (r#""role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""role": "assist\u0061nt", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""role": "assistant", "role": "user", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""role": "system", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one"}"#, r#""type": "message", "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "one"}"#),
+        (r#""message": "one\ntwo""#, r#""message": "one""#),
+        (r#""message": "one\ntwo""#, r#""message": "two""#),
+        (r#""summary": [{"type": "summary_text", "text": "think"}], "content": null"#, r#""summary": [], "content": [{"type": "reasoning_text", "text": "think"}]"#),
+        (r#""summary": [{"type": "summary_text", "text": "think"}]"#, r#""summary": {"text": "think"}"#),
+        (r#""type": "reasoning", "summary""#, r#""type": "re\u0061soning", "summary""#),
+        (r#""text": "think"}"#, r#""text": "th\u0069nk"}"#),
+        (r#""payload": {"type": "agent_reasoning", "text": "think"}"#, r#""payload": {"type": "agent_reasoning", "text": "think", "text": "other"}"#),
+    ];
+    let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
+    assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
+}
