@@ -202,7 +202,10 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 Some(Value::Array(Vec::new()))
             }
             Some(Err(text)) if s.input_text.is_some() => Some(json_in(&Value::String(text.into_owned()))),
-            _ => s.attrs.get(INPUT).map(json_in),
+            _ => match &s.input_text {
+                Some(t) => Some(json_in(&Value::String(t.decoded().into_owned()))),
+                None => s.attrs.get(INPUT).map(json_in),
+            },
         };
         self.check_messages(s, &values, read.as_ref().map(InputRead::failure), index);
         let mut x = exchange(&s.attrs, values, &views);
@@ -436,6 +439,8 @@ fn input_raw(s: &SpanRec) -> Option<Raw<'_>> {
         Some(t) => Some(match t.raw() {
             RawText::Owned(text) => Raw { bytes: text.as_bytes(), escaped: false },
             RawText::Source { bytes, escaped } => Raw { bytes, escaped },
+            // Not a literal's contents as they stand (no reader here makes one): read whole.
+            RawText::Twice { .. } => return None,
         }),
         None => s.attrs.get(INPUT).and_then(Value::as_str).map(|text| Raw { bytes: text.as_bytes(), escaped: false }),
     }
