@@ -271,7 +271,7 @@ fn twice_encoded_shell_outputs_agree_with_the_index() {
     let t = parse_trace(SHELL.as_bytes().to_vec(), &ParseOptions::default()).unwrap();
     assert_eq!(t.format, "codex");
     let needles = [
-        "traceback", "TRACEBACK", "raceb", "back", "k", "nab", "aped", "atrace", "ntrace", "back1", "xi", "index", "été", "ete", "a\\nb", "nb", "q",
+        "traceback", "TRACEBACK", "raceb", "back", "k", "nab", "aped", "naped", "ttrace", "atrace", "ntrace", "back1", "xi", "index", "été", "ete", "a\\nb", "nb", "q",
         "src/query", "/query", "u0062", "u0041", "0041", "n", "u", "plain", "nothing", "exit_code", "metadata", "output",
     ];
     for needle in needles {

@@ -200,8 +200,7 @@ impl InPlace {
             RawText::Owned(s) => self.plain(s),
             RawText::Source { bytes, escaped: false } => self.unescaped(bytes),
             RawText::Source { bytes, escaped: true } => self.escaped(bytes),
-            // Decoded once: the rest is a literal's contents, escapes and all.
-            RawText::Twice { bytes } => self.escaped(decode_literal(bytes, true).as_bytes()),
+            RawText::Twice { bytes } => self.twice(t, bytes),
         }
     }
 
@@ -236,6 +235,30 @@ impl InPlace {
                 Found::Needle(at) if escaped && inside_escape(bytes, at) => from = at + 1,
                 Found::Needle(_) => return true,
                 Found::Pair(_) => return self.lowered(&decode_literal(bytes, escaped)),
+            }
+        }
+        false
+    }
+
+    /// A string member of a JSON document in a string, escaped twice: as
+    /// [`InPlace::search`] with escapes, but a match must start outside the
+    /// escapes of both strings (an inner escape is `\\` in the bytes, so a
+    /// run of 4k + 2 backslashes before a byte starts one). What could hide
+    /// the needle (a `\u` or `\/` of either string, `K`, `İ`) is found in
+    /// the bytes as well: the text is then decoded (twice) and lowered.
+    fn twice(&self, t: &Text, bytes: &[u8]) -> bool {
+        let hides_needle = |bytes: &[u8], at: usize| match bytes.get(at..) {
+            Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
+            Some([b'\\', b'/', ..]) => true,
+            Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
+            None => false,
+        };
+        let mut from = 0;
+        while let Some(found) = self.finder.find_or_pair(bytes, from, &self.pairs_escaped, hides_needle) {
+            match found {
+                Found::Needle(at) if inside_escape(bytes, at) || inside_inner_escape(bytes, at) => from = at + 1,
+                Found::Needle(_) => return true,
+                Found::Pair(_) => return self.lowered(&t.decoded()),
             }
         }
         false
@@ -478,9 +501,17 @@ fn inside_escape(bytes: &[u8], at: usize) -> bool {
     escaped_at(at) || (1..=4).any(|d| at > d && bytes.get(at - d) == Some(&b'u') && escaped_at(at - d))
 }
 
+/// Whether position `at` of a twice-escaped string's contents is inside an
+/// escape of the inner string: its letter after `\\` (an odd number of
+/// inner backslashes, each written `\\`), or a hex digit of its `\\uXXXX`.
+fn inside_inner_escape(bytes: &[u8], at: usize) -> bool {
+    let inner_escaped_at = |p: usize| bytes.get(..p).is_some_and(|before| before.iter().rev().take_while(|b| **b == b'\\').count() % 4 == 2);
+    inner_escaped_at(at) || (1..=4).any(|d| at > d && bytes.get(at - d) == Some(&b'u') && inner_escaped_at(at - d))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{inside_escape, InPlace};
+    use super::{inside_escape, inside_inner_escape, InPlace};
 
     /// Each thing that hides a needle from a search of the bytes, in a piece
     /// alone (through a trace, a format may have decoded the string).
@@ -499,6 +530,14 @@ mod tests {
         assert!(!q("nab").escaped(br"a\nab"), "the n of \\n");
         assert!(q("nab").escaped(br"a\\nab"), "an escaped backslash, then nab");
         assert!(!q("u0041").escaped(br"\u0041"));
+    }
+
+    #[test]
+    fn positions_inside_inner_escapes() {
+        let b = br#"a\\nb\\\\nc\\u0041d\nx"#;
+        let inside: Vec<usize> = (0..b.len()).filter(|&i| inside_inner_escape(b, i)).collect();
+        // The n after `\\` (and the escaped `\\` of `\\\\`), not the n after it; the u and hex digits of `\\u0041`; not the n of `\n`.
+        assert_eq!(inside, vec![3, 7, 13, 14, 15, 16, 17]);
     }
 
     #[test]
