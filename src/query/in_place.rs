@@ -218,19 +218,25 @@ impl InPlace {
         self.search(bytes, true)
     }
 
+    /// Whether the pair at `at` (one [`InPlace::search`] stops at) can hide
+    /// the needle from a search of the bytes: a `\u` escape of an ASCII
+    /// character (or `K`, `İ`), a `\/`, or the UTF-8 of `K` or `İ`.
+    fn hides_needle(&self, bytes: &[u8], at: usize) -> bool {
+        match bytes.get(at..) {
+            Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
+            Some([b'\\', b'/', ..]) => true,
+            Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
+            None => false,
+        }
+    }
+
     /// One pass over a piece's bytes for the needle and what could hide it
     /// from a search of the bytes (`\u` and `\/` escapes, `K`, `İ`); a piece
     /// with one of those that could make the needle is decoded instead.
     fn search(&self, bytes: &[u8], escaped: bool) -> bool {
         let pairs = if escaped { &self.pairs_escaped[..] } else { &self.pairs_plain[..] };
-        let hides_needle = |bytes: &[u8], at: usize| match bytes.get(at..) {
-            Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
-            Some([b'\\', b'/', ..]) => true,
-            Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
-            None => false,
-        };
         let mut from = 0;
-        while let Some(found) = self.finder.find_or_pair(bytes, from, pairs, hides_needle) {
+        while let Some(found) = self.finder.find_or_pair(bytes, from, pairs, |b, at| self.hides_needle(b, at)) {
             match found {
                 Found::Needle(at) if escaped && inside_escape(bytes, at) => from = at + 1,
                 Found::Needle(_) => return true,
@@ -247,14 +253,8 @@ impl InPlace {
     /// the needle (a `\u` or `\/` of either string, `K`, `İ`) is found in
     /// the bytes as well: the text is then decoded (twice) and lowered.
     fn twice(&self, t: &Text, bytes: &[u8]) -> bool {
-        let hides_needle = |bytes: &[u8], at: usize| match bytes.get(at..) {
-            Some([b'\\', b'u', ..]) => ascii_escape_at(bytes, at, self.ki),
-            Some([b'\\', b'/', ..]) => true,
-            Some(rest) => matches!(rest, [0xE2, 0x84, 0xAA, ..] | [0xC4, 0xB0, ..]),
-            None => false,
-        };
         let mut from = 0;
-        while let Some(found) = self.finder.find_or_pair(bytes, from, &self.pairs_escaped, hides_needle) {
+        while let Some(found) = self.finder.find_or_pair(bytes, from, &self.pairs_escaped, |b, at| self.hides_needle(b, at)) {
             match found {
                 Found::Needle(at) if inside_escape(bytes, at) || inside_inner_escape(bytes, at) => from = at + 1,
                 Found::Needle(_) => return true,
