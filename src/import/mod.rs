@@ -246,7 +246,42 @@ pub struct Sample {
 
 const SAMPLE_VALUES: usize = 16;
 const SAMPLE_ITEMS: usize = 16;
+/// The largest value parsed whole while the budget lasts.
 const SAMPLE_FULL_BYTES: usize = 64 * 1024;
+/// What the whole sample may parse whole, all values together: 16 records
+/// of 64 KB each were up to 1 MB of `Value`s, a tenth of the parse of a 10 MB
+/// file (otel 28M of 224M instructions, inspect 33M of 306M). Past it,
+/// values are kept by their structure ([`SAMPLE_SMALL_BYTES`] still whole).
+const SAMPLE_BUDGET: usize = 192 * 1024;
+/// A value this small is parsed whole even when the budget is spent: the
+/// keys and short strings detection reads are in values like these.
+const SAMPLE_SMALL_BYTES: usize = 2 * 1024;
+/// Past this many bytes read (parsed whole, or long strings stepped over),
+/// no further top-level value is sampled once [`SAMPLE_MIN_VALUES`] are: an
+/// OTLP line is ~1 MB of spans whose long strings the structural walk still
+/// has to step over (16 such lines were most of a 10 MB file's detection).
+const SAMPLE_READ: usize = 512 * 1024;
+const SAMPLE_MIN_VALUES: usize = 4;
+
+/// How many items of a list the sample keeps: fewer once it has read its
+/// fill (an Inspect log's 16 samples of 16 messages and 16 events each).
+fn sample_items(cost: &SampleCost) -> usize {
+    if cost.read >= SAMPLE_READ {
+        SAMPLE_FEW_ITEMS
+    } else {
+        SAMPLE_ITEMS
+    }
+}
+const SAMPLE_FEW_ITEMS: usize = 4;
+
+/// What the sample has read so far.
+#[derive(Default)]
+struct SampleCost {
+    /// Bytes of values parsed whole.
+    whole: usize,
+    /// Bytes read in all: parsed whole, or long strings stepped over.
+    read: usize,
+}
 /// How deep the sample keeps the structure of a large value.
 const SAMPLE_DEPTH: usize = 12;
 
@@ -261,24 +296,30 @@ impl Sample {
     }
 
     pub fn new(bytes: &[u8], split: &Split) -> Sample {
-        let values = split
-            .values
-            .iter()
-            .take(SAMPLE_VALUES)
-            .map(|v| sample_value(bytes, v.range.clone(), 0, &split.ends))
-            .collect();
+        let mut cost = SampleCost::default();
+        let mut values = Vec::new();
+        for v in split.values.iter().take(SAMPLE_VALUES) {
+            if values.len() >= SAMPLE_MIN_VALUES && cost.read >= SAMPLE_READ {
+                break;
+            }
+            values.push(sample_value(bytes, v.range.clone(), 0, &split.ends, &mut cost));
+        }
         Sample { layout: split.layout, values }
     }
 }
 
 /// Parses a value, cutting arrays to their first items and huge strings to a
-/// placeholder once the value is too large to parse whole. Containers the
-/// split recorded the end of (`ends`) are jumped over, not scanned again.
-fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::ContainerEnds) -> Value {
+/// placeholder once the value is too large to parse whole (or the sample's
+/// `budget` of whole parses is spent). Containers the split recorded the end
+/// of (`ends`) are jumped over, not scanned again.
+fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::ContainerEnds, cost: &mut SampleCost) -> Value {
     let start = scan::skip_ws(b, range.start);
     let slice = b.get(start..range.end).unwrap_or(&[]);
-    if slice.len() <= SAMPLE_FULL_BYTES {
+    let budget = SAMPLE_BUDGET.saturating_sub(cost.whole);
+    if slice.len() <= SAMPLE_SMALL_BYTES || slice.len() <= SAMPLE_FULL_BYTES.min(budget) {
         if let Ok(v) = crate::json::build::from_slice(slice) {
+            cost.whole += slice.len();
+            cost.read += slice.len();
             return v;
         }
     }
@@ -294,7 +335,7 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::Contai
             let mut map = Metadata::new();
             if let Ok(members) = scan::object_members_in(b, start, ends) {
                 for (k, r) in members {
-                    map.insert(k, sample_value(b, r, depth + 1, ends));
+                    map.insert(k, sample_value(b, r, depth + 1, ends, cost));
                 }
             }
             Value::Object(map)
@@ -302,7 +343,7 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::Contai
         Some(b'[') => {
             let mut items = Vec::new();
             let mut i = scan::skip_ws(b, start + 1);
-            while items.len() < SAMPLE_ITEMS && b.get(i) != Some(&b']') {
+            while items.len() < sample_items(cost) && b.get(i) != Some(&b']') {
                 let end = match (b.get(i), ends.end_of(i)) {
                     (Some(b'[' | b'{'), Some(end)) => end,
                     _ => match scan::scan_value(b, i) {
@@ -310,7 +351,7 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::Contai
                         Err(_) => break,
                     },
                 };
-                items.push(sample_value(b, i..end, depth + 1, ends));
+                items.push(sample_value(b, i..end, depth + 1, ends, cost));
                 i = scan::skip_ws(b, end);
                 if b.get(i) == Some(&b',') {
                     i = scan::skip_ws(b, i + 1);
@@ -320,7 +361,10 @@ fn sample_value(b: &[u8], range: Range<usize>, depth: usize, ends: &scan::Contai
             }
             Value::Array(items)
         }
-        Some(b'"') => Value::String(String::from("…")),
+        Some(b'"') => {
+            cost.read += slice.len();
+            Value::String(String::from("…"))
+        }
         _ => Value::Null,
     }
 }
@@ -459,7 +503,9 @@ mod tests {
         let split = crate::json::split(doc.as_bytes(), 0);
         let sample = Sample::new(doc.as_bytes(), &split);
         let spans = &sample.values[0]["a"][0]["b"][0]["spans"];
-        assert_eq!(spans.as_array().map(Vec::len), Some(SAMPLE_ITEMS));
+        // Each span steps over a 64 KB string: the list stops at the read fill.
+        let kept = spans.as_array().map_or(0, Vec::len);
+        assert_eq!(kept, SAMPLE_READ.div_ceil(SAMPLE_FULL_BYTES + 2), "{kept} spans kept");
         assert_eq!(spans[0], serde_json::json!({"name": "s0", "text": "…"}));
         let mut v = &sample.values[0]["deep"];
         for _ in 0..SAMPLE_DEPTH {
@@ -467,5 +513,48 @@ mod tests {
             v = &v[0];
         }
         assert_eq!(*v, Value::Null, "past the depth budget a large value is left out");
+    }
+
+    fn jsonl_sample(lines: &[String]) -> Sample {
+        let text = lines.join("\n");
+        let split = crate::json::split(text.as_bytes(), 0);
+        Sample::new(text.as_bytes(), &split)
+    }
+
+    /// Small lines: the sample is the first [`SAMPLE_VALUES`], each whole.
+    #[test]
+    fn the_sample_of_small_lines_is_its_first_lines_whole() {
+        let lines: Vec<String> = (0..40).map(|i| format!(r#"{{"type": "user", "n": {i}}}"#)).collect();
+        let sample = jsonl_sample(&lines);
+        assert_eq!(sample.values.len(), SAMPLE_VALUES);
+        assert_eq!(sample.values[15], serde_json::json!({"type": "user", "n": 15}));
+    }
+
+    /// Lines of a megabyte (an OTLP export request each): past the read fill
+    /// only [`SAMPLE_MIN_VALUES`] lines are sampled, not sixteen.
+    #[test]
+    fn the_sample_of_huge_lines_stops_at_its_read_fill() {
+        let blob = "y".repeat(300 * 1024);
+        let lines: Vec<String> = (0..20).map(|i| format!(r#"{{"type": "span", "n": {i}, "blob": "{blob}"}}"#)).collect();
+        let sample = jsonl_sample(&lines);
+        assert_eq!(sample.values.len(), SAMPLE_MIN_VALUES);
+        assert_eq!(sample.values[3], serde_json::json!({"type": "span", "n": 3, "blob": "…"}));
+    }
+
+    /// Values under 64 KB are parsed whole while [`SAMPLE_BUDGET`] lasts; past
+    /// it they keep their keys and short values, and long strings are cut.
+    #[test]
+    fn the_sample_parses_values_whole_within_its_budget() {
+        let text = "z".repeat(40 * 1024);
+        let lines: Vec<String> = (0..12).map(|i| format!(r#"{{"type": "message", "n": {i}, "text": "{text}"}}"#)).collect();
+        let sample = jsonl_sample(&lines);
+        let whole = SAMPLE_BUDGET / (40 * 1024 + 40);
+        assert_eq!(sample.values.len(), 12, "12 lines of 40 KB are within the read fill of the first lines");
+        for (i, v) in sample.values.iter().enumerate() {
+            assert_eq!(v["type"], "message");
+            assert_eq!(v["n"], i);
+            let cut = v["text"] == "…";
+            assert_eq!(cut, i >= whole, "line {i}: text cut {cut}");
+        }
     }
 }
