@@ -29,6 +29,8 @@ pub fn import(input: &Input, out: &mut Builder) {
     let mut samples: Vec<SampleAt> = Vec::new();
     // `.eval` samples are files of their own: sorted as read_eval_log sorts them.
     let mut member_samples: Vec<(u64, String, SampleAt)> = Vec::new();
+    // A lazy opening's summaries, each standing for a sample left unread.
+    let mut summaries: Vec<(u64, String, SampleAt)> = Vec::new();
     let mut values: Vec<Range<usize>> = Vec::new();
     for v in &input.split.values {
         let at = scan::skip_ws(b, v.range.start);
@@ -69,7 +71,12 @@ pub fn import(input: &Input, out: &mut Builder) {
                     keep_value(out, "other_files", v.range.clone());
                 }
             }
-            Some(b'[') => keep_list(out, v.range.clone(), ends),
+            Some(b'[') => {
+                if out.pending_bodies() {
+                    summaries.extend(summary_items(out, v.range.clone(), ends));
+                }
+                keep_list(out, v.range.clone(), ends)
+            }
             _ => {
                 let value = out.parse_record(&v.range, "$").unwrap_or(Value::Null);
                 out.diag(Error, "not-an-eval-log", format!("expected an Inspect eval log object; found {}", json_type(&value)), "$".to_string(), at, None);
@@ -84,8 +91,23 @@ pub fn import(input: &Input, out: &mut Builder) {
     } else if !member_samples.is_empty() {
         out.diag(Error, "no-header", "the archive has neither `header.json` nor `_journal/start.json`: `read_eval_log` needs one of them".to_string(), "$".to_string(), 0, None);
     }
-    member_samples.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    samples.extend(member_samples.into_iter().map(|(_, _, s)| s));
+    let read: std::collections::HashSet<String> = member_samples.iter().map(|(_, _, s)| run_id_of(out, &s.members)).collect();
+    let mut pending: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut runs: Vec<(u64, String, SampleAt, bool)> = member_samples.into_iter().map(|(e, id, s)| (e, id, s, false)).collect();
+    for (e, id, s) in summaries {
+        let run = run_id_of(out, &s.members);
+        if !read.contains(&run) && out.is_pending_body(&format!("samples/{run}.json")) && pending.insert(run) {
+            runs.push((e, id, s, true));
+        }
+    }
+    runs.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let (mut from_summaries, at) = (Vec::new(), samples.len());
+    for (i, (_, _, s, summary)) in runs.into_iter().enumerate() {
+        if summary {
+            from_summaries.push(at + i);
+        }
+        samples.push(s);
+    }
     if samples.is_empty() && head.is_some() {
         let status = out.metadata().get("status").and_then(Value::as_str).unwrap_or("started").to_string();
         let why = match status.as_str() {
@@ -96,9 +118,41 @@ pub fn import(input: &Input, out: &mut Builder) {
         out.diag(Info, "no-samples", format!("no runs: {why}"), "$".to_string(), 0, None);
     }
     let task_model = task_and_model(out.metadata());
-    for s in samples {
-        sample::read(out, &s, ends, &input.split.hazards, &task_model);
+    for (i, s) in samples.iter().enumerate() {
+        if from_summaries.binary_search(&i).is_ok() {
+            sample::read_summary(out, s, &task_model);
+        } else {
+            sample::read(out, s, ends, &input.split.hazards, &task_model);
+        }
     }
+}
+
+/// The items of a list file that are sample summaries (`id` and `epoch`,
+/// no messages or events), for a lazy opening.
+fn summary_items(out: &Builder, range: Range<usize>, ends: &ContainerEnds) -> Vec<(u64, String, SampleAt)> {
+    let b = out.bytes();
+    let at = scan::skip_ws(b, range.start);
+    let (items, _) = scan::array_items_in(b, at, ends);
+    let mut found = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let open = scan::skip_ws(b, item.start);
+        let Ok(members) = scan::object_members_in(b, open, ends) else { continue };
+        let has = |k: &str| members.iter().any(|(key, _)| key == k);
+        if b.get(open) != Some(&b'{') || !has("id") || !has("epoch") || has("scorer") {
+            continue;
+        }
+        let key = sort_key(out, &members);
+        found.push((key.0, key.1, SampleAt { range: item, path: format!("$[{i}]"), members }));
+    }
+    found
+}
+
+/// The run id of a sample or summary: `<id>_epoch_<epoch>`, as
+/// [`sample::read`] names its run and inspect_ai its member.
+fn run_id_of(out: &Builder, members: &[(String, Range<usize>)]) -> String {
+    let b = out.bytes();
+    let get = |k: &str| members.iter().find(|(key, _)| key == k).and_then(|(_, r)| crate::json::build::from_slice(b.get(r.clone())?).ok());
+    sample::run_id(get("id").as_ref(), get("epoch").as_ref(), 0)
 }
 
 struct Located {
