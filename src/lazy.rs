@@ -48,6 +48,16 @@ impl std::fmt::Display for LazyError {
     }
 }
 
+/// A member as `LazyArchive.entries()` lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ArchiveEntryView<'a> {
+    pub name: &'a str,
+    pub compressed: u64,
+    pub size: u64,
+    /// `body`, `summaries` or `head`.
+    pub role: &'static str,
+}
+
 /// See the module's documentation.
 #[derive(Debug, Clone)]
 pub struct LazyArchive {
@@ -98,9 +108,33 @@ impl LazyArchive {
         &self.index.entries
     }
 
+    /// The members with what each is to the lazy opening.
+    pub fn entry_views(&self) -> Vec<ArchiveEntryView<'_>> {
+        self.index
+            .entries
+            .iter()
+            .zip(&self.roles)
+            .map(|(e, role)| ArchiveEntryView {
+                name: &e.name,
+                compressed: e.compressed,
+                size: e.size,
+                role: match role {
+                    Some(LazyMember::Body) => "body",
+                    Some(LazyMember::Summaries) => "summaries",
+                    None => "head",
+                },
+            })
+            .collect()
+    }
+
     /// The entries to read at open: every member but the bodies.
     pub fn heads_wanted(&self) -> Vec<usize> {
         (0..self.roles.len()).filter(|&i| self.roles.get(i) != Some(&Some(LazyMember::Body))).collect()
+    }
+
+    /// The entries holding summaries (read at open, not needed for a body).
+    pub fn summaries(&self) -> Vec<usize> {
+        (0..self.roles.len()).filter(|&i| self.roles.get(i) == Some(&Some(LazyMember::Summaries))).collect()
     }
 
     /// The entry named `name`.

@@ -304,6 +304,10 @@ pub struct RunView<'a> {
     pub metadata: &'a crate::model::Metadata,
     /// The tool call that started the run, when it is a sub-agent's.
     pub started_by: Option<crate::model::CallRef>,
+    /// The archive member holding the run's body, when it was left unread
+    /// (an archive opened lazily): the run has its summary, not its events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_body: Option<&'a str>,
 }
 
 /// Every run of the trace (`trace.runs()`).
@@ -333,6 +337,7 @@ pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
                     .collect(),
                 metadata: &r.metadata,
                 started_by: r.started_by,
+                pending_body: r.pending_body.as_deref(),
             }
         })
         .collect()
