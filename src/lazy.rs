@@ -148,6 +148,13 @@ impl LazyArchive {
         self.index.entries.get(i).map(|e| e.read_range(self.index.file_len, LOCAL_SLACK))
     }
 
+    /// Where entry `i`'s data ends in the file, from its local header
+    /// (`read`: the file's bytes from the header on, at least 30).
+    pub fn data_end(&self, i: usize, read: &[u8]) -> Result<u64, LazyError> {
+        let e = self.index.entries.get(i).ok_or_else(|| LazyError::NoMember(format!("member {i}")))?;
+        e.data_range(read).map(|r| r.end).map_err(LazyError::Zip)
+    }
+
     /// Entry `i`'s bytes, inflated from `read` (the file's bytes from its
     /// local header on), at most `cap` of them.
     pub fn inflate(&self, i: usize, read: &[u8], cap: u64) -> Result<Vec<u8>, LazyError> {

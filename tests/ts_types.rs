@@ -121,6 +121,7 @@ const TABLE: &[Row] = &[
         },
     },
     Row { ts: "RunView", rust: "view::RunView", method: "runs", values: |i| each(view::run_views(&i.trace)) },
+    Row { ts: "RunHead", rust: "view::RunHead", method: "runHeads", values: |i| each(view::run_heads(&i.trace)) },
     Row { ts: "SourceFileView", rust: "view::SourceFileView", method: "files", values: |i| each(view::source_file_views(&i.trace)) },
     Row {
         ts: "Facets",

@@ -92,6 +92,14 @@ impl JsLazyArchive {
         to_js(&[r.start, r.end])
     }
 
+    /// Where member `entry`'s data ends in the file, read from its local
+    /// header (`bytes`: the file's bytes from `readRange(entry)[0]` on, at
+    /// least 30): read that far before `runsTrace` or `bodyTrace`.
+    #[wasm_bindgen(js_name = dataEnd)]
+    pub fn data_end(&self, entry: u32, bytes: &[u8]) -> Result<f64, JsValue> {
+        self.archive.data_end(entry as usize, bytes).map(|end| end as f64).map_err(lazy_error)
+    }
+
     /// Keeps member `entry` (one of `headsWanted`), inflated from `bytes`
     /// (the file's bytes from `readRange(entry)[0]` on). Throws when it
     /// does not inflate; an error with `readTo` asks for more bytes.

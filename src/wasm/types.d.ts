@@ -185,6 +185,18 @@ export interface RunView {
   pendingBody?: string;
 }
 
+/** A run without its metadata and transcripts (`trace.runHeads()`). */
+export interface RunHead {
+  index: number;
+  id: string;
+  name: string | null;
+  firstEvent: number;
+  eventCount: number;
+  startedBy: CallRef | null;
+  /** See `RunView.pendingBody`. */
+  pendingBody?: string;
+}
+
 /** What every list row has: what one line of the event list shows. */
 export interface RowViewBase {
   index: number;

@@ -96,8 +96,15 @@ pub(super) fn run_id(id: Option<&Value>, epoch: Option<&Value>, n: usize) -> Str
 /// model), its error, limit and model usage as outcome events (what the
 /// runs table reads), and `pending_body` naming the member to read.
 pub(super) fn read_summary(out: &mut Builder, s: &SampleAt, tm: &TaskModel) {
-    let mut metadata = Metadata::new();
+    // One parse of the whole summary (10,000 of them open a big log), member by member only when it fails.
+    let mut metadata = match out.parse_record(&s.range, &s.path) {
+        Ok(Value::Object(m)) => m,
+        _ => Metadata::new(),
+    };
     for (key, r) in &s.members {
+        if metadata.contains_key(key) {
+            continue;
+        }
         let path = format!("{}.{key}", s.path);
         match out.parse_record(r, &path) {
             Ok(v) => drop(metadata.insert(key.clone(), v)),
