@@ -28,9 +28,12 @@ export function installTraceDisplay(v) {
       ['linked results', stats.linkedResults],
       ['errors', stats.errors],
       ['warnings', stats.warnings],
-      ['size', formatBytes(info.byteLength)],
+      // An archive opened lazily: the file's size and how much of it was read.
+      ['size', info.lazy ? `${formatBytes(info.lazy.fileBytes)} (${formatBytes(info.lazy.bytesRead)} read)` : formatBytes(info.byteLength)],
       ['parsed in', `${info.parseMs.toFixed(0)} ms`],
     ];
+    // An archive opened lazily: how many runs' bodies are still in the file.
+    if (info.lazy) facts.push(['samples not read yet', info.lazy.pendingRuns]);
     clear($('summary')).append(
       el('dl', {}, ...facts.flatMap(([k, value]) => [el('dt', {}, k), el('dd', { 'data-fact': k }, typeof value === 'number' ? value.toLocaleString('en-US').replace(/,/g, '') : value)])),
       el(
@@ -134,5 +137,5 @@ export function installTraceDisplay(v) {
     await v.applyHash(v.hashParams(), { fresh: true });
   }
 
-  Object.assign(v, { renderFileSwitcher, renderRunOptions, renderTabs, showTrace });
+  Object.assign(v, { renderSummary, renderFileSwitcher, renderRunOptions, renderTabs, showTrace });
 }
