@@ -95,12 +95,11 @@ pub(super) fn run_id(id: Option<&Value>, epoch: Option<&Value>, n: usize) -> Str
 /// a run with the summary's members as metadata (plus the eval's task and
 /// model), its error, limit and model usage as outcome events (what the
 /// runs table reads), and `pending_body` naming the member to read.
-pub(super) fn read_summary(out: &mut Builder, s: &SampleAt, tm: &TaskModel) {
-    // One parse of the whole summary (10,000 of them open a big log), member by member only when it fails.
-    let mut metadata = match out.parse_record(&s.range, &s.path) {
-        Ok(Value::Object(m)) => m,
-        _ => Metadata::new(),
-    };
+pub(super) fn read_summary(out: &mut Builder, s: &SampleAt, tm: &TaskModel, kept: Option<super::log::Kept>) {
+    // The summary as the trace's metadata keeps it (parsed once: 10,000 of them open a big log),
+    // member by member only when it is not there.
+    let parsed = kept.and_then(|(list, i)| out.metadata().get(list)?.get(i)?.as_object().cloned());
+    let mut metadata = parsed.unwrap_or_default();
     for (key, r) in &s.members {
         if metadata.contains_key(key) {
             continue;

@@ -178,7 +178,7 @@ export const runsView = {
       if (state.bodyRuns) positions = positions.filter((p) => state.bodyRuns.has(rows[p].run));
       const column = columns.find((c) => c.key === state.sort?.key);
       state.positions = sortPositions(positions, rows, column, state.sort?.dir ?? 1);
-      count.textContent = `${state.positions.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} runs${state.query.trim() || state.bodyRuns ? ' match' : ''}. Click a run (or select it and press Enter) to open it.`;
+      count.textContent = `${state.positions.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} runs${state.query.trim() ? ' match the filter' : ''}${state.bodyRuns ? `${state.query.trim() ? ' and' : ''} match the search of the samples` : ''}. Click a run (or select it and press Enter) to open it.`;
       const shown = state.positions.map((p) => rows[p]);
       clear(summaries).append(...columns.filter((c) => c.kind === 'score').map((c) => summaryLine(c.label, shown.map((r) => c.get(r)))));
       renderHeader();
