@@ -7,6 +7,7 @@
 
 import init, { parseTrace, parseFiles, formats, groupFiles, groupHeadsWanted, redact, archiveTailNeeded, openArchiveLazily } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
+import { bytesRead, openLazily as openArchive, readBody, readSlice } from './lazy-archive.js';
 import { transcriptPage, transcriptLocate } from './views/transcript/page-data.js';
 
 // The module uses WebAssembly SIMD (fixed-width, 128-bit): a browser without
@@ -71,73 +72,6 @@ function runList(entry) {
  * event of every run is then in the one trace.
  */
 const LAZY_ARCHIVE_BYTES = 16 * 1024 * 1024;
-
-/** Bytes read so far from each lazily opened File (`info.lazy.bytesRead`). */
-const bytesRead = new WeakMap();
-
-/** Bytes `start`..`end` of a File. */
-async function readSlice(file, start, end) {
-  const bytes = new Uint8Array(await file.slice(start, end).arrayBuffer());
-  bytesRead.set(file, (bytesRead.get(file) ?? 0) + bytes.byteLength);
-  return bytes;
-}
-
-/** Member `entry` of a lazily opened archive, as read from the File: `use(bytes)`'s result (read again further when the core asks). */
-async function withMember(file, archive, entry, use) {
-  const [start, end] = archive.readRange(entry);
-  let bytes = await readSlice(file, start, end);
-  try {
-    return use(bytes);
-  } catch (e) {
-    if (typeof e.readTo !== 'number') throw e;
-    bytes = await readSlice(file, start, e.readTo);
-    return use(bytes);
-  }
-}
-
-/** Member `entry`'s raw bytes as `runsTrace` takes them ({ entry, bytes }). */
-async function readBody(file, archive, entry) {
-  const [start, end] = archive.readRange(entry);
-  let bytes = await readSlice(file, start, end);
-  // A local header longer than assumed: read on to where the data ends.
-  const dataEnd = archive.dataEnd(entry, bytes);
-  if (dataEnd - start > bytes.length) bytes = await readSlice(file, start, dataEnd);
-  return { entry, bytes };
-}
-
-/**
- * Opens a zip File lazily (see LAZY_ARCHIVE_BYTES): reads its tail, the
- * members that are no run's body, and the bodies no summary lists; returns
- * { archive, trace, eager } or null when no format reads the archive lazily.
- */
-async function openLazily(file, format) {
-  const size = file.size;
-  let tail = await readSlice(file, Math.max(0, size - 65_579), size);
-  const need = archiveTailNeeded(tail, size);
-  if (need > tail.length) tail = await readSlice(file, Math.max(0, size - need), size);
-  let archive;
-  try {
-    archive = openArchiveLazily(tail, size, format ? { format } : {});
-  } catch (e) {
-    if (/read it whole/.test(e.message)) return null;
-    throw e;
-  }
-  try {
-    for (const i of archive.headsWanted()) await withMember(file, archive, i, (bytes) => archive.addHead(i, bytes));
-    let trace = archive.runsTrace([]);
-    const unlisted = archive.bodiesUnlisted(trace);
-    const eager = [];
-    if (unlisted.length) {
-      for (const i of unlisted) eager.push(await readBody(file, archive, i));
-      trace.free();
-      trace = archive.runsTrace(eager);
-    }
-    return { archive, trace, eager };
-  } catch (e) {
-    archive.free();
-    throw e;
-  }
-}
 
 /** The summary line of a lazily opened archive, for the page (`info.lazy`). */
 function lazyInfo(entry) {
@@ -279,7 +213,7 @@ const ops = {
       if (magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4) {
         progress({ phase: 'parsing', done: 0, total: file.size });
         const t0 = performance.now();
-        const opened = await openLazily(file, format);
+        const opened = await openArchive(file, format, { archiveTailNeeded, openArchiveLazily });
         if (opened) {
           const info = describe(opened.trace, name, performance.now() - t0);
           const entry = traces.get(info.traceId);
