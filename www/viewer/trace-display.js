@@ -84,7 +84,9 @@ export function installTraceDisplay(v) {
     const options = [el('option', { value: '' }, `all ${runs.length.toLocaleString()} runs`)];
     for (const i of shown.slice(0, RUN_OPTIONS)) {
       const r = runs[i];
-      options.push(el('option', { value: String(i), selected: i === state.run }, `#${i} ${r.name ?? r.id} (${r.eventCount} events)`));
+      // A lazily opened archive's run whose sample is not read yet has only its summary's events.
+      const events = r.pendingBody ? 'not read yet' : `${r.eventCount} events`;
+      options.push(el('option', { value: String(i), selected: i === state.run }, `#${i} ${r.name ?? r.id} (${events})`));
     }
     if (shown.length > RUN_OPTIONS) options.push(el('option', { disabled: true }, `… ${(shown.length - RUN_OPTIONS).toLocaleString()} more: use the run filter`));
     clear($('run-select')).append(...options);
