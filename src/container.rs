@@ -5,8 +5,10 @@
 
 mod store_zip;
 mod unzip;
+mod zip_index;
 pub use store_zip::{write_stored, TooLargeForZip};
 pub use unzip::{unzip, ZipError, ZipMember};
+pub use zip_index::{index_of, read_index, read_member, TailRead, ZipEntry, ZipIndex, TAIL_FIRST_READ};
 
 /// Largest decompressed size accepted from a gzip input: the input cap
 /// ([`crate::limits::MAX_INPUT_BYTES`], 1 GiB).

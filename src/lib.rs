@@ -25,6 +25,7 @@ pub mod export;
 pub mod import;
 pub mod integrity;
 pub mod json;
+pub mod lazy;
 pub mod lazy_value;
 pub mod limits;
 pub mod model;
@@ -55,6 +56,13 @@ pub struct ParseOptions {
     /// The result is the same, only slower: tests and fuzzers compare the
     /// two to hold the fast paths to that.
     pub exact_only: bool,
+    /// The input is an archive's members without its run bodies (those a
+    /// format's [`import::Format::lazy_member`] names a body), read lazily
+    /// ([`lazy::LazyArchive`]): the names of the bodies left unread, sorted.
+    /// The format reads its summaries of those runs as runs whose
+    /// `pending_body` names the member to read for them (a summary of a
+    /// body the archive does not hold is no run, as in the full read).
+    pub pending_bodies: Option<Vec<String>>,
 }
 
 pub use error::ParseError;
@@ -173,6 +181,7 @@ fn import_with(
     let mut builder = Builder::new(&source, &source_map);
     let invalid_utf8 = source::invalid_utf8_at(bytes);
     builder.set_input_facts(invalid_utf8.is_none(), options.exact_only, &split.hazards);
+    builder.set_pending_bodies(options.pending_bodies.clone());
     if let Some(kind) = utf16 {
         builder.diag(Severity::Info, "utf16", format!("the input is {kind} text; it was converted to UTF-8 (positions refer to the converted text)"), "$".to_string(), 0, None);
     }

@@ -80,6 +80,10 @@ pub struct AgentRun {
     /// Claude Code task, a Gemini CLI sub-agent): views show the run under
     /// that call.
     pub started_by: Option<CallRef>,
+    /// The archive member holding the run's body when it was left unread
+    /// (an archive opened lazily, [`crate::ParseOptions::pending_bodies`]):
+    /// the run has its summary's metadata and outcome, not its events.
+    pub pending_body: Option<String>,
 }
 
 #[derive(Debug, Clone)]

@@ -304,6 +304,10 @@ pub struct RunView<'a> {
     pub metadata: &'a crate::model::Metadata,
     /// The tool call that started the run, when it is a sub-agent's.
     pub started_by: Option<crate::model::CallRef>,
+    /// The archive member holding the run's body, when it was left unread
+    /// (an archive opened lazily): the run has its summary, not its events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_body: Option<&'a str>,
 }
 
 /// Every run of the trace (`trace.runs()`).
@@ -333,6 +337,44 @@ pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
                     .collect(),
                 metadata: &r.metadata,
                 started_by: r.started_by,
+                pending_body: r.pending_body.as_deref(),
+            }
+        })
+        .collect()
+}
+
+/// A run without its metadata and transcripts (`trace.runHeads()`): what a
+/// run switcher needs, cheap for 10,000 runs whose metadata is large.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunHead<'a> {
+    pub index: usize,
+    pub id: &'a str,
+    pub name: Option<&'a str>,
+    pub first_event: u32,
+    pub event_count: u32,
+    pub started_by: Option<crate::model::CallRef>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_body: Option<&'a str>,
+}
+
+/// Every run of the trace, light (`trace.runHeads()`).
+pub fn run_heads(trace: &Trace) -> Vec<RunHead<'_>> {
+    trace
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(index, r)| {
+            let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
+            let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
+            RunHead {
+                index,
+                id: &r.id,
+                name: r.name.as_deref(),
+                first_event: first,
+                event_count: last.saturating_sub(first),
+                started_by: r.started_by,
+                pending_body: r.pending_body.as_deref(),
             }
         })
         .collect()

@@ -63,7 +63,7 @@ fn texts_in_source(t: &Trace) -> usize {
 
 /// Parses `bytes` both ways; returns how many texts the fast way left in the source.
 fn same_both_ways(bytes: &[u8], format: Option<&str>) -> Result<usize, String> {
-    let options = |exact_only| ParseOptions { format: format.map(str::to_string), exact_only };
+    let options = |exact_only| ParseOptions { format: format.map(str::to_string), exact_only, ..Default::default() };
     let fast = parse_trace(bytes.to_vec(), &options(false));
     let exact = parse_trace(bytes.to_vec(), &options(true));
     match (fast, exact) {
@@ -195,7 +195,7 @@ fn the_comparison_sees_a_difference() {
 /// both are the same; `Err` when they differ.
 fn same_agent_run_text(doc: &str, format: &str) -> Result<Option<String>, String> {
     let run = |exact_only| {
-        let options = ParseOptions { format: Some(format.to_string()), exact_only };
+        let options = ParseOptions { format: Some(format.to_string()), exact_only, ..Default::default() };
         parse_trace(doc.as_bytes().to_vec(), &options).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat())
     };
     let fast = run(false);

@@ -48,7 +48,7 @@ struct Row {
 
 /// Interfaces no value of the API is checked against: what JavaScript passes
 /// in (options, inputs, the tokenizer it hands over).
-const INPUT_ONLY: &[&str] = &["RedactOptions", "ParseOptions", "FileInput", "GlobFilter", "AgentRunContextConfig", "AgentRunTextOptions", "Cl100kTokenizer"];
+const INPUT_ONLY: &[&str] = &["RedactOptions", "ParseOptions", "FileInput", "GlobFilter", "AgentRunContextConfig", "AgentRunTextOptions", "Cl100kTokenizer", "ArchiveRead"];
 
 /// Objects the wasm layer builds by hand around a checked row (a
 /// Uint8Array is no JSON): tests/node/redact.test.mjs checks their shape.
@@ -59,7 +59,7 @@ const BUILT_BY_HAND: &[&str] = &["Redacted", "RedactExample"];
 /// AgentRun text (one string, or the chunks of a token limit), a metadata
 /// field's scalar per run; and `Redacted`, built by hand (`bytes` a
 /// Uint8Array) around a `RedactReport`, which is checked as its own row.
-const PLAIN_JSON: &[&str] = &["string", "Record<string, unknown>", "string | string[]", "(string | number | boolean | null)[]", "Redacted", "number[]"];
+const PLAIN_JSON: &[&str] = &["string", "Record<string, unknown>", "string | string[]", "(string | number | boolean | null)[]", "Redacted", "number[]", "[number, number]"];
 
 /// Events (and rows) checked per trace: big traces repeat their shapes, and
 /// an even spread of 500 covers them (the test stays fast in a debug build).
@@ -121,6 +121,7 @@ const TABLE: &[Row] = &[
         },
     },
     Row { ts: "RunView", rust: "view::RunView", method: "runs", values: |i| each(view::run_views(&i.trace)) },
+    Row { ts: "RunHead", rust: "view::RunHead", method: "runHeads", values: |i| each(view::run_heads(&i.trace)) },
     Row { ts: "SourceFileView", rust: "view::SourceFileView", method: "files", values: |i| each(view::source_file_views(&i.trace)) },
     Row {
         ts: "Facets",
@@ -154,6 +155,15 @@ const TABLE: &[Row] = &[
     },
     Row { ts: "SpanBars", rust: "analysis::span_bars::SpanBars", method: "spanBars", values: |i| vec![json(&analysis::span_bars::span_bars(&i.trace))] },
     Row { ts: "RunRow", rust: "analysis::runs::RunRow", method: "runRows", values: |i| each(analysis::runs::run_rows(&i.trace)) },
+    Row {
+        ts: "ArchiveEntry",
+        rust: "lazy::ArchiveEntryView",
+        method: "entries",
+        values: |i| {
+            let archives = i.paths.iter().filter(|p| p.ends_with(".eval")).filter_map(|p| agent_trace_viewer::lazy::LazyArchive::from_bytes(&std::fs::read(p).ok()?).ok());
+            archives.flat_map(|a| each(a.entry_views())).collect()
+        },
+    },
     Row {
         ts: "RedactReport",
         rust: "redact::RedactReport",

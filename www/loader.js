@@ -11,7 +11,7 @@ export const CHUNK = 8 * 1024 * 1024;
 const byPath = new Intl.Collator().compare;
 
 /** File names worth opening from a folder. */
-export const TRACE_FILE = /\.(json|jsonl|ndjson|gz)$/i;
+export const TRACE_FILE = /\.(json|jsonl|ndjson|gz|eval)$/i;
 
 /**
  * Reads `file` into one ArrayBuffer, `CHUNK` bytes at a time, calling

@@ -93,6 +93,12 @@ export interface ViewerOptions {
    * events) or `"events"` (always the event list).
    */
   defaultView?: "transcript" | "events";
+  /**
+   * Zip files (an Inspect `.eval`) of at least this many bytes, opened from a `File`, open lazily:
+   * the runs table from the archive's directory, header and summaries, each run's sample read from
+   * the file when it is shown or searched. Default 16 MiB; `0` always, `Infinity` never.
+   */
+  lazyArchiveBytes?: number;
 }
 
 export interface ViewerHandle {

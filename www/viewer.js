@@ -26,6 +26,7 @@ import { installLoading } from './viewer/loading.js';
 import { installTraceDisplay } from './viewer/trace-display.js';
 import { installViewSwitch } from './viewer/view-switch.js';
 import { installEventList } from './viewer/event-list.js';
+import { installLazyRuns } from './viewer/lazy-runs.js';
 import { installDetail } from './viewer/detail.js';
 import { installHash } from './viewer/hash.js';
 import { installKeyboard } from './viewer/keyboard.js';
@@ -132,7 +133,7 @@ export function mountViewer(element, options = {}) {
       element.dispatchEvent(new CustomEvent(`atv-${type}`, { detail, bubbles: true, composed: true }));
     },
   };
-  for (const install of [installLocationState, installStatus, installWorkerLink, installLoading, installTraceDisplay, installViewSwitch, installEventList, installDetail, installHash, installKeyboard, installWiring, installExportRedacted, installExportBundle]) install(v);
+  for (const install of [installLocationState, installStatus, installWorkerLink, installLoading, installTraceDisplay, installViewSwitch, installEventList, installLazyRuns, installDetail, installHash, installKeyboard, installWiring, installExportRedacted, installExportBundle]) install(v);
 
   async function start() {
     v.initEventList();

@@ -5,8 +5,9 @@
 // or { id, ok: false, error: { message, column? } }. Typed arrays in replies
 // are transferred, not copied.
 
-import init, { parseTrace, parseFiles, formats, groupFiles, groupHeadsWanted, redact } from './pkg/agent_trace_viewer.js';
+import init, { parseTrace, parseFiles, formats, groupFiles, groupHeadsWanted, redact, archiveTailNeeded, openArchiveLazily } from './pkg/agent_trace_viewer.js';
 import { readFile } from './loader.js';
+import { bytesRead, openLazily as openArchive, readBody, readSlice } from './lazy-archive.js';
 import { transcriptPage, transcriptLocate } from './views/transcript/page-data.js';
 
 // The module uses WebAssembly SIMD (fixed-width, 128-bit): a browser without
@@ -48,16 +49,35 @@ function get(traceId) {
 /** Light run list: what the run switcher shows (metadata stays here). */
 function runList(entry) {
   if (!entry.runs) {
-    entry.runs = entry.trace.runs().map((r) => ({
+    // `runHeads()` leaves out the metadata (a lazily opened archive's 10,000 summaries).
+    entry.runs = (typeof entry.trace.runHeads === 'function' ? entry.trace.runHeads() : entry.trace.runs()).map((r) => ({
       index: r.index,
       id: r.id,
       name: r.name,
       firstEvent: r.firstEvent,
       eventCount: r.eventCount,
       startedBy: r.startedBy,
+      // A lazily opened archive's run whose body is not read yet: the member to read.
+      pendingBody: r.pendingBody,
     }));
   }
   return entry.runs;
+}
+
+/**
+ * Archives (an Inspect `.eval`) of at least this many bytes open lazily
+ * unless the page says otherwise: the central directory, header and
+ * summaries first (the runs table), a run's body when it is shown or
+ * searched (`loadRun`, `searchBodies`). Smaller ones are read whole: every
+ * event of every run is then in the one trace.
+ */
+const LAZY_ARCHIVE_BYTES = 16 * 1024 * 1024;
+
+/** The summary line of a lazily opened archive, for the page (`info.lazy`). */
+function lazyInfo(entry) {
+  const runs = runList(entry);
+  const { file, open } = entry.lazy;
+  return { fileBytes: file.size, bytesRead: bytesRead.get(file) ?? 0, pendingRuns: runs.filter((r) => r.pendingBody).length, openRun: open?.run ?? null };
 }
 
 /** The first position in sorted `a` whose value is >= `x`. */
@@ -141,9 +161,9 @@ function diagnosticAt(entry, index) {
 }
 
 /** Keeps a parsed trace and says what the page needs to show it. */
-function describe(trace, name, parseMs) {
-  const id = nextId++;
-  const entry = { trace, runs: null };
+function describe(trace, name, parseMs, keepId = null, metadata = null) {
+  const id = keepId ?? nextId++;
+  const entry = keepId === null ? { trace, runs: null } : traces.get(keepId);
   traces.set(id, entry);
   return {
     traceId: id,
@@ -156,7 +176,7 @@ function describe(trace, name, parseMs) {
     diagnosticCount: trace.diagnosticCount,
     detection: trace.detection(),
     stats: trace.stats(),
-    metadata: trace.metadata(),
+    metadata: metadata ?? trace.metadata(),
     filterableFields: trace.filterableFields(),
     runs: runList(entry),
     hasTimestamps: trace.timestamps().some((t) => !Number.isNaN(t)),
@@ -187,7 +207,21 @@ const ops = {
    * Reads a File here, in Blob.slice chunks with progress, so that the page's
    * thread never touches the bytes; then parses it.
    */
-  async parseFile({ file, name, format }, progress) {
+  async parseFile({ file, name, format, lazyArchiveBytes = LAZY_ARCHIVE_BYTES }, progress) {
+    if (file.size >= lazyArchiveBytes && file.size > 4) {
+      const magic = await readSlice(file, 0, 4);
+      if (magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4) {
+        progress({ phase: 'parsing', done: 0, total: file.size });
+        const t0 = performance.now();
+        const opened = await openArchive(file, format, { archiveTailNeeded, openArchiveLazily });
+        if (opened) {
+          const info = describe(opened.trace, name, performance.now() - t0);
+          const entry = traces.get(info.traceId);
+          entry.lazy = { file, name, metadata: info.metadata, archive: opened.archive, eager: opened.eager, open: null, queue: Promise.resolve() };
+          return { ...info, lazy: lazyInfo(entry) };
+        }
+      }
+    }
     const buffer = await readFile(file, (done, total) => progress({ phase: 'reading', done, total }));
     progress({ phase: 'parsing', done: buffer.byteLength, total: buffer.byteLength });
     return ops.parse({ buffer, name, format });
@@ -228,8 +262,78 @@ const ops = {
     return describe(trace, name, performance.now() - t0);
   },
   free({ traceId }) {
-    traces.get(traceId)?.trace.free();
+    const entry = traces.get(traceId);
+    entry?.trace.free();
+    entry?.lazy?.archive.free();
     traces.delete(traceId);
+  },
+  /**
+   * Reads run `run`'s body from a lazily opened archive (its member, from
+   * the File) and makes the trace again with it: the run then has its
+   * events, exactly as the whole archive reads it; the run opened before
+   * goes back to its summary (one body at a time besides those read at
+   * open). Resolves to the new info (same traceId), or null when the run
+   * has no pending body.
+   */
+  loadRun({ traceId, run }) {
+    const entry = get(traceId);
+    if (!entry.lazy) return null;
+    const lazy = entry.lazy;
+    const job = lazy.queue.then(async () => {
+      const r = runList(entry)[run];
+      if (!r?.pendingBody) return null;
+      const t0 = performance.now();
+      const member = lazy.archive.entryNamed(r.pendingBody);
+      if (member < 0) throw new Error(`the archive holds no ${r.pendingBody}`);
+      const body = await readBody(lazy.file, lazy.archive, member);
+      const trace = lazy.archive.runsTrace([...lazy.eager, body]);
+      entry.trace.free();
+      Object.assign(entry, { trace, runs: null, diagnosticGroups: null, formatViews: null, agentRunText: null, searchPrepared: false });
+      lazy.open = { run, entry: member };
+      // The trace's metadata is the header's and the summaries': the same whichever run is open.
+      const info = describe(trace, lazy.name, performance.now() - t0, traceId, lazy.metadata);
+      return { ...info, lazy: lazyInfo(entry) };
+    });
+    lazy.queue = job.catch(() => {});
+    return job;
+  },
+  /**
+   * Free text (any event query) over every run of a lazily opened archive,
+   * reading each body that is not in the trace from the File, one at a
+   * time (never the whole archive inflated at once), with progress:
+   * [{ run, matches }] for the runs with matches, and how many bodies were
+   * read.
+   */
+  async searchBodies({ traceId, query }, progress) {
+    const entry = get(traceId);
+    if (!entry.lazy) throw new Error('not a lazily opened archive');
+    const { archive, file } = entry.lazy;
+    const runs = runList(entry).map((r) => ({ ...r }));
+    const found = [];
+    let read = 0;
+    let bytes = 0;
+    const inTrace = entry.trace.filter(query);
+    for (const r of runs) {
+      if (!r.pendingBody) {
+        const n = lowerBound(inTrace, r.firstEvent + r.eventCount) - lowerBound(inTrace, r.firstEvent);
+        if (n) found.push({ run: r.index, matches: n });
+        continue;
+      }
+      const member = archive.entryNamed(r.pendingBody);
+      if (member < 0) continue;
+      const { bytes: raw } = await readBody(file, archive, member);
+      const one = archive.bodyTrace(member, raw);
+      try {
+        const n = one.filter(query).length;
+        if (n) found.push({ run: r.index, matches: n });
+      } finally {
+        one.free();
+      }
+      read++;
+      bytes += raw.byteLength;
+      if (read % 16 === 0) progress({ phase: 'searching', done: read, total: runs.length, bytes });
+    }
+    return { runs: found, bodiesRead: read, bytesRead: bytes };
   },
   rowsAt({ traceId, indices }) {
     return get(traceId).trace.rowsAt(indices);

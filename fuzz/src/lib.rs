@@ -28,7 +28,7 @@ pub fn parse_forced(data: &[u8], format: &str) {
 /// difference is a finding: a fast path read a record differently from the
 /// exact path it stands in for.
 pub fn fast_equals_exact(data: &[u8], format: Option<&str>) {
-    let options = |exact_only| ParseOptions { format: format.map(str::to_string), exact_only };
+    let options = |exact_only| ParseOptions { format: format.map(str::to_string), exact_only, ..Default::default() };
     let fast = parse_trace(data.to_vec(), &options(false));
     let exact = parse_trace(data.to_vec(), &options(true));
     match (&fast, &exact) {

@@ -50,6 +50,10 @@ pub struct RunRow<'t> {
     /// object's `message`), or the `limit` it hit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The run's body was not read yet (an archive opened lazily): events,
+    /// tool calls, failures and duration are unknown, not zero.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
 }
 
 /// Every run's row, in run order, in one pass over the events.
@@ -71,6 +75,7 @@ pub fn run_rows(trace: &Trace) -> Vec<RunRow<'_>> {
             cost: None,
             duration_seconds: None,
             error: error(&run.metadata),
+            pending: run.pending_body.is_some(),
         })
         .collect();
     let mut usage: Vec<UsageTotals> = vec![UsageTotals::default(); rows.len()];

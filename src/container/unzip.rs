@@ -92,7 +92,7 @@ pub fn unzip(bytes: &[u8], cap: u64) -> Result<Vec<ZipMember>, ZipError> {
 /// A Zstandard member (zip method 93, as inspect_ai writes `.eval` files):
 /// its frames one after another, at most `left + 1` bytes (then the caller
 /// sees it is too large).
-fn unzstd(mut raw: impl Read, left: u64) -> Result<Vec<u8>, String> {
+pub(super) fn unzstd(mut raw: impl Read, left: u64) -> Result<Vec<u8>, String> {
     let mut input = Vec::new();
     raw.read_to_end(&mut input).map_err(|e| e.to_string())?;
     let limit = left.saturating_add(1);

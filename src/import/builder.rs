@@ -28,6 +28,8 @@ pub struct Builder<'a> {
     utf8_valid: bool,
     /// [`crate::ParseOptions::exact_only`]: no fast paths.
     exact_only: bool,
+    /// See [`Builder::pending_bodies`].
+    pending_bodies: Option<Vec<String>>,
     /// The split's hazards (sorted offsets of what serde_json refuses or
     /// reads otherwise): a record holding one is not left in the source.
     hazards: Vec<usize>,
@@ -98,6 +100,7 @@ impl<'a> Builder<'a> {
             metadata: Metadata::new(),
             utf8_valid: true,
             exact_only: false,
+            pending_bodies: None,
             hazards: Vec::new(),
             too_many_events: false,
             dropped_diagnostics: 0,
@@ -129,6 +132,21 @@ impl<'a> Builder<'a> {
     /// [`crate::ParseOptions::exact_only`]: no fast paths.
     pub fn exact_only(&self) -> bool {
         self.exact_only
+    }
+
+    /// [`crate::ParseOptions::pending_bodies`]: an archive's run bodies were
+    /// left out; its summaries stand for them.
+    pub fn pending_bodies(&self) -> bool {
+        self.pending_bodies.is_some()
+    }
+
+    /// Whether `member` is a body left unread (see [`Builder::pending_bodies`]).
+    pub fn is_pending_body(&self, member: &str) -> bool {
+        self.pending_bodies.as_ref().is_some_and(|names| names.binary_search_by(|n| n.as_str().cmp(member)).is_ok())
+    }
+
+    pub(crate) fn set_pending_bodies(&mut self, pending: Option<Vec<String>>) {
+        self.pending_bodies = pending;
     }
 
     /// The events so far.
@@ -414,6 +432,7 @@ impl<'a> Builder<'a> {
             metadata,
             offset,
             started_by: None,
+            pending_body: None,
         });
         crate::source::clamp_u32(self.runs.len() - 1)
     }

@@ -64,6 +64,15 @@ pub struct Score {
     pub evidence: Vec<String>,
 }
 
+/// See [`Format::lazy_member`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LazyMember {
+    /// A run's body.
+    Body,
+    /// Summaries of the runs (and what else only the runs table needs).
+    Summaries,
+}
+
 pub trait Format: Sync {
     /// Stable id used in `trace.format` and the `format` option.
     fn id(&self) -> &'static str;
@@ -106,6 +115,17 @@ pub trait Format: Sync {
         false
     }
     /// The views this format offers besides the event list.
+    /// What archive member `name` is to a lazy opening of the archive
+    /// ([`crate::lazy::LazyArchive`]): a run's body, read only when the run
+    /// is shown or searched, or the summaries that stand for the bodies
+    /// until then (not needed to read one body). The format then reads the
+    /// other members with [`crate::ParseOptions::pending_bodies`] and makes a
+    /// run of each summary, naming its member in `AgentRun::pending_body`.
+    /// Default: none (the archive is read whole).
+    fn lazy_member(&self, _name: &str) -> Option<LazyMember> {
+        None
+    }
+
     fn views(&self) -> &'static [ViewInfo] {
         &[]
     }

@@ -12,6 +12,7 @@ use crate::query::QueryIndex;
 mod allocator;
 // The Trace class's methods, by what they serve; each file its own impl block.
 mod agentrun_text;
+mod lazy;
 mod redact;
 mod trace;
 mod views;

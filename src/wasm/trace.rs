@@ -84,6 +84,13 @@ impl JsTrace {
         to_js(&crate::view::run_views(&self.trace))
     }
 
+    /// Every run without its metadata and transcripts: what a run switcher
+    /// needs (`runs()` serialises every run's metadata).
+    #[wasm_bindgen(js_name = runHeads, unchecked_return_type = "RunHead[]")]
+    pub fn run_heads(&self) -> JsValue {
+        to_js(&crate::view::run_heads(&self.trace))
+    }
+
     /// File-level metadata that belongs to no run.
     #[wasm_bindgen(unchecked_return_type = "Record<string, unknown>")]
     pub fn metadata(&self) -> JsValue {

@@ -181,6 +181,20 @@ export interface RunView {
   metadata: Record<string, unknown>;
   /** The tool call that started the run, when it is a sub-agent's (a Claude Code task, a Gemini CLI sub-agent). */
   startedBy: CallRef | null;
+  /** The archive member holding the run's body when it was left unread (a `LazyArchive`'s runs trace): the run has its summary's metadata and outcome, not its events yet. */
+  pendingBody?: string;
+}
+
+/** A run without its metadata and transcripts (`trace.runHeads()`). */
+export interface RunHead {
+  index: number;
+  id: string;
+  name: string | null;
+  firstEvent: number;
+  eventCount: number;
+  startedBy: CallRef | null;
+  /** See `RunView.pendingBody`. */
+  pendingBody?: string;
 }
 
 /** What every list row has: what one line of the event list shows. */
@@ -393,6 +407,8 @@ export interface RunRow {
   durationSeconds?: number;
   /** What the run's metadata says went wrong (`error`, or a `limit` reached). */
   error?: string;
+  /** The run's body was not read yet (a `LazyArchive`'s runs trace): `events`, `toolCalls`, `failures` and `durationSeconds` are not known (0 / absent), nor `tokens` when its summary reports none. */
+  pending?: true;
 }
 
 /** Usage summed over events: in all, per model ("" when the event names none), and how many events reported any. */
@@ -573,3 +589,17 @@ export interface Cl100kTokenizer {
   encode(text: string): Uint32Array | number[];
   decode(tokens: Uint32Array): string;
 }
+
+/** A member of an archive opened lazily (`LazyArchive.entries()`). */
+export interface ArchiveEntry {
+  name: string;
+  /** Bytes of its compressed data. */
+  compressed: number;
+  /** Bytes once inflated, as the archive's directory says. */
+  size: number;
+  /** `body` (a run's, read on demand), `summaries` (read at open, not needed for a body) or `head` (read at open). */
+  role: 'body' | 'summaries' | 'head';
+}
+
+/** A body's bytes as read from the file: `bytes` from `readRange(entry)[0]` on (`LazyArchive.runsTrace`). */
+export interface ArchiveRead { entry: number; bytes: Uint8Array }

@@ -128,14 +128,14 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     let mut left_in_source = 0;
     for edit in edits {
         let doc = gemini_session(*edit);
-        let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only: false }).unwrap();
+        let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only: false, ..Default::default() }).unwrap();
         deferred += t.events.iter().filter(|e| e.metadata.is_deferred()).count();
         for format in [None, Some("gemini-cli")] {
             left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
         }
         // The AgentRun text too (the Docent mapping reads the texts left in the source).
         let run = |exact_only| {
-            let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only };
+            let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() };
             parse_trace(doc.clone().into_bytes(), &options).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat())
         };
         assert_eq!(run(false), run(true), "edit {edit:?}: AgentRun texts differ");

@@ -289,7 +289,7 @@ fn otel_files_parse_the_same_both_ways() {
 fn the_otel_document_takes_the_fast_path() {
     use agent_trace_viewer::{parse_trace, ParseOptions};
     let doc = otel_document();
-    let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("otel".to_string()), exact_only: false }).unwrap();
+    let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("otel".to_string()), exact_only: false, ..Default::default() }).unwrap();
     let deferred = t.events.iter().filter(|e| e.metadata.is_deferred()).count();
     assert!(deferred >= 9, "only {deferred} spans' metadata deferred");
 }

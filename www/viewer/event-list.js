@@ -119,6 +119,11 @@ export function installEventList(v) {
    */
   async function applyFilter({ push = false, write = true } = {}) {
     if (!state.info) return null;
+    // A run whose body is not read yet (an archive opened lazily): read it first.
+    if (await v.ensureRunBody()) {
+      if (state.view !== 'events') v.setView(state.view, { write: false, keepParams: true });
+    }
+    if (!state.info) return null;
     const { query, shift } = currentQuery();
     const seq = ++state.filterSeq;
     const errorBox = $('query-error');

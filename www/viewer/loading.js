@@ -49,7 +49,7 @@ export function installLoading(v) {
       keepHash ||= !state.files.length;
       v.setSearch(search, keepHash);
       if (!sources.length) {
-        const message = skipped.length ? `no trace files (.json, .jsonl, .ndjson, .gz) among ${skipped.length} files` : 'nothing to open';
+        const message = skipped.length ? `no trace files (.json, .jsonl, .ndjson, .gz, .eval) among ${skipped.length} files` : 'nothing to open';
         v.showLoadError(message, 'Nothing to load');
         throw new Error(message);
       }
@@ -147,7 +147,8 @@ export function installLoading(v) {
       return state.worker.call('parseFiles', { files, name: source.name }, [], onProgress);
     }
     if (source.file) {
-      return state.worker.call('parseFile', { file: source.file, name: source.name, format: source.format }, [], onProgress);
+      const lazy = v.o.lazyArchiveBytes === undefined ? {} : { lazyArchiveBytes: v.o.lazyArchiveBytes };
+      return state.worker.call('parseFile', { file: source.file, name: source.name, format: source.format, ...lazy }, [], onProgress);
     }
     // Pasted text and given bytes are kept (to parse again as another format); fetched bytes are fetched again.
     const buffer =

@@ -28,7 +28,7 @@ export function buildSkeleton(o, P, dropTarget) {
           // Visually hidden, not `hidden`: the inputs stay in the tab order, their labels are the buttons.
           o.controls
             ? [
-                el('input', { id: id('file-input'), className: 'visually-hidden file-input', type: 'file', multiple: true, accept: '.json,.jsonl,.ndjson,.gz,application/json' }),
+                el('input', { id: id('file-input'), className: 'visually-hidden file-input', type: 'file', multiple: true, accept: '.json,.jsonl,.ndjson,.gz,.eval,application/json' }),
                 el('label', { className: 'button', htmlFor: id('file-input') }, 'Open files…'),
                 el('input', { id: id('folder-input'), className: 'visually-hidden file-input', type: 'file', webkitdirectory: true }),
                 el('label', { className: 'button', htmlFor: id('folder-input') }, 'Open folder…'),

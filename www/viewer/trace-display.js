@@ -28,9 +28,12 @@ export function installTraceDisplay(v) {
       ['linked results', stats.linkedResults],
       ['errors', stats.errors],
       ['warnings', stats.warnings],
-      ['size', formatBytes(info.byteLength)],
+      // An archive opened lazily: the file's size and how much of it was read.
+      ['size', info.lazy ? `${formatBytes(info.lazy.fileBytes)} (${formatBytes(info.lazy.bytesRead)} read)` : formatBytes(info.byteLength)],
       ['parsed in', `${info.parseMs.toFixed(0)} ms`],
     ];
+    // An archive opened lazily: how many runs' bodies are still in the file.
+    if (info.lazy) facts.push(['samples not read yet', info.lazy.pendingRuns]);
     clear($('summary')).append(
       el('dl', {}, ...facts.flatMap(([k, value]) => [el('dt', {}, k), el('dd', { 'data-fact': k }, typeof value === 'number' ? value.toLocaleString('en-US').replace(/,/g, '') : value)])),
       el(
@@ -81,7 +84,9 @@ export function installTraceDisplay(v) {
     const options = [el('option', { value: '' }, `all ${runs.length.toLocaleString()} runs`)];
     for (const i of shown.slice(0, RUN_OPTIONS)) {
       const r = runs[i];
-      options.push(el('option', { value: String(i), selected: i === state.run }, `#${i} ${r.name ?? r.id} (${r.eventCount} events)`));
+      // A lazily opened archive's run whose sample is not read yet has only its summary's events.
+      const events = r.pendingBody ? 'not read yet' : `${r.eventCount} events`;
+      options.push(el('option', { value: String(i), selected: i === state.run }, `#${i} ${r.name ?? r.id} (${events})`));
     }
     if (shown.length > RUN_OPTIONS) options.push(el('option', { disabled: true }, `… ${(shown.length - RUN_OPTIONS).toLocaleString()} more: use the run filter`));
     clear($('run-select')).append(...options);
@@ -134,5 +139,5 @@ export function installTraceDisplay(v) {
     await v.applyHash(v.hashParams(), { fresh: true });
   }
 
-  Object.assign(v, { renderFileSwitcher, renderRunOptions, renderTabs, showTrace });
+  Object.assign(v, { renderSummary, renderFileSwitcher, renderRunOptions, renderTabs, showTrace });
 }

@@ -42,6 +42,16 @@ export function installViewSwitch(v) {
         setView('events', { write: false });
         v.applyFilter({ push: true });
       },
+      /** Shows run `run` in the events view filtered by `q`. */
+      openRunWithQuery: (run, q) => {
+        state.run = run;
+        if (!$('run-select').querySelector(`option[value="${run}"]`)) v.renderRunOptions(null);
+        $('run-select').value = String(run);
+        $('query').value = q;
+        $('role-filter').value = '';
+        setView('events', { write: false });
+        v.applyFilter({ push: true });
+      },
       setQuery: (q) => {
         $('query').value = q;
         $('role-filter').value = '';
@@ -60,6 +70,8 @@ export function installViewSwitch(v) {
   function defaultView() {
     if (v.o.defaultView === 'events') return 'events';
     if (state.files[state.fileIndex]?.asRuns && state.info?.runCount > 1) return 'runs';
+    // An archive opened lazily: its runs table, whose samples are read when opened.
+    if (state.info?.lazy && state.info.runCount > 1) return 'runs';
     return state.info && viewsFor(state.info).some((view) => view.id === 'transcript') ? 'transcript' : 'events';
   }
 

@@ -14,9 +14,9 @@ export function installWorkerLink(v) {
   }
 
   /** Runs worker op `op` about the shown trace (its `traceId` unless `args` names another). */
-  function call(op, args = {}, transfer = []) {
+  function call(op, args = {}, transfer = [], onProgress = null) {
     if (v.destroyed) return Promise.reject(abortError('the viewer was destroyed'));
-    return state.worker.call(op, { traceId: state.info?.traceId, ...args }, transfer);
+    return state.worker.call(op, { traceId: state.info?.traceId, ...args }, transfer, onProgress);
   }
 
   /**

@@ -29,6 +29,8 @@ pub fn import(input: &Input, out: &mut Builder) {
     let mut samples: Vec<SampleAt> = Vec::new();
     // `.eval` samples are files of their own: sorted as read_eval_log sorts them.
     let mut member_samples: Vec<(u64, String, SampleAt)> = Vec::new();
+    // A lazy opening's summaries, each standing for a sample left unread.
+    let mut summaries: Vec<(u64, String, SampleAt, Kept)> = Vec::new();
     let mut values: Vec<Range<usize>> = Vec::new();
     for v in &input.split.values {
         let at = scan::skip_ws(b, v.range.start);
@@ -69,7 +71,12 @@ pub fn import(input: &Input, out: &mut Builder) {
                     keep_value(out, "other_files", v.range.clone());
                 }
             }
-            Some(b'[') => keep_list(out, v.range.clone(), ends),
+            Some(b'[') => {
+                let kept = keep_list(out, v.range.clone(), ends);
+                if let (true, Some(kept)) = (out.pending_bodies(), kept) {
+                    summaries.extend(summary_items(out, v.range.clone(), ends, kept));
+                }
+            }
             _ => {
                 let value = out.parse_record(&v.range, "$").unwrap_or(Value::Null);
                 out.diag(Error, "not-an-eval-log", format!("expected an Inspect eval log object; found {}", json_type(&value)), "$".to_string(), at, None);
@@ -84,8 +91,23 @@ pub fn import(input: &Input, out: &mut Builder) {
     } else if !member_samples.is_empty() {
         out.diag(Error, "no-header", "the archive has neither `header.json` nor `_journal/start.json`: `read_eval_log` needs one of them".to_string(), "$".to_string(), 0, None);
     }
-    member_samples.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    samples.extend(member_samples.into_iter().map(|(_, _, s)| s));
+    let read: std::collections::HashSet<String> = member_samples.iter().map(|(_, _, s)| run_id_of(out, &s.members)).collect();
+    let mut pending: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut runs: Vec<(u64, String, SampleAt, Option<Kept>)> = member_samples.into_iter().map(|(e, id, s)| (e, id, s, None)).collect();
+    for (e, id, s, kept) in summaries {
+        let run = run_id_of(out, &s.members);
+        if !read.contains(&run) && out.is_pending_body(&format!("samples/{run}.json")) && pending.insert(run) {
+            runs.push((e, id, s, Some(kept)));
+        }
+    }
+    runs.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let (mut from_summaries, at) = (Vec::new(), samples.len());
+    for (i, (_, _, s, kept)) in runs.into_iter().enumerate() {
+        if let Some(kept) = kept {
+            from_summaries.push((at + i, kept));
+        }
+        samples.push(s);
+    }
     if samples.is_empty() && head.is_some() {
         let status = out.metadata().get("status").and_then(Value::as_str).unwrap_or("started").to_string();
         let why = match status.as_str() {
@@ -96,9 +118,47 @@ pub fn import(input: &Input, out: &mut Builder) {
         out.diag(Info, "no-samples", format!("no runs: {why}"), "$".to_string(), 0, None);
     }
     let task_model = task_and_model(out.metadata());
-    for s in samples {
-        sample::read(out, &s, ends, &input.split.hazards, &task_model);
+    for (i, s) in samples.iter().enumerate() {
+        if let Ok(k) = from_summaries.binary_search_by_key(&i, |(j, _)| *j) {
+            let kept = from_summaries.get(k).map(|(_, kept)| *kept);
+            sample::read_summary(out, s, &task_model, kept);
+        } else {
+            sample::read(out, s, ends, &input.split.hazards, &task_model);
+        }
     }
+}
+
+/// Where [`keep_list`] kept an item of a list file: the trace metadata's
+/// list and the item's place in it.
+pub(super) type Kept = (&'static str, usize);
+
+/// The items of a summaries list (`id` and `epoch`), for a lazy opening,
+/// each with where its parsed value is kept (`kept`: the list's key and
+/// where its first item went).
+fn summary_items(out: &Builder, range: Range<usize>, ends: &ContainerEnds, kept: Kept) -> Vec<(u64, String, SampleAt, Kept)> {
+    let b = out.bytes();
+    let at = scan::skip_ws(b, range.start);
+    let (items, _) = scan::array_items_in(b, at, ends);
+    let mut found = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        let open = scan::skip_ws(b, item.start);
+        let Ok(members) = scan::object_members_in(b, open, ends) else { continue };
+        let has = |k: &str| members.iter().any(|(key, _)| key == k);
+        if b.get(open) != Some(&b'{') || !has("id") || !has("epoch") || has("scorer") {
+            continue;
+        }
+        let key = sort_key(out, &members);
+        found.push((key.0, key.1, SampleAt { range: item, path: format!("$[{i}]"), members }, (kept.0, kept.1 + i)));
+    }
+    found
+}
+
+/// The run id of a sample or summary: `<id>_epoch_<epoch>`, as
+/// [`sample::read`] names its run and inspect_ai its member.
+fn run_id_of(out: &Builder, members: &[(String, Range<usize>)]) -> String {
+    let b = out.bytes();
+    let get = |k: &str| members.iter().find(|(key, _)| key == k).and_then(|(_, r)| crate::json::build::from_slice(b.get(r.clone())?).ok());
+    sample::run_id(get("id").as_ref(), get("epoch").as_ref(), 0)
 }
 
 struct Located {
@@ -217,10 +277,10 @@ fn keep_value(out: &mut Builder, key: &str, range: Range<usize>) {
 
 /// A list file of a `.eval` (`summaries.json`, `reductions.json`, a
 /// journal's summaries): the trace's metadata, by what its items are.
-fn keep_list(out: &mut Builder, range: Range<usize>, _ends: &ContainerEnds) {
+fn keep_list(out: &mut Builder, range: Range<usize>, _ends: &ContainerEnds) -> Option<Kept> {
     let Ok(Value::Array(items)) = out.parse_record(&range, "$") else {
         unreadable(out, range, "$", "a value that could not be read");
-        return;
+        return None;
     };
     let first = items.first();
     let key = if first.is_some_and(|i| i.get("scorer").is_some()) {
@@ -232,10 +292,18 @@ fn keep_list(out: &mut Builder, range: Range<usize>, _ends: &ContainerEnds) {
     };
     // A header's own `reductions` stay; the file's go beside them.
     let key = if key == "reductions" && out.metadata().contains_key("reductions") { "reductions_file" } else { key };
-    match out.metadata_mut().get_mut(key) {
-        Some(Value::Array(prev)) => prev.extend(items),
-        _ => drop(out.metadata_mut().insert(key.to_string(), Value::Array(items))),
-    }
+    let offset = match out.metadata_mut().get_mut(key) {
+        Some(Value::Array(prev)) => {
+            let offset = prev.len();
+            prev.extend(items);
+            offset
+        }
+        _ => {
+            out.metadata_mut().insert(key.to_string(), Value::Array(items));
+            0
+        }
+    };
+    matches!(key, "summaries" | "journal_summaries").then_some((key, offset))
 }
 
 fn unreadable(out: &mut Builder, range: Range<usize>, path: &str, why: &str) {

@@ -52,6 +52,19 @@ impl Format for Inspect {
         member_order(name)
     }
 
+    /// A sample file (`samples/<id>_epoch_<n>.json`) is a body;
+    /// `summaries.json`, the journal's summaries and `reductions.json` are
+    /// what the runs table needs, not a sample.
+    fn lazy_member(&self, name: &str) -> Option<super::LazyMember> {
+        if name.starts_with("samples/") && name.ends_with(".json") {
+            Some(super::LazyMember::Body)
+        } else if name == "summaries.json" || name == "reductions.json" || name.starts_with("_journal/summaries/") {
+            Some(super::LazyMember::Summaries)
+        } else {
+            None
+        }
+    }
+
     fn agent_run(&self, trace: &crate::model::Trace, run: usize) -> Option<crate::agentrun::DocRun> {
         agentrun::agent_run(trace, run)
     }

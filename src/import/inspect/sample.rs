@@ -32,12 +32,7 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
         }
     }
     check_required(out, s, &metadata);
-    let id = match metadata.get("id") {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => format!("sample-{}", out.runs().len()),
-    };
-    let epoch = metadata.get("epoch").map(|e| e.to_string()).unwrap_or_default();
+    let run_id = run_id(metadata.get("id"), metadata.get("epoch"), out.runs().len());
     let attachments: Map<String, Value> = match metadata.get("attachments") {
         Some(Value::Object(a)) => a.clone(),
         _ => Map::new(),
@@ -50,7 +45,7 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
         }
     }
     let pool = super::pool::Pool::of(&metadata);
-    out.begin_run(format!("{id}_epoch_{epoch}"), metadata, Some(s.range.start));
+    out.begin_run(run_id, metadata, Some(s.range.start));
     let ctx = Ctx { ends, hazards, attachments: &attachments, pool: pool.as_ref() };
     let member = |k: &str| s.members.iter().find(|(key, _)| key == k).map(|(_, r)| r.clone());
     if let Some(r) = member("messages") {
@@ -82,6 +77,52 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
     }
     let has_events = out.runs().last().is_some_and(|r| r.transcripts.iter().any(|t| t.key == "events"));
     outcome_events(out, s, has_events);
+}
+
+/// A run's id: `<id>_epoch_<epoch>` (`sample-<n>` for an id that is no
+/// string or number).
+pub(super) fn run_id(id: Option<&Value>, epoch: Option<&Value>, n: usize) -> String {
+    let id = match id {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => format!("sample-{n}"),
+    };
+    let epoch = epoch.map(|e| e.to_string()).unwrap_or_default();
+    format!("{id}_epoch_{epoch}")
+}
+
+/// A sample left unread in a lazy opening, from its `EvalSampleSummary`:
+/// a run with the summary's members as metadata (plus the eval's task and
+/// model), its error, limit and model usage as outcome events (what the
+/// runs table reads), and `pending_body` naming the member to read.
+pub(super) fn read_summary(out: &mut Builder, s: &SampleAt, tm: &TaskModel, kept: Option<super::log::Kept>) {
+    // The summary as the trace's metadata keeps it (parsed once: 10,000 of them open a big log),
+    // member by member only when it is not there.
+    let parsed = kept.and_then(|(list, i)| out.metadata().get(list)?.get(i)?.as_object().cloned());
+    let mut metadata = parsed.unwrap_or_default();
+    for (key, r) in &s.members {
+        if metadata.contains_key(key) {
+            continue;
+        }
+        let path = format!("{}.{key}", s.path);
+        match out.parse_record(r, &path) {
+            Ok(v) => drop(metadata.insert(key.clone(), v)),
+            Err(_) => drop(out.push_event(EventBody::Unparsed("a value that could not be read".to_string()), "unparsed", r.clone(), path, None)),
+        }
+    }
+    let id = run_id(metadata.get("id"), metadata.get("epoch"), out.runs().len());
+    for (k, v) in [("task", &tm.task), ("model", &tm.model)] {
+        if let Some(v) = v {
+            if !metadata.contains_key(k) {
+                metadata.insert(k.to_string(), v.clone());
+            }
+        }
+    }
+    out.begin_run(id.clone(), metadata, Some(s.range.start));
+    if let Some(run) = out.last_run_mut() {
+        run.pending_body = Some(format!("samples/{id}.json"));
+    }
+    outcome_events(out, s, false);
 }
 
 /// The events of an old-style `transcript` object, which otherwise stays
@@ -155,7 +196,8 @@ fn outcome_events(out: &mut Builder, s: &SampleAt, has_events: bool) {
     let get = |r: &Range<usize>| crate::json::build::from_slice(b.get(r.clone()).unwrap_or(&[])).ok();
     if let Some(r) = member("error") {
         if let Some(v) = get(&r).filter(|v| !v.is_null()) {
-            let message = v.get("message").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| v.to_string());
+            // An `EvalError` (a sample's) or its message alone (a summary's).
+            let message = v.get("message").and_then(Value::as_str).or(v.as_str()).map(str::to_string).unwrap_or_else(|| v.to_string());
             let i = out.push_event(EventBody::Marker(Marker { label: format!("sample error: {message}") }), "sample.error", r, format!("{}.error", s.path), None);
             if let Some(e) = out.event_mut(i) {
                 e.failed = true;

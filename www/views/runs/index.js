@@ -18,14 +18,56 @@ function columnTemplate(columns) {
   return columns.map((c) => (c.key === 'id' ? 'minmax(10em, 2fr)' : c.key === 'error' ? 'minmax(8em, 2fr)' : numericKind(c.kind) ? 'minmax(5em, 1fr)' : 'minmax(6em, 1fr)')).join(' ');
 }
 
+/** Columns a run whose body is not read yet does not know (see columns.js). */
+const PENDING_KEYS = new Set(['events', 'toolCalls', 'failures', 'tokens', 'duration']);
+
 function renderCells(columns, row) {
   return columns.map((c) => {
     const value = c.get(row);
     const numeric = typeof value === 'number' || numericKind(c.kind);
     const cls = `runs-cell${numeric ? ' num' : ''}${c.key === 'failures' && value ? ' count-error' : ''}${c.key === 'error' && value ? ' runs-error' : ''}`;
+    if (row.pending && value === null && PENDING_KEYS.has(c.key)) {
+      return el('span', { className: `${cls} num pending`, role: 'gridcell', title: 'not read yet: open the run to read its sample' }, '…');
+    }
     const text = cellText(value, c.kind);
     return el('span', { className: cls, role: 'gridcell', title: text.length > 30 ? text : undefined }, text);
   });
+}
+
+/**
+ * A lazily opened archive's search over its runs' bodies (the worker's
+ * `searchBodies`: each sample read from the file, searched, dropped): the
+ * runs with matches, their counts, and a button to show them in the table.
+ */
+function bodySearch(ctx, onFound) {
+  const input = el('input', { type: 'search', id: ctx.id('runs-body-query'), className: 'runs-query', placeholder: 'search every sample’s messages and events (reads them from the file)', 'aria-label': 'Search the samples' });
+  const go = el('button', { type: 'button', id: ctx.id('runs-body-search') }, 'Search samples');
+  const status = el('p', { className: 'muted', id: ctx.id('runs-body-status'), 'aria-live': 'polite' });
+  const run = async () => {
+    const text = input.value.trim();
+    if (!text) return onFound(null, '');
+    go.disabled = true;
+    status.textContent = 'Searching the samples…';
+    const t0 = performance.now();
+    try {
+      const query = /^[\w.-]+:|["()]/.test(text) ? text : JSON.stringify(text);
+      const r = await ctx.call('searchBodies', { query }, [], (p) => {
+        status.textContent = `Searching the samples… ${p.done.toLocaleString('en-US')} of ${p.total.toLocaleString('en-US')} read`;
+      });
+      const events = r.runs.reduce((n, x) => n + x.matches, 0);
+      status.textContent = `${r.runs.length.toLocaleString('en-US')} runs match (${events.toLocaleString('en-US')} events); ${r.bodiesRead.toLocaleString('en-US')} samples read from the file in ${((performance.now() - t0) / 1000).toFixed(1)} s. Open a run to see its matches.`;
+      onFound(new Set(r.runs.map((x) => x.run)), query);
+    } catch (e) {
+      status.textContent = `The search failed: ${e.message}`;
+    } finally {
+      go.disabled = false;
+    }
+  };
+  go.addEventListener('click', run);
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') run();
+  });
+  return { node: el('div', { className: 'runs-body-search' }, el('div', { className: 'runs-controls' }, input, go), status), input };
 }
 
 export const runsView = {
@@ -53,9 +95,22 @@ export const runsView = {
     const summaries = el('div', { className: 'score-summaries', id: ctx.id('runs-summaries') });
     const header = el('div', { className: 'runs-header', role: 'row' });
     const root = el('div', { className: 'vlist runs-list', id: ctx.id('runs-list'), role: 'listbox', tabIndex: 0, 'aria-label': 'Runs' });
+    // An archive opened lazily: the samples' bodies are searched from the file.
+    const lazy = ctx.info.lazy
+      ? bodySearch(ctx, (runs, q) => {
+          state.bodyRuns = runs;
+          state.bodyQuery = q;
+          refresh();
+        })
+      : null;
+    const lazyNote = ctx.info.lazy
+      ? el('p', { className: 'muted lazy-note', id: ctx.id('runs-lazy-note') }, `Opened lazily (${(ctx.info.lazy.fileBytes / 1048576).toFixed(0)} MB): ${ctx.info.lazy.pendingRuns.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} samples are read from the file when opened or searched; “…” is what a sample's own events tell.`)
+      : null;
     panel.append(
       el('h2', { className: 'visually-hidden' }, 'Runs'),
+      lazyNote,
       el('div', { className: 'runs-controls' }, query, add),
+      lazy?.node ?? null,
       queryError,
       count,
       summaries,
@@ -74,7 +129,9 @@ export const runsView = {
       },
       onActivate: (pos) => {
         const row = rows[state.positions[pos]];
-        if (row) ctx.openRun(row.run);
+        // After a search of the samples, the run opens on its matches.
+        if (row && state.bodyRuns && state.bodyQuery) ctx.openRunWithQuery(row.run, state.bodyQuery);
+        else if (row) ctx.openRun(row.run);
       },
     });
     panel.list = list;
@@ -118,9 +175,10 @@ export const runsView = {
           queryError.hidden = false;
         }
       }
+      if (state.bodyRuns) positions = positions.filter((p) => state.bodyRuns.has(rows[p].run));
       const column = columns.find((c) => c.key === state.sort?.key);
       state.positions = sortPositions(positions, rows, column, state.sort?.dir ?? 1);
-      count.textContent = `${state.positions.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} runs${state.query.trim() ? ' match the filter' : ''}. Click a run (or select it and press Enter) to open it.`;
+      count.textContent = `${state.positions.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} runs${state.query.trim() ? ' match the filter' : ''}${state.bodyRuns ? `${state.query.trim() ? ' and' : ''} match the search of the samples` : ''}. Click a run (or select it and press Enter) to open it.`;
       const shown = state.positions.map((p) => rows[p]);
       clear(summaries).append(...columns.filter((c) => c.kind === 'score').map((c) => summaryLine(c.label, shown.map((r) => c.get(r)))));
       renderHeader();

@@ -1,0 +1,30 @@
+//! Opens a `.eval` lazily as the viewer does (directory, heads, the runs
+//! trace) and prints how long each step took: for profiling the open of a
+//! large log (`perf record cargo run --release --example lazy_once -- x.eval`).
+
+use std::time::Instant;
+
+use agent_trace_viewer::lazy::LazyArchive;
+use agent_trace_viewer::ParseOptions;
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: lazy_once FILE.eval [--open RUN]");
+        std::process::exit(2);
+    };
+    let bytes = std::fs::read(&path).expect("readable");
+    let t = Instant::now();
+    let archive = LazyArchive::from_bytes(&bytes).expect("a lazily readable archive");
+    println!("directory and heads: {:?}", t.elapsed());
+    let t = Instant::now();
+    let trace = archive.runs_trace(Vec::new(), &ParseOptions::default()).expect("a trace");
+    println!("runs trace: {:?} ({} runs, {} events)", t.elapsed(), trace.runs.len(), trace.events.len());
+    if let Some(run) = std::env::args().nth(3).and_then(|r| r.parse::<usize>().ok()) {
+        let member = trace.runs.get(run).and_then(|r| r.pending_body.clone()).expect("a pending run");
+        let entry = archive.entry_named(&member).expect("its member");
+        let t = Instant::now();
+        let body = archive.read_body(entry, archive.slice(&bytes, entry)).expect("its body");
+        let opened = archive.runs_trace(vec![body], &ParseOptions::default()).expect("a trace");
+        println!("run {run} opened: {:?} ({} events)", t.elapsed(), opened.events.len());
+    }
+}
