@@ -53,10 +53,12 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
     out.begin_run(format!("{id}_epoch_{epoch}"), metadata, Some(s.range.start));
     let ctx = Ctx { ends, hazards, attachments: &attachments, pool: pool.as_ref() };
     let member = |k: &str| s.members.iter().find(|(key, _)| key == k).map(|(_, r)| r.clone());
+    // The assistant messages read in place, which model events retell.
+    let mut said = super::retold::Said::default();
     if let Some(r) = member("messages") {
         out.begin_transcript("messages".to_string(), Metadata::new());
         if let Some(items) = list(out, r, &format!("{}.messages", s.path), ends) {
-            messages::read(out, &items, &format!("{}.messages", s.path), &ctx);
+            messages::read(out, &items, &format!("{}.messages", s.path), &ctx, &mut said);
         }
     }
     let events_at = match (member("events"), member("transcript")) {
@@ -77,7 +79,7 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
     };
     if let Some((r, path)) = events_at {
         if let Some(items) = list(out, r, &path, ends) {
-            events::read(out, &items, &path, &ctx);
+            events::read(out, &items, &path, &ctx, &mut said);
         }
     }
     let has_events = out.runs().last().is_some_and(|r| r.transcripts.iter().any(|t| t.key == "events"));
