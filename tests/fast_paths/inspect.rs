@@ -80,6 +80,11 @@ fn inspect_samples_read_fast_parse_the_same_both_ways() {
         (r#""event": "span_begin""#, r#""event": "model", "event": "span_begin""#),
         (r#""stop_reason": "tool_calls""#, r#""stop_reason": "tool_calls", "stop_reason": 1"#),
         (r#""time": 0.5"#, r#""time": 0.5, "time": 0.6"#),
+        (r#""stop_reason": "tool_calls""#, r#""stop_reason": "tool_calls", "message": {"role": "assistant", "content": "other"}"#),
+        (r#""stop_reason": "tool_calls""#, r#""stop_r\u0065ason": "tool_calls""#),
+        (r#""stop_reason": "tool_calls""#, r#""m\u0065ssage": {"role": "assistant", "content": "other"}"#),
+        (r#"[{"message": {"id": "m6""#, r#"[{"logprobs": null, "message": {"id": "m6""#),
+        (r#"[{"message": {"id": "m6""#, r#"[{"m\u0065ssage": {"id": "m6""#),
         (r#""id": "c1", "function": "add", "arguments": {"x": 1, "y": 2}, "type""#, r#""id": "c1", "id": "c0", "function": "add", "arguments": {"x": 1, "y": 2}, "type""#),
         (r#"{"type": "text", "text": "Calling."}"#, r#"{"type": "text", "type": "text", "text": "Calling."}"#),
         // Values the exact path reads differently or flags.

@@ -19,6 +19,7 @@ use super::messages::{content, tool_calls};
 use super::retold::Said;
 use crate::event_metadata::EventMetadata;
 use crate::json::read::{self, Kind};
+use crate::json::scan;
 use crate::model::{Content, Metadata, ToolCall};
 
 /// Fields the body of each kind shows; the others are metadata.
@@ -163,6 +164,9 @@ fn model_output<'b>(out: &Builder<'b>, event: &Obj, ctx: &Ctx<'b>, said: &mut Sa
     let mut items = Vec::new();
     read::items(b, choices.value.start, ctx.ends, &mut items)?;
     let Some(first) = items.first().filter(|c| b.get(c.start) == Some(&b'{')) else { return Some((Output::Marker, time)) };
+    if let Some(told) = retold_choice(out, first.start, ctx, said) {
+        return Some((told, time));
+    }
     let choice = Obj::read(b, first, ctx)?;
     let Some(message) = choice.get("message") else { return Some((Output::Marker, time)) };
     if let Some((content, calls)) = said.retell(out, &message.value) {
@@ -170,4 +174,46 @@ fn model_output<'b>(out: &Builder<'b>, event: &Obj, ctx: &Ctx<'b>, said: &mut Sa
     }
     let (m, _) = fast::message_body(out, &message.value, ctx)?;
     Some((Output::Message(m.content, m.tool_calls), time))
+}
+
+/// The message of the choice whose `{` is at `open`, when it is the
+/// choice's first member (as inspect_ai writes it) and retells a message
+/// of `said`, found without walking the message to its end; `None` when
+/// the choice is to be read member by member. No later member may repeat
+/// the key (serde_json keeps the last) or escape one.
+fn retold_choice(out: &Builder, open: usize, ctx: &Ctx, said: &mut Said) -> Option<Output> {
+    const KEY: &[u8] = b"\"message\"";
+    let b = out.bytes();
+    let key = scan::skip_ws(b, open + 1);
+    let colon = scan::skip_ws(b, key + KEY.len());
+    if b.get(key..key + KEY.len()) != Some(KEY) || b.get(colon) != Some(&b':') {
+        return None;
+    }
+    let start = scan::skip_ws(b, colon + 1);
+    let mark = said.mark();
+    let (content, calls, end) = said.retell_at(out, start, None)?;
+    if no_later_key(b, end, KEY, ctx).is_none() {
+        said.rewind(mark);
+        return None;
+    }
+    Some(Output::Message(content, calls))
+}
+
+/// `Some` when the members of an object from `i` (just past a member's
+/// value) to its `}` hold no `key` and no escaped key.
+fn no_later_key(b: &[u8], mut i: usize, key: &[u8], ctx: &Ctx) -> Option<()> {
+    loop {
+        i = scan::skip_ws(b, i);
+        match b.get(i)? {
+            b'}' => return Some(()),
+            b',' => i = scan::skip_ws(b, i + 1),
+            _ => return None,
+        }
+        let (key_end, escaped) = read::string_end(b, i)?;
+        let colon = scan::skip_ws(b, key_end);
+        if escaped || b.get(i..key_end) == Some(key) || b.get(colon) != Some(&b':') {
+            return None;
+        }
+        i = read::value_end(b, scan::skip_ws(b, colon + 1), ctx.ends)?;
+    }
 }

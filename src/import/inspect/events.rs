@@ -21,11 +21,11 @@ use serde_json::Value;
 
 use super::super::Builder;
 use super::event_record::{self, EventRead, Output, Record};
-use super::fast::Ctx;
-use super::messages::{link, resolve};
+use super::fast::{self, Ctx};
+use super::messages::{link, resolve, Calls};
 use super::pool;
 use super::retold::Said;
-use crate::model::{CallRef, EventBody, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolResult, ToolStatus};
+use crate::model::{EventBody, KeyValue, Marker, Message, Metadata, SpanEvent, SpanPhase, ToolResult, ToolStatus};
 
 /// The event types of inspect_ai 0.3.285 (its `Event` union); any other
 /// makes `read_eval_log` refuse the log.
@@ -55,10 +55,10 @@ impl Spans {
 /// Reads the events at `items`; a model event's output message that
 /// retells one of the assistant messages in `said` is taken from it.
 pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &Ctx, said: &mut Said) {
-    let mut calls: HashMap<String, CallRef> = HashMap::new();
+    let mut calls = Calls::default();
     let mut spans = Spans { paths: HashMap::new(), steps: Vec::new() };
     for (i, r) in items.iter().enumerate() {
-        let item_path = format!("{path}[{i}]");
+        let item_path = fast::item_path(path, i);
         let fast = if ctx.allowed(out, r) { event_record::in_bytes(out, r, ctx, said) } else { None };
         let read = match fast {
             Some(read) => read,
@@ -73,7 +73,7 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
 }
 
 /// Places one event, read either way.
-fn place(out: &mut Builder, r: &Range<usize>, item_path: String, read: EventRead, ctx: &Ctx, (calls, spans): (&mut HashMap<String, CallRef>, &mut Spans)) {
+fn place(out: &mut Builder, r: &Range<usize>, item_path: String, read: EventRead, ctx: &Ctx, (calls, spans): (&mut Calls, &mut Spans)) {
     let EventRead { record: v, kind, output, output_time, result } = read;
     let s = |k: &str| v.str(k);
     let span_id = s("span_id");

@@ -94,9 +94,15 @@ impl<'b> Obj<'b> {
         self.get(key).is_some_and(|m| m.kind != Kind::Null)
     }
 
-    /// The number member `key`, as serde_json's `as_f64` reads it.
+    /// The number member `key`, as serde_json's `as_f64` reads it: with
+    /// `arbitrary_precision` a `Number` keeps its text and `as_f64` parses
+    /// it with `str::parse` (finite only), so the text is parsed here the
+    /// same way rather than built into a `Value` first (a third of placing
+    /// an event went to that).
     pub fn number(&self, key: &str) -> Option<f64> {
-        self.get(key).filter(|m| m.kind == Kind::Number).and_then(|m| parse(self.b, &m.value).as_f64())
+        let m = self.get(key).filter(|m| m.kind == Kind::Number)?;
+        let text = std::str::from_utf8(self.b.get(m.value.clone())?).ok()?;
+        text.parse::<f64>().ok().filter(|f| f.is_finite())
     }
 
     /// The record's members the model has no place for (all but `shown`,
@@ -125,7 +131,31 @@ impl<'b> Obj<'b> {
 /// A string member's text, decoded (the record is valid UTF-8 without
 /// lone surrogates, so this is serde_json's text).
 fn decoded(b: &[u8], m: &Member) -> String {
-    crate::json::string::decode_literal(b.get(m.inner()).unwrap_or_default(), m.escaped).into_owned()
+    let raw = b.get(m.inner()).unwrap_or_default();
+    match (m.escaped, std::str::from_utf8(raw)) {
+        // Most are short (ids, roles, times): core's check is quicker on them.
+        (false, Ok(s)) => s.to_string(),
+        _ => crate::json::string::decode_literal(raw, m.escaped).into_owned(),
+    }
+}
+
+/// `{path}[{i}]`, the JSON path of a list's item, written without
+/// `format!`, whose machinery cost more than reading a small event.
+pub(super) fn item_path(path: &str, i: usize) -> String {
+    let mut s = String::with_capacity(path.len() + 8);
+    s.push_str(path);
+    s.push('[');
+    let digits = s.len();
+    let mut n = i;
+    loop {
+        s.insert(digits, char::from(b'0' + u8::try_from(n % 10).unwrap_or(0)));
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.push(']');
+    s
 }
 
 /// A small value, parsed.
@@ -260,4 +290,14 @@ fn tool_calls(out: &Builder, m: &Member, ctx: &Ctx) -> Option<Vec<ToolCall>> {
         calls.push(ToolCall { id: o.str("id"), function: o.str("function").unwrap_or_default(), arguments, result: None });
     }
     Some(calls)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn item_paths_read_as_format_writes_them() {
+        for i in [0, 7, 10, 99, 1234, usize::MAX] {
+            assert_eq!(super::item_path("$.samples[0].events", i), format!("$.samples[0].events[{i}]"));
+        }
+    }
 }

@@ -17,6 +17,11 @@ use super::retold::Said;
 use crate::diagnostic::Severity::Error;
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Metadata, Text, ToolCall, ToolResult, ToolStatus};
 
+/// The calls of a transcript by id, for the results that name them:
+/// foldhash, several times cheaper than std's SipHash on short keys; nothing
+/// iterates it, so its order never shows.
+pub(super) type Calls = HashMap<String, CallRef, foldhash::fast::FixedState>;
+
 /// Fields the event body shows; the others stay in the event's metadata.
 pub(super) const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_call_id"];
 
@@ -24,9 +29,9 @@ pub(super) const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_c
 /// read in place (their model events' output messages retell them).
 pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &Ctx, said: &mut Said) {
     let attachments = ctx.attachments;
-    let mut calls: HashMap<String, CallRef> = HashMap::new();
+    let mut calls = Calls::default();
     for (i, r) in items.iter().enumerate() {
-        let item_path = format!("{path}[{i}]");
+        let item_path = fast::item_path(path, i);
         if ctx.allowed(out, r) {
             if let Some(m) = fast::message(out, r, ctx) {
                 let assistant = m.role == "assistant";
@@ -75,7 +80,7 @@ pub(super) fn message_metadata(record: Metadata, _extra: &Metadata) -> Metadata 
 }
 
 /// Pushes a message read in place.
-fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, calls: &mut HashMap<String, CallRef>) -> u32 {
+fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, calls: &mut Calls) -> u32 {
     check_role(out, r, &item_path, &m.role);
     let body = if m.role == "tool" {
         EventBody::ToolResult(ToolResult {
@@ -114,7 +119,7 @@ fn check_role(out: &mut Builder, r: &Range<usize>, item_path: &str, role: &str) 
 
 /// Registers the calls of event `index` by id, or links the result it is
 /// to the call its `tool_call_id` names.
-pub(super) fn link(out: &mut Builder, index: u32, calls: &mut HashMap<String, CallRef>) {
+pub(super) fn link(out: &mut Builder, index: u32, calls: &mut Calls) {
     let (ids, result_of) = match out.events().get(index as usize).map(|e| &e.body) {
         Some(EventBody::Message(m)) => (m.tool_calls.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), None),
         Some(EventBody::ToolResult(r)) => (Vec::new(), r.call_id.clone()),

@@ -37,20 +37,42 @@ impl Said {
         self.messages.push((range, event));
     }
 
+    /// Where the search for the next copy starts, to go back to.
+    pub fn mark(&self) -> usize {
+        self.next
+    }
+
+    pub fn rewind(&mut self, mark: usize) {
+        self.next = mark;
+    }
+
     /// The content and calls of the message at `r`, when an assistant
     /// message noted after the last one found has the same bytes.
     pub fn retell(&mut self, out: &Builder, r: &Range<usize>) -> Option<(Content, Vec<ToolCall>)> {
+        self.retell_at(out, r.start, Some(r.end)).map(|(content, calls, _)| (content, calls))
+    }
+
+    /// The content and calls of the value starting at `start` (and ending
+    /// at `end`, if known), when the bytes from there are those of an
+    /// assistant message noted after the last one found; and where the
+    /// value ends. The message is a whole JSON value the split validated,
+    /// so a copy of its bytes is a whole value too, ending where they do:
+    /// the copy's end need not be found by walking it.
+    pub fn retell_at(&mut self, out: &Builder, start: usize, end: Option<usize>) -> Option<(Content, Vec<ToolCall>, usize)> {
         let b = out.bytes();
-        let copy = b.get(r.clone())?;
-        let end = self.messages.len().min(self.next.saturating_add(LOOK_AHEAD));
-        let k = (self.next..end).find(|&k| self.messages.get(k).is_some_and(|(said, _)| b.get(said.clone()) == Some(copy)))?;
+        let last = self.messages.len().min(self.next.saturating_add(LOOK_AHEAD));
+        let same = |said: &Range<usize>| {
+            let copy_end = start.checked_add(said.len());
+            end.is_none_or(|e| Some(e) == copy_end) && copy_end.and_then(|e| b.get(start..e)).is_some_and(|copy| b.get(said.clone()) == Some(copy))
+        };
+        let k = (self.next..last).find(|&k| self.messages.get(k).is_some_and(|(said, _)| same(said)))?;
         let (said, event) = self.messages.get(k)?;
         let EventBody::Message(m) = &out.events().get(*event as usize)?.body else { return None };
-        let mv = Move { source: out.source(), from: said.start, to: r.start };
+        let mv = Move { source: out.source(), from: said.start, to: start };
         let content = mv.content(&m.content)?;
         let calls = m.tool_calls.iter().map(|c| mv.call(c)).collect::<Option<Vec<_>>>()?;
         self.next = k + 1;
-        Some((content, calls))
+        Some((content, calls, start + said.len()))
     }
 }
 
