@@ -58,11 +58,16 @@ impl<'b> Obj<'b> {
         let ends = ctx.ends;
         let mut members = Vec::new();
         read::members(b, scan::skip_ws(b, r.start), ends, &mut members)?;
+        // A key is compared with the earlier ones only when one of them has
+        // its length and last byte (bit `sig` of `seen`): most never are.
+        let mut seen = 0u64;
         for (i, m) in members.iter().enumerate() {
             let key = b.get(m.key.clone())?;
-            if m.key_escaped || members.get(..i)?.iter().any(|p| b.get(p.key.clone()) == Some(key)) {
+            let sig = 1u64 << ((key.len() ^ usize::from(key.last().copied().unwrap_or(0)).wrapping_mul(5)) % 64);
+            if m.key_escaped || (seen & sig != 0 && members.get(..i)?.iter().any(|p| b.get(p.key.clone()) == Some(key))) {
                 return None;
             }
+            seen |= sig;
         }
         Some(Obj { b, members, attachments: ctx.attachments })
     }

@@ -111,7 +111,15 @@ fn list(out: &mut Builder, r: Range<usize>, path: &str, ends: &ContainerEnds) ->
     let b = out.bytes();
     let at = scan::skip_ws(b, r.start);
     match b.get(at) {
-        Some(b'[') => Some(scan::array_items_in(b, at, ends).0),
+        Some(b'[') => {
+            // The items' ends from the split's table, short ones by brackets
+            // (not scanned again in full); should that fail, the scanner's.
+            let mut items = Vec::new();
+            match crate::json::read::items(b, at, ends, &mut items) {
+                Some(_) => Some(items),
+                None => Some(scan::array_items_in(b, at, ends).0),
+            }
+        }
         Some(b'n') => None,
         _ => {
             let v = out.parse_record(&r, path).unwrap_or(Value::Null);
