@@ -155,6 +155,14 @@ fn inspect_samples_read_fast_parse_the_same_both_ways() {
         (r#""attachments": {"a1": "What is 1 + 2?"}"#, r#""attachments": {"a1": 5}"#),
         (r#""text": "Calling.""#, r#""text": "Call\nin\u0067.""#),
     ];
+    // Events with more members than a set is used for, with and without a repeated key.
+    let many: String = (0..40).map(|k| format!(r#""k{k}": {k}, "#)).collect();
+    let wide = [(r#"{"event": "store", "#, format!(r#"{{{many}"event": "store", "#)), (r#"{"event": "store", "#, format!(r#"{{{many}"event": "model", "event": "store", "#))];
+    for (from, to) in &wide {
+        for format in [None, Some("inspect")] {
+            super::same_both_ways(inspect_log(false, (from, to)).as_bytes(), format).unwrap_or_else(|e| panic!("{to}: {e}"));
+        }
+    }
     let mut left_in_source = 0;
     for pooled in [false, true] {
         left_in_source += edits_parse_the_same(edits, "inspect", |edit| inspect_log(pooled, edit));

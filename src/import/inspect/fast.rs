@@ -39,6 +39,9 @@ impl Ctx<'_> {
     }
 }
 
+/// Objects with more members than this look for repeated keys in a set.
+const SMALL_OBJECT: usize = 32;
+
 /// An object of a record the caller checked ([`Ctx::allowed`]), its members
 /// as the bytes hold them: looked up by key without decoding one, each
 /// value built only when asked for.
@@ -58,6 +61,12 @@ impl<'b> Obj<'b> {
         let ends = ctx.ends;
         let mut members = Vec::new();
         read::members(b, scan::skip_ws(b, r.start), ends, &mut members)?;
+        if members.len() > SMALL_OBJECT {
+            // Keys as a set: comparing each with the earlier ones is quadratic.
+            let mut keys = std::collections::HashSet::with_capacity_and_hasher(members.len(), foldhash::fast::FixedState::default());
+            let unique = members.iter().all(|m| !m.key_escaped && keys.insert(b.get(m.key.clone()).unwrap_or_default()));
+            return unique.then_some(Obj { b, members, attachments: ctx.attachments });
+        }
         // A key is compared with the earlier ones only when one of them has
         // its length and last byte (bit `sig` of `seen`): most never are.
         let mut seen = 0u64;
