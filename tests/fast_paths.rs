@@ -22,6 +22,8 @@ mod codex;
 mod gemini_cli;
 #[path = "fast_paths/histories.rs"]
 mod histories;
+#[path = "fast_paths/inspect.rs"]
+mod inspect;
 #[path = "fast_paths/otel.rs"]
 mod otel;
 
@@ -301,7 +303,7 @@ fn each_fast_format_reads_its_own_files_fast() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut files = common::files_under(&common::corpus_dir());
     files.extend(common::files_under(&root.join("fixtures")));
-    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands", "codex", "agentlens", "gemini-cli"].into_iter().map(|f| (f, 0)).collect();
+    let mut fast: std::collections::BTreeMap<&str, usize> = ["openai", "docent", "swe-agent", "claude-code", "agent-catalog", "openhands", "codex", "agentlens", "gemini-cli", "inspect"].into_iter().map(|f| (f, 0)).collect();
     for f in &files {
         let Ok(trace) = parse_trace(std::fs::read(f).unwrap(), &ParseOptions::default()) else { continue };
         if let Some(n) = fast.get_mut(trace.format) {

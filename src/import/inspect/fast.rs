@@ -1,17 +1,23 @@
-//! Reading a ChatMessage where it is: its members found by the scan, its
-//! text left in the source ([`Text`]), tool-call arguments parsed on first
-//! use ([`crate::model::LazyValue`]); only the small members (role, ids,
-//! metadata) are parsed. A record holding one of the split's hazards (a
-//! lone surrogate escape, nesting past serde_json's limit), or that is not
-//! valid UTF-8, is read the exact way instead ([`super::messages`]), so both
-//! give what serde_json would.
+//! Reading messages and events where they are: an object's members found
+//! in the bytes ([`Obj`], on the split's recorded ends: no key decoded, no
+//! container scanned again), texts left in the source ([`Text`]), tool-call
+//! arguments parsed on first use ([`crate::model::LazyValue`]), and the
+//! members the model has no place for left in the source as the event's
+//! metadata, built when first read ([`crate::event_metadata`]). A record
+//! holding one of the split's hazards (a lone surrogate escape, nesting past
+//! serde_json's limit), not valid UTF-8, or with an escaped or repeated key
+//! anywhere the reading looks, is read the exact way instead
+//! ([`super::messages`], [`super::events`]), so both give what serde_json
+//! would; tests/fast_paths/inspect.rs holds them to that.
 
 use std::ops::Range;
 
 use serde_json::{Map, Value};
 
 use super::super::Builder;
-use crate::json::{read, scan, ContainerEnds};
+use crate::event_metadata::{EventMetadata, Shape};
+use crate::json::read::{self, Kind, Member};
+use crate::json::{scan, ContainerEnds};
 use crate::model::{Arguments, Content, ContentPart, Metadata, Text, ToolCall};
 
 /// What a record is read with.
@@ -33,13 +39,137 @@ impl Ctx<'_> {
     }
 }
 
-/// The members of the object at `r` (keys decoded), or `None` when it is no object.
-pub(super) fn members(b: &[u8], r: &Range<usize>, ends: &ContainerEnds) -> Option<Vec<(String, Range<usize>)>> {
-    let at = scan::skip_ws(b, r.start);
-    if b.get(at) != Some(&b'{') {
-        return None;
+/// Objects with more members than this look for repeated keys in a set.
+const SMALL_OBJECT: usize = 32;
+
+/// An object of a record the caller checked ([`Ctx::allowed`]), its members
+/// as the bytes hold them: looked up by key without decoding one, each
+/// value built only when asked for.
+pub(super) struct Obj<'b> {
+    b: &'b [u8],
+    pub members: Vec<Member>,
+    /// The sample's attachments, which the exact path resolves in every
+    /// string before it reads one.
+    attachments: &'b Map<String, Value>,
+}
+
+impl<'b> Obj<'b> {
+    /// The object at `r`; `None` when it is no object or a key is escaped
+    /// or repeated (serde_json decodes the one and keeps the last of the
+    /// other, which a lookup by bytes would get wrong).
+    pub fn read(b: &'b [u8], r: &Range<usize>, ctx: &Ctx<'b>) -> Option<Obj<'b>> {
+        let ends = ctx.ends;
+        let mut members = Vec::new();
+        read::members(b, scan::skip_ws(b, r.start), ends, &mut members)?;
+        if members.len() > SMALL_OBJECT {
+            // Keys as a set: comparing each with the earlier ones is quadratic.
+            let mut keys = std::collections::HashSet::with_capacity_and_hasher(members.len(), foldhash::fast::FixedState::default());
+            let unique = members.iter().all(|m| !m.key_escaped && keys.insert(b.get(m.key.clone()).unwrap_or_default()));
+            return unique.then_some(Obj { b, members, attachments: ctx.attachments });
+        }
+        // A key is compared with the earlier ones only when one of them has
+        // its length and last byte (bit `sig` of `seen`): most never are.
+        let mut seen = 0u64;
+        for (i, m) in members.iter().enumerate() {
+            let key = b.get(m.key.clone())?;
+            let sig = 1u64 << ((key.len() ^ usize::from(key.last().copied().unwrap_or(0)).wrapping_mul(5)) % 64);
+            if m.key_escaped || (seen & sig != 0 && members.get(..i)?.iter().any(|p| b.get(p.key.clone()) == Some(key))) {
+                return None;
+            }
+            seen |= sig;
+        }
+        Some(Obj { b, members, attachments: ctx.attachments })
     }
-    scan::object_members_in(b, at, ends).ok()
+
+    /// The member named `key`.
+    pub fn get(&self, key: &str) -> Option<&Member> {
+        self.members.iter().find(|m| self.b.get(m.key.clone()) == Some(key.as_bytes()))
+    }
+
+    /// The member named `key` when it is a string, decoded (the
+    /// attachment's text when it names one).
+    pub fn str(&self, key: &str) -> Option<String> {
+        let s = self.get(key).filter(|m| m.kind == Kind::String).map(|m| decoded(self.b, m))?;
+        match s.strip_prefix("attachment://").and_then(|h| self.attachments.get(h)) {
+            Some(Value::String(text)) => Some(text.clone()),
+            _ => Some(s),
+        }
+    }
+
+    /// The value of the member named `key`, built, attachments resolved.
+    pub fn value(&self, key: &str) -> Option<Value> {
+        let mut v = parse(self.b, &self.get(key)?.value);
+        super::messages::resolve(&mut v, self.attachments);
+        Some(v)
+    }
+
+    /// True when the object has `key` and it is not `null`.
+    pub fn non_null(&self, key: &str) -> bool {
+        self.get(key).is_some_and(|m| m.kind != Kind::Null)
+    }
+
+    /// The number member `key`, as serde_json's `as_f64` reads it: with
+    /// `arbitrary_precision` a `Number` keeps its text and `as_f64` parses
+    /// it with `str::parse` (finite only), so the text is parsed here the
+    /// same way rather than built into a `Value` first (a third of placing
+    /// an event went to that).
+    pub fn number(&self, key: &str) -> Option<f64> {
+        let m = self.get(key).filter(|m| m.kind == Kind::Number)?;
+        let text = std::str::from_utf8(self.b.get(m.value.clone())?).ok()?;
+        text.parse::<f64>().ok().filter(|f| f.is_finite())
+    }
+
+    /// The record's members the model has no place for (all but `shown`,
+    /// and not `null`), as its event's metadata: left in the source when the
+    /// sample has no attachments to resolve (`shape` makes the map when
+    /// first read, as the exact path makes it), else built now, each value
+    /// with its attachments resolved.
+    pub fn metadata(&self, out: &Builder, r: &Range<usize>, ctx: &Ctx, shown: &[&str], shape: Shape, extra: Metadata) -> EventMetadata {
+        if ctx.attachments.is_empty() {
+            return out.metadata_in_source(r.clone(), shape, extra);
+        }
+        let mut map = Metadata::new();
+        for m in &self.members {
+            let key = std::str::from_utf8(self.b.get(m.key.clone()).unwrap_or_default()).unwrap_or_default();
+            if m.kind == Kind::Null || shown.contains(&key) {
+                continue;
+            }
+            let mut v = parse(self.b, &m.value);
+            super::messages::resolve(&mut v, ctx.attachments);
+            map.insert(key.to_string(), v);
+        }
+        shape(map, &extra).into()
+    }
+}
+
+/// A string member's text, decoded (the record is valid UTF-8 without
+/// lone surrogates, so this is serde_json's text).
+fn decoded(b: &[u8], m: &Member) -> String {
+    let raw = b.get(m.inner()).unwrap_or_default();
+    match (m.escaped, std::str::from_utf8(raw)) {
+        // Most are short (ids, roles, times): core's check is quicker on them.
+        (false, Ok(s)) => s.to_string(),
+        _ => crate::json::string::decode_literal(raw, m.escaped).into_owned(),
+    }
+}
+
+/// `{path}[{i}]`, the JSON path of a list's item, written without
+/// `format!`, whose machinery cost more than reading a small event.
+pub(super) fn item_path(path: &str, i: usize) -> String {
+    let mut s = String::with_capacity(path.len() + 8);
+    s.push_str(path);
+    s.push('[');
+    let digits = s.len();
+    let mut n = i;
+    loop {
+        s.insert(digits, char::from(b'0' + u8::try_from(n % 10).unwrap_or(0)));
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.push(']');
+    s
 }
 
 /// A small value, parsed.
@@ -47,22 +177,19 @@ pub(super) fn parse(b: &[u8], r: &Range<usize>) -> Value {
     b.get(r.clone()).and_then(|s| crate::json::build::from_slice(s).ok()).unwrap_or(Value::Null)
 }
 
-/// The string at `r` as text: in place, or the attachment it names.
-pub(super) fn string(out: &Builder, r: &Range<usize>, attachments: &Map<String, Value>) -> Option<Text> {
-    let b = out.bytes();
-    let start = scan::skip_ws(b, r.start);
-    if b.get(start) != Some(&b'"') {
+/// The string member `m` as text: in place, or the attachment it names.
+fn string(out: &Builder, m: &Member, attachments: &Map<String, Value>) -> Option<Text> {
+    if m.kind != Kind::String {
         return None;
     }
-    let (end, escaped) = read::string_end(b, start)?;
-    let inner = start + 1..end.saturating_sub(1).max(start + 1);
-    if !attachments.is_empty() && b.get(inner.clone()).is_some_and(|s| s.starts_with(b"attachment://")) {
-        let s = crate::json::string::decode_literal(b.get(inner.clone()).unwrap_or(&[]), escaped);
+    let b = out.bytes();
+    if !attachments.is_empty() && b.get(m.inner()).is_some_and(|s| s.starts_with(b"attachment://")) {
+        let s = decoded(b, m);
         if let Some(Value::String(text)) = s.strip_prefix("attachment://").and_then(|h| attachments.get(h)) {
             return Some(Text::from(text.as_str()));
         }
     }
-    Some(out.text(inner, escaped))
+    Some(out.text(m.inner(), m.escaped))
 }
 
 /// A message read in place: its content, its tool calls, the id of the
@@ -73,99 +200,118 @@ pub(super) struct InPlace {
     pub tool_calls: Vec<ToolCall>,
     pub tool_call_id: Option<String>,
     pub error: bool,
-    pub metadata: Metadata,
+    pub metadata: EventMetadata,
 }
 
-/// Reads the message object at `r`; `None` when it is no object.
+/// Reads the message object at `r` (a record of its own: its metadata is
+/// the record's); `None` when the exact path must read it.
 pub(super) fn message(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Option<InPlace> {
+    let (m, o) = message_body(out, r, ctx)?;
+    let metadata = o.metadata(out, r, ctx, super::messages::BODY_KEYS, super::messages::message_metadata, Metadata::new());
+    Some(InPlace { metadata, ..m })
+}
+
+/// Reads the message object at `r` but its metadata, and gives its members.
+pub(super) fn message_body<'b>(out: &Builder<'b>, r: &Range<usize>, ctx: &Ctx<'b>) -> Option<(InPlace, Obj<'b>)> {
     let b = out.bytes();
-    let members = members(b, r, ctx.ends)?;
-    let mut m = InPlace { role: String::new(), content: Content::None, tool_calls: Vec::new(), tool_call_id: None, error: false, metadata: Metadata::new() };
-    for (key, vr) in members {
-        match key.as_str() {
-            "role" => m.role = parse(b, &vr).as_str().unwrap_or_default().to_string(),
-            "content" => m.content = content(out, &vr, ctx),
-            "tool_calls" => m.tool_calls = tool_calls(out, &vr, ctx),
-            "tool_call_id" => m.tool_call_id = parse(b, &vr).as_str().map(str::to_string),
-            _ => {
-                let v = parse(b, &vr);
-                if key == "error" {
-                    m.error = !v.is_null();
-                }
-                if !v.is_null() {
-                    let mut v = v;
-                    super::messages::resolve(&mut v, ctx.attachments);
-                    m.metadata.insert(key, v);
-                }
-            }
+    let o = Obj::read(b, r, ctx)?;
+    let content = match o.get("content") {
+        Some(m) => content(out, m, ctx)?,
+        None => Content::None,
+    };
+    let tool_calls = match o.get("tool_calls") {
+        Some(m) => tool_calls(out, m, ctx)?,
+        None => Vec::new(),
+    };
+    let m = InPlace {
+        role: o.str("role").unwrap_or_default(),
+        content,
+        tool_calls,
+        tool_call_id: o.str("tool_call_id"),
+        error: o.non_null("error"),
+        metadata: EventMetadata::default(),
+    };
+    Some((m, o))
+}
+
+/// A `content` (or a tool event's `result`): a string, parts, or other JSON.
+pub(super) fn content(out: &Builder, m: &Member, ctx: &Ctx) -> Option<Content> {
+    let b = out.bytes();
+    Some(match m.kind {
+        Kind::String => Content::Text(string(out, m, ctx.attachments)?),
+        Kind::Array => {
+            let mut items = Vec::new();
+            read::items(b, m.value.start, ctx.ends, &mut items)?;
+            Content::Parts(items.iter().map(|p| part(out, p, ctx)).collect::<Option<_>>()?)
         }
-    }
-    Some(m)
+        Kind::Null => Content::None,
+        _ => {
+            let mut v = parse(b, &m.value);
+            super::messages::resolve(&mut v, ctx.attachments);
+            Content::Json(v.into())
+        }
+    })
 }
 
-pub(super) fn content(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Content {
-    let b = out.bytes();
-    let at = scan::skip_ws(b, r.start);
-    match b.get(at) {
-        Some(b'"') => string(out, r, ctx.attachments).map(Content::Text).unwrap_or(Content::None),
-        Some(b'[') => Content::Parts(scan::array_items_in(b, at, ctx.ends).0.iter().map(|p| part(out, p, ctx)).collect()),
-        Some(b'n') | None => Content::None,
-        Some(_) => Content::Json(parse(b, r).into()),
-    }
-}
-
-fn part(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> ContentPart {
+fn part(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Option<ContentPart> {
     let b = out.bytes();
     let whole = || {
         let mut v = parse(b, r);
         super::messages::resolve(&mut v, ctx.attachments);
         ContentPart::Other(v)
     };
-    let Some(members) = members(b, r, ctx.ends) else { return whole() };
-    let get = |k: &str| members.iter().rev().find(|(key, _)| key == k).map(|(_, vr)| vr.clone());
-    let kind = get("type").map(|t| parse(b, &t));
-    let text = |k: &str| get(k).and_then(|vr| string(out, &vr, ctx.attachments));
-    match kind.as_ref().and_then(Value::as_str) {
+    if b.get(r.start) != Some(&b'{') {
+        return Some(whole());
+    }
+    let o = Obj::read(b, r, ctx)?;
+    let text = |k: &str| o.get(k).and_then(|m| string(out, m, ctx.attachments));
+    Some(match o.str("type").as_deref() {
         Some("text") => text("text").map(ContentPart::Text).unwrap_or_else(whole),
         Some("reasoning") => {
-            let redacted = get("redacted").is_some_and(|vr| parse(b, &vr) == Value::Bool(true));
+            let redacted = o.get("redacted").is_some_and(|m| b.get(m.value.clone()) == Some(b"true"));
             let shown = if redacted { text("summary").or_else(|| text("reasoning")) } else { text("reasoning") };
             shown.map(ContentPart::Reasoning).unwrap_or_else(whole)
         }
         Some("image") => text("image").map(|url| ContentPart::Image { url }).unwrap_or_else(whole),
         _ => whole(),
-    }
+    })
 }
 
-fn tool_calls(out: &Builder, r: &Range<usize>, ctx: &Ctx) -> Vec<ToolCall> {
+/// An assistant's `tool_calls`; `None` for a call that is no object (the
+/// exact path keeps it as an empty call).
+fn tool_calls(out: &Builder, m: &Member, ctx: &Ctx) -> Option<Vec<ToolCall>> {
     let b = out.bytes();
-    let at = scan::skip_ws(b, r.start);
-    if b.get(at) != Some(&b'[') {
-        return Vec::new();
+    if m.kind != Kind::Array {
+        return Some(Vec::new());
     }
-    let mut calls = Vec::new();
-    for item in scan::array_items_in(b, at, ctx.ends).0 {
-        let Some(members) = members(b, &item, ctx.ends) else { continue };
-        let get = |k: &str| members.iter().rev().find(|(key, _)| key == k).map(|(_, vr)| vr.clone());
-        let small = |k: &str| get(k).map(|vr| parse(b, &vr));
-        let arguments = match get("arguments") {
-            Some(vr) => match b.get(scan::skip_ws(b, vr.start)) {
-                Some(b'"') => Arguments { value: None, text: string(out, &vr, ctx.attachments) },
-                Some(b'{' | b'[') if ctx.attachments.is_empty() => Arguments { value: Some(out.json(vr)), text: None },
+    let mut items = Vec::new();
+    read::items(b, m.value.start, ctx.ends, &mut items)?;
+    let mut calls = Vec::with_capacity(items.len());
+    for item in items {
+        let o = Obj::read(b, &item, ctx)?;
+        let arguments = match o.get("arguments") {
+            Some(a) => match a.kind {
+                Kind::String => Arguments { value: None, text: string(out, a, ctx.attachments) },
+                Kind::Object | Kind::Array if ctx.attachments.is_empty() => Arguments { value: Some(out.json(a.value.clone())), text: None },
                 _ => {
-                    let mut v = parse(b, &vr);
+                    let mut v = parse(b, &a.value);
                     super::messages::resolve(&mut v, ctx.attachments);
                     Arguments { value: Some(v.into()), text: None }
                 }
             },
             None => Arguments::default(),
         };
-        calls.push(ToolCall {
-            id: small("id").and_then(|v| v.as_str().map(str::to_string)),
-            function: small("function").and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
-            arguments,
-            result: None,
-        });
+        calls.push(ToolCall { id: o.str("id"), function: o.str("function").unwrap_or_default(), arguments, result: None });
     }
-    calls
+    Some(calls)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn item_paths_read_as_format_writes_them() {
+        for i in [0, 7, 10, 99, 1234, usize::MAX] {
+            assert_eq!(super::item_path("$.samples[0].events", i), format!("$.samples[0].events[{i}]"));
+        }
+    }
 }

@@ -13,20 +13,32 @@ use serde_json::{Map, Value};
 
 use super::super::Builder;
 use super::fast::{self, Ctx, InPlace};
+use super::retold::Said;
 use crate::diagnostic::Severity::Error;
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Metadata, Text, ToolCall, ToolResult, ToolStatus};
 
-/// Fields the event body shows; the others stay in the event's metadata.
-const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_call_id"];
+/// The calls of a transcript by id, for the results that name them:
+/// foldhash, several times cheaper than std's SipHash on short keys; nothing
+/// iterates it, so its order never shows.
+pub(super) type Calls = HashMap<String, CallRef, foldhash::fast::FixedState>;
 
-pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &Ctx) {
+/// Fields the event body shows; the others stay in the event's metadata.
+pub(super) const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_call_id"];
+
+/// Reads the messages at `items`; notes in `said` the assistant messages
+/// read in place (their model events' output messages retell them).
+pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &Ctx, said: &mut Said) {
     let attachments = ctx.attachments;
-    let mut calls: HashMap<String, CallRef> = HashMap::new();
+    let mut calls = Calls::default();
     for (i, r) in items.iter().enumerate() {
-        let item_path = format!("{path}[{i}]");
+        let item_path = fast::item_path(path, i);
         if ctx.allowed(out, r) {
             if let Some(m) = fast::message(out, r, ctx) {
-                push(out, r, item_path, m, &mut calls);
+                let assistant = m.role == "assistant";
+                let index = push(out, r, item_path, m, &mut calls);
+                if assistant {
+                    said.note(r.clone(), index);
+                }
                 continue;
             }
         }
@@ -55,14 +67,20 @@ pub(super) fn read(out: &mut Builder, items: &[Range<usize>], path: &str, ctx: &
         if let Some(e) = out.event_mut(index) {
             e.failed = failed;
             if let Value::Object(o) = v {
-                e.metadata = o.into_iter().filter(|(k, val)| !BODY_KEYS.contains(&k.as_str()) && !val.is_null()).collect::<Metadata>().into();
+                e.metadata = message_metadata(o, &Metadata::new()).into();
             }
         }
     }
 }
 
+/// A message's metadata: its members but those the body shows and the
+/// `null` ones (the fast path's [`crate::event_metadata::Shape`]).
+pub(super) fn message_metadata(record: Metadata, _extra: &Metadata) -> Metadata {
+    record.into_iter().filter(|(k, val)| !BODY_KEYS.contains(&k.as_str()) && !val.is_null()).collect()
+}
+
 /// Pushes a message read in place.
-fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, calls: &mut HashMap<String, CallRef>) {
+fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, calls: &mut Calls) -> u32 {
     check_role(out, r, &item_path, &m.role);
     let body = if m.role == "tool" {
         EventBody::ToolResult(ToolResult {
@@ -79,8 +97,9 @@ fn push(out: &mut Builder, r: &Range<usize>, item_path: String, m: InPlace, call
     link(out, index, calls);
     if let Some(e) = out.event_mut(index) {
         e.failed = m.error && m.role == "tool";
-        e.metadata = m.metadata.into();
+        e.metadata = m.metadata;
     }
+    index
 }
 
 /// A role other than the four is what `read_eval_log` refuses.
@@ -90,7 +109,8 @@ fn check_role(out: &mut Builder, r: &Range<usize>, item_path: &str, role: &str) 
     }
     let b = out.bytes();
     // Only on this error path: the record's members found again.
-    let found = fast::members(b, r, &crate::json::ContainerEnds::default())
+    let found = crate::json::scan::object_members(b, crate::json::scan::skip_ws(b, r.start))
+        .ok()
         .and_then(|m| m.into_iter().rev().find(|(k, _)| k == "role").map(|(_, vr)| fast::parse(b, &vr).to_string()))
         .unwrap_or_else(|| "none".to_string());
     let at = out.locate(r.start, &[crate::json::Seg::key("role")]);
@@ -99,7 +119,7 @@ fn check_role(out: &mut Builder, r: &Range<usize>, item_path: &str, role: &str) 
 
 /// Registers the calls of event `index` by id, or links the result it is
 /// to the call its `tool_call_id` names.
-pub(super) fn link(out: &mut Builder, index: u32, calls: &mut HashMap<String, CallRef>) {
+pub(super) fn link(out: &mut Builder, index: u32, calls: &mut Calls) {
     let (ids, result_of) = match out.events().get(index as usize).map(|e| &e.body) {
         Some(EventBody::Message(m)) => (m.tool_calls.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), None),
         Some(EventBody::ToolResult(r)) => (Vec::new(), r.call_id.clone()),

@@ -17,11 +17,13 @@
 
 mod agentrun;
 mod detect;
+mod event_record;
 mod events;
 mod fast;
 mod log;
 mod messages;
 mod pool;
+mod retold;
 mod sample;
 
 use super::{Builder, FileOrder, Format, Input, Sample, Score};

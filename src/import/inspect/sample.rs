@@ -48,10 +48,12 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
     out.begin_run(run_id, metadata, Some(s.range.start));
     let ctx = Ctx { ends, hazards, attachments: &attachments, pool: pool.as_ref() };
     let member = |k: &str| s.members.iter().find(|(key, _)| key == k).map(|(_, r)| r.clone());
+    // The assistant messages read in place, which model events retell.
+    let mut said = super::retold::Said::default();
     if let Some(r) = member("messages") {
         out.begin_transcript("messages".to_string(), Metadata::new());
         if let Some(items) = list(out, r, &format!("{}.messages", s.path), ends) {
-            messages::read(out, &items, &format!("{}.messages", s.path), &ctx);
+            messages::read(out, &items, &format!("{}.messages", s.path), &ctx, &mut said);
         }
     }
     let events_at = match (member("events"), member("transcript")) {
@@ -72,7 +74,7 @@ pub(super) fn read(out: &mut Builder, s: &SampleAt, ends: &ContainerEnds, hazard
     };
     if let Some((r, path)) = events_at {
         if let Some(items) = list(out, r, &path, ends) {
-            events::read(out, &items, &path, &ctx);
+            events::read(out, &items, &path, &ctx, &mut said);
         }
     }
     let has_events = out.runs().last().is_some_and(|r| r.transcripts.iter().any(|t| t.key == "events"));
@@ -150,7 +152,15 @@ fn list(out: &mut Builder, r: Range<usize>, path: &str, ends: &ContainerEnds) ->
     let b = out.bytes();
     let at = scan::skip_ws(b, r.start);
     match b.get(at) {
-        Some(b'[') => Some(scan::array_items_in(b, at, ends).0),
+        Some(b'[') => {
+            // The items' ends from the split's table, short ones by brackets
+            // (not scanned again in full); should that fail, the scanner's.
+            let mut items = Vec::new();
+            match crate::json::read::items(b, at, ends, &mut items) {
+                Some(_) => Some(items),
+                None => Some(scan::array_items_in(b, at, ends).0),
+            }
+        }
         Some(b'n') => None,
         _ => {
             let v = out.parse_record(&r, path).unwrap_or(Value::Null);
