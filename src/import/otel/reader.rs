@@ -82,6 +82,15 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         if r.broken {
             continue; // kept as an unparsed event by the core
         }
+        // A plain request is read from its bytes (`fast`).
+        if out.reads_fast(&r.range) {
+            if let Some(read) = super::fast::request(out, input, &r.range, &r.path) {
+                found.requests += 1;
+                found.spans.extend(read.spans);
+                found.resources.extend(read.resources);
+                continue;
+            }
+        }
         // A request's input texts are left out of its value (and in the source).
         let mut texts = if out.reads_fast(&r.range) { request_input_texts(input.bytes, &input.split.ends, r.range.start) } else { Vec::new() };
         let holes: Vec<Range<usize>> = texts.iter().map(|(_, inner, _)| inner.start.saturating_sub(1 + r.range.start)..(inner.end + 1).saturating_sub(r.range.start)).collect();
