@@ -20,7 +20,7 @@ use super::convert::{self, tool_span};
 use super::attrs::json_in;
 use super::input_tail::Raw;
 use super::input_text::{InputRead, LastInput};
-use super::messages::{exchange, system_message, GenaiValues, Msg, SpanEvent, INPUT};
+use super::messages::{exchange, system_message, GenaiValues, LastSystem, Msg, SpanEvent, INPUT};
 use crate::import::history::Sent;
 use super::reader::SpanRec;
 use super::schema::{self, get};
@@ -64,6 +64,8 @@ struct Run<'s, 'r, 'a> {
     too_deep: bool,
     /// The last span whose input was read item by item.
     last_input: LastInput<'s>,
+    /// The last system instructions read.
+    last_system: LastSystem,
 }
 
 /// How many levels a span path keeps.
@@ -71,7 +73,7 @@ const MAX_DEPTH: usize = 256;
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default() }
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -194,7 +196,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
         // The input, the conversation so far, is read past what the last
         // span sent when it can be (an empty list stands in for it).
-        let mut values = GenaiValues::without_input(&s.attrs);
+        let mut values = GenaiValues::without_input_after(&s.attrs, &mut self.last_system);
         let mut read = None;
         values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message))) {
             Some(Ok(r)) => {
