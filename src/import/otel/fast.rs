@@ -6,7 +6,8 @@
 //! times, status, events) are built and checked as the exact path checks
 //! them, and each attribute's value is decoded once, straight into the
 //! span's attribute object (`gen_ai.input.messages` not even that: left in
-//! the source as a `Text`). What the reader keeps is the exact path's after
+//! the source as a `Text`, and so are the output messages, the system
+//! instructions and a tool's result: `reader::SpanTexts`). What the reader keeps is the exact path's after
 //! `reader::slim`: the span object with its attributes' keys only (the
 //! diagnostics' paths need no more), the attributes by key, the input text.
 //!
@@ -22,7 +23,9 @@ use serde_json::{json, Map, Value};
 
 use super::attrs::{any_value, key_values};
 use super::messages::INPUT;
-use super::reader::SpanRec;
+use super::convert::TOOL_RESULT;
+use super::messages::{OUTPUT, SYSTEM};
+use super::reader::{SpanRec, SpanTexts};
 use super::schema::{self, get, Message};
 use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
@@ -135,6 +138,7 @@ impl Reader<'_, '_> {
         let (mut span, list) = self.object(members, &schema::SPAN, "attributes")?;
         let mut attrs = Map::new();
         let mut input_text = None;
+        let mut texts = SpanTexts::default();
         if let Some(list) = list {
             let (mut items, mut kv, mut value) = (Vec::new(), Vec::new(), Vec::new());
             read::items(self.b, list.start, self.ends, &mut items)?;
@@ -148,11 +152,22 @@ impl Reader<'_, '_> {
                 }
                 let name = std::str::from_utf8(self.b.get(key.inner())?).ok()?;
                 let attr = match self.string_value(v, &mut value)? {
-                    Some(text) if name == INPUT => {
-                        input_text = Some(self.out.text(text.inner(), text.escaped));
-                        Value::Null
+                    Some(text) => {
+                        let slot = match name {
+                            INPUT => Some(&mut input_text),
+                            OUTPUT => Some(&mut texts.output),
+                            SYSTEM => Some(&mut texts.system),
+                            TOOL_RESULT => Some(&mut texts.result),
+                            _ => None,
+                        };
+                        match slot {
+                            Some(slot) => {
+                                *slot = Some(self.out.text(text.inner(), text.escaped));
+                                Value::Null
+                            }
+                            None => Value::String(decode_literal(self.b.get(text.inner())?, text.escaped).into_owned()),
+                        }
                     }
-                    Some(text) => Value::String(decode_literal(self.b.get(text.inner())?, text.escaped).into_owned()),
                     None => self.any_value(v)?,
                 };
                 if attrs.insert(name.to_string(), attr).is_some() {
@@ -176,6 +191,7 @@ impl Reader<'_, '_> {
             flat: false,
             own_range: true,
             input_text,
+            texts,
         })
     }
 
