@@ -97,6 +97,9 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
     Some(found)
 }
 
+/// An object built without one of its lists, and where that list is.
+type ObjectWithList = (Map<String, Value>, Option<Range<usize>>);
+
 /// An attribute's value: a `stringValue`'s contents (and whether they hold
 /// an escape), or any other value object's bytes.
 enum AttrValue {
@@ -116,7 +119,7 @@ impl Reader<'_, '_> {
     /// where that list is; `None` unless every key is written plainly,
     /// once, by its JSON name, `list` (when there) is a list, and the
     /// object passes the schema check.
-    fn object(&self, members: &[Member], message: &'static Message, list: &str) -> Option<(Map<String, Value>, Option<Range<usize>>)> {
+    fn object(&self, members: &[Member], message: &'static Message, list: &str) -> Option<ObjectWithList> {
         let mut at = None;
         for (n, m) in members.iter().enumerate() {
             let key = self.b.get(m.key.clone())?;
