@@ -124,10 +124,19 @@ impl Conversation {
     /// items it shares with the previous call, byte for byte, are not read;
     /// the others are read by `read` (given each one's index), and `None`
     /// from it means the list is no conversation.
-    pub fn input_items<M: Fingerprint>(&self, previous: &[u8], text: &[u8], items: Vec<Range<usize>>, mut system: Vec<M>, mut read: impl FnMut(usize, &[u8]) -> Option<M>) -> Option<Sent<M>> {
-        let seed = system.iter().fold(0, chat::chain);
+    pub fn input_items<M: Fingerprint>(&self, previous: &[u8], text: &[u8], items: Vec<Range<usize>>, system: Vec<M>, read: impl FnMut(usize, &[u8]) -> Option<M>) -> Option<Sent<M>> {
         let same = |(x, y): &(&Range<usize>, &Range<usize>)| previous.get((*x).clone()).is_some_and(|p| text.get((*y).clone()) == Some(p));
-        let shared = if seed == self.seed { self.items.iter().zip(&items).take_while(same).count() } else { 0 };
+        let shared = self.items.iter().zip(&items).take_while(same).count();
+        self.input_after_shared(shared, text, items, system, read)
+    }
+
+    /// [`Conversation::input_items`] when the caller knows that the first
+    /// `shared` items are the previous call's, byte for byte (it compared
+    /// their raw bytes, and keeps one text for both: they are not compared
+    /// again); the items after them are read.
+    pub fn input_after_shared<M: Fingerprint>(&self, shared: usize, text: &[u8], items: Vec<Range<usize>>, mut system: Vec<M>, mut read: impl FnMut(usize, &[u8]) -> Option<M>) -> Option<Sent<M>> {
+        let seed = system.iter().fold(0, chat::chain);
+        let shared = if seed == self.seed { shared.min(self.items.len()).min(items.len()) } else { 0 };
         let rest = items.get(shared..)?.iter().enumerate().map(|(k, r)| read(shared + k, text.get(r.clone())?)).collect::<Option<Vec<M>>>()?;
         match self.chains.get(shared.wrapping_sub(1)) {
             Some(&h) if shared > 0 => Some(Sent { prefix: (system.len() + shared, h), rest, list: Some(ListRead { seed, items, shared, system: 0 }) }),

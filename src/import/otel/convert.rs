@@ -7,6 +7,7 @@ use super::attrs::{count, json_in, str_of};
 use super::messages::Msg;
 use crate::import::chat;
 use crate::import::facts::amount;
+use crate::text::Text;
 use crate::model::{Arguments, Content, ContentPart, Cost, EventFacts, Message, ToolCall, ToolResult, ToolStatus, Usage};
 
 /// A message split into what the model shows as one message (text,
@@ -109,17 +110,22 @@ pub fn cost(a: &Map<String, Value>) -> Option<Cost> {
     Cost::from_parts(amount(a.get("llm.cost.total")), amount(a.get("llm.cost.prompt")), amount(a.get("llm.cost.completion")), &[])
 }
 
-/// What a tool span says about its call: name, call id, arguments, result.
+/// The attribute holding a tool span's result.
+pub const TOOL_RESULT: &str = "gen_ai.tool.call.result";
+
+/// What a tool span says about its call: name, call id, arguments, result
+/// (as the result event shows it).
 pub struct ToolSpan {
     pub name: String,
     pub call_id: Option<String>,
     pub arguments: Arguments,
-    pub result: Option<Value>,
+    pub result: Option<Content>,
 }
 
 /// A tool span (`gen_ai.operation.name` = `execute_tool`, or OpenInference
-/// kind `TOOL`), else None.
-pub fn tool_span(a: &Map<String, Value>, span_name: &str) -> Option<ToolSpan> {
+/// kind `TOOL`), else None. `result_text`: its `gen_ai.tool.call.result`
+/// string when a fast reader left it in the source (`attrs` holds `null`).
+pub fn tool_span(a: &Map<String, Value>, span_name: &str, result_text: Option<&Text>) -> Option<ToolSpan> {
     let genai = str_of(a, "gen_ai.operation.name") == Some("execute_tool");
     let oi = str_of(a, "openinference.span.kind").is_some_and(|k| k.eq_ignore_ascii_case("TOOL"));
     if !genai && !oi {
@@ -132,7 +138,10 @@ pub fn tool_span(a: &Map<String, Value>, span_name: &str) -> Option<ToolSpan> {
         other => Some(other.to_string()),
     });
     let args = ["gen_ai.tool.call.arguments", "input.value", "input"].iter().find_map(|k| a.get(*k));
-    let result = ["gen_ai.tool.call.result", "output.value", "output"].iter().find_map(|k| a.get(*k)).map(json_in_text);
+    let result = match result_text {
+        Some(t) => Some(Content::Text(t.clone())),
+        None => [TOOL_RESULT, "output.value", "output"].iter().find_map(|k| a.get(*k)).map(|v| chat::content_value(Some(&json_in_text(v)))),
+    };
     Some(ToolSpan { name, call_id, arguments: chat::arguments(args), result })
 }
 

@@ -15,7 +15,7 @@ use std::ops::Range;
 
 use crate::json::read;
 use crate::json::scan;
-use crate::json::string::{decode_literal, lossy, unescape_into, unicode_escape};
+use crate::json::string::{decode_literal, lossy, unicode_escape};
 
 /// A string's bytes as they are read: a JSON literal's contents in the
 /// source (`escaped` when they hold an escape), or, for a string not in
@@ -36,25 +36,34 @@ impl<'s> Raw<'s> {
 /// the raw bytes (`usize::MAX` when unknown: never repeated).
 pub type Item = (Range<usize>, usize);
 
-/// The text and items of the input `raw` when it repeats (byte for byte)
-/// at least the first of `last_items`, the items of the text `last` (raw
-/// `last_raw`): that text's prefix, then the rest decoded; `None` when it
-/// repeats none, or the rest is no valid end of the list (no `,` or `]`
+/// The items of the input `raw` when it repeats (byte for byte) at least
+/// the first of `last_items`, the items of the text `text` holds (raw
+/// `last_raw`), and how many it repeats; `text` then holds the input's
+/// text: the last one's cut after the repeated items (not copied: the
+/// prefix was most of a span's bytes), then the rest decoded. `None` when
+/// it repeats none, or the rest is no valid end of the list (no `,` or `]`
 /// after the repeated items, a value serde_json reads otherwise than the
-/// scanner, or trailing bytes).
-pub fn after_repeated(last: &str, last_raw: Raw, last_items: &[Item], raw: Raw) -> Option<(String, Vec<Item>)> {
+/// scanner, or trailing bytes); `text` is then no longer the last text.
+pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw: Raw) -> Option<(Vec<Item>, usize)> {
     if raw.escaped != last_raw.escaped {
         return None; // the bytes are not the same kind of text
     }
-    let common = common_prefix(last_raw.bytes, raw.bytes);
+    // Usually the input repeats the whole last one: one comparison says so.
+    let last_end = last_items.last().map_or(0, |(_, r)| *r);
+    let common = match (last_raw.bytes.get(..last_end), raw.bytes.get(..last_end)) {
+        (Some(a), Some(b)) if a == b => last_end,
+        _ => common_prefix(last_raw.bytes, raw.bytes),
+    };
     let k = last_items.iter().take_while(|(_, r)| *r <= common).count();
     let (last_item, raw_end) = last_items.get(k.checked_sub(1)?)?.clone();
     let text_end = last_item.end;
     let tail = raw.bytes.get(raw_end..)?;
-    let mut text = String::with_capacity(text_end + tail.len());
-    text.push_str(last.get(..text_end)?);
+    text.get(..text_end)?;
+    text.truncate(text_end);
+    text.reserve(tail.len());
+    let mut escapes = Vec::new();
     if raw.escaped {
-        unescape_into(tail, &mut text);
+        unescape_noting(raw.bytes, raw_end, text, &mut escapes)?;
     } else {
         text.push_str(&lossy(tail));
     }
@@ -77,7 +86,7 @@ pub fn after_repeated(last: &str, last_raw: Raw, last_items: &[Item], raw: Raw) 
             }
             let mut new = Vec::new();
             read::items(c, 0, &scan::NO_ENDS, &mut new)?;
-            let ends = raw_offsets(raw, (raw_end, text_end), new.iter().map(|r| r.end + t));
+            let ends = mapped_offsets(raw.bytes.len(), (raw_end, text_end), &escapes, new.iter().map(|r| r.end + t));
             for (n, r) in new.iter().enumerate() {
                 let at = ends.as_ref().and_then(|e| e.get(n)).copied().unwrap_or(usize::MAX);
                 items.push((r.start + t..r.end + t, at));
@@ -85,7 +94,82 @@ pub fn after_repeated(last: &str, last_raw: Raw, last_items: &[Item], raw: Raw) 
         }
         _ => return None,
     }
-    Some((text, items))
+    Some((items, k))
+}
+
+/// One escape of a decoded tail: where it starts and ends, in the raw
+/// bytes and in the text (a dropped backslash decodes to nothing).
+#[derive(Debug, Clone, Copy)]
+struct Escape {
+    raw: (usize, usize),
+    text: (usize, usize),
+}
+
+/// Appends `raw[from..]` decoded to `out` exactly as `unescape_into` does
+/// (its loop, escape by escape), noting each escape: mapping the items'
+/// ends back to the raw bytes then needs no second walk over the escapes
+/// ([`mapped_offsets`]; [`raw_offsets`] walked them again, memchr by
+/// memchr). `None` when the bytes are not UTF-8 (`unescape_into` would
+/// replace some, which the caller does not map; it reads the text whole).
+fn unescape_noting(raw: &[u8], from: usize, out: &mut String, escapes: &mut Vec<Escape>) -> Option<()> {
+    let text = simdutf8::basic::from_utf8(raw.get(from..)?).ok()?;
+    let mut i = from;
+    while i < raw.len() {
+        let Some(at) = raw.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) else {
+            out.push_str(text.get(i - from..)?);
+            return Some(());
+        };
+        out.push_str(text.get(i - from..i - from + at)?);
+        i += at;
+        let (start, at_text) = (i, out.len());
+        match raw.get(i + 1) {
+            Some(b'u') => {
+                let (c, used) = unicode_escape(raw, i);
+                out.push(c);
+                i += used;
+            }
+            Some(c) if c.is_ascii() => {
+                out.push(match c {
+                    b'n' => '\n',
+                    b't' => '\t',
+                    b'r' => '\r',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    other => char::from(*other),
+                });
+                i += 2;
+            }
+            // A backslash before a non-ASCII character is dropped.
+            Some(_) => i += 1,
+            // A last lone backslash: dropped too, and the end of the text.
+            None => i += 1,
+        }
+        escapes.push(Escape { raw: (start, i), text: (at_text, out.len()) });
+    }
+    Some(())
+}
+
+/// [`raw_offsets`] from the escapes [`unescape_noting`] noted: for each text
+/// offset of `ends` (ascending, none before `from.1`) the first raw offset
+/// whose decoding stops exactly there; `None` when one falls inside an
+/// escape's character or past the text. `raw_len`: the raw bytes' length.
+fn mapped_offsets(raw_len: usize, from: (usize, usize), escapes: &[Escape], ends: impl Iterator<Item = usize>) -> Option<Vec<usize>> {
+    let mut out = Vec::new();
+    for target in ends {
+        // The run of plain bytes that ends at the first escape not before `target`.
+        let k = escapes.partition_point(|e| e.text.0 < target);
+        let (r, d) = match k.checked_sub(1).and_then(|p| escapes.get(p)) {
+            Some(e) => (e.raw.1, e.text.1),
+            None => from,
+        };
+        let run_end = escapes.get(k).map_or(raw_len, |e| e.raw.0);
+        let at = r.checked_add(target.checked_sub(d)?)?;
+        if at > run_end {
+            return None;
+        }
+        out.push(at);
+    }
+    Some(out)
 }
 
 /// The items `ranges` of the text `raw` decodes to, with where each ends
@@ -169,6 +253,24 @@ mod tests {
         assert_eq!(raw_offsets(r, (0, 0), [8].into_iter()), None);
     }
 
+    /// Decoding while noting the escapes gives `unescape_into`'s text, and
+    /// the offsets mapped from the notes are the ones walking the escapes again gives.
+    #[test]
+    fn noted_escapes_map_as_the_walk_does() {
+        for s in [r#"[{\"a\":\"\u00e9\ud83d\ude00\n\"},1]"#, r#"ab\"\\\/\b\f\r\t\x\u12\ud800z\ud83d\u0041é\é"#, "plain", r#"end\"#, r#"\"#] {
+            let r = raw(s);
+            let (mut text, mut escapes) = (String::new(), Vec::new());
+            unescape_noting(r.bytes, 0, &mut text, &mut escapes).unwrap();
+            let mut expected = String::new();
+            crate::json::string::unescape_into(r.bytes, &mut expected);
+            assert_eq!(text, expected, "{s}");
+            for t in 0..=text.len() + 1 {
+                let walked = raw_offsets(r, (0, 0), [t].into_iter());
+                assert_eq!(mapped_offsets(r.bytes.len(), (0, 0), &escapes, [t].into_iter()), walked, "{s} at {t}");
+            }
+        }
+    }
+
     #[test]
     fn repeated_items_are_not_decoded_again() {
         let last_raw = raw(r#"[{\"x\":1}, {\"y\":\"\u00e9\"}]"#);
@@ -177,17 +279,18 @@ mod tests {
         read::items(last.as_bytes(), 0, &scan::NO_ENDS, &mut ranges).unwrap();
         let items = with_raw_ends(last_raw, ranges);
         let next = raw(r#"[{\"x\":1}, {\"y\":\"\u00e9\"},{\"z\":[]} ]"#);
-        let (text, got) = after_repeated(&last, last_raw, &items, next).unwrap();
-        assert_eq!(text, next.decoded());
+        let mut text = last.to_string();
+        let (got, k) = after_repeated(&mut text, last_raw, &items, next).unwrap();
+        assert_eq!((text.as_str(), k), (next.decoded().as_ref(), 2));
         let mut whole = Vec::new();
         read::items(text.as_bytes(), 0, &scan::NO_ENDS, &mut whole).unwrap();
         assert_eq!(got.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(), whole);
         assert_eq!(got, with_raw_ends(next, whole));
         // Not a list's end: read whole by the caller.
         for bad in [r#"[{\"x\":1}, {\"y\":\"\u00e9\"},]"#, r#"[{\"x\":1}, {\"y\":\"\u00e9\"}] x"#, r#"[{\"x\":1}, {\"y\":\"\u00e9\"},{]"#] {
-            assert_eq!(after_repeated(&last, last_raw, &items, raw(bad)), None, "{bad}");
+            assert_eq!(after_repeated(&mut last.to_string(), last_raw, &items, raw(bad)), None, "{bad}");
         }
         // Nothing repeated.
-        assert_eq!(after_repeated(&last, last_raw, &items, raw(r#"[{\"x\":2}]"#)), None);
+        assert_eq!(after_repeated(&mut last.to_string(), last_raw, &items, raw(r#"[{\"x\":2}]"#)), None);
     }
 }

@@ -93,7 +93,9 @@ pub fn input_text_at(b: &[u8], ends: &ContainerEnds, span: usize) -> Option<(Ran
 #[derive(Default)]
 pub struct LastInput<'s> {
     conversation: Conversation,
-    text: Cow<'s, str>,
+    /// Its text: the next span's, when that repeats its items, is this one
+    /// cut after them with the rest appended ([`after_repeated`]).
+    text: String,
     /// The bytes `text` was decoded from, and its items (where each ends in
     /// both): what the next span's input is compared with.
     raw: Raw<'s>,
@@ -108,7 +110,7 @@ type Failure = (usize, String);
 /// A span's input read item by item.
 pub struct InputRead<'s> {
     pub sent: Sent<Msg>,
-    text: Cow<'s, str>,
+    text: String,
     raw: Raw<'s>,
     items: Vec<Item>,
     failure: Option<Failure>,
@@ -126,23 +128,33 @@ impl<'s> LastInput<'s> {
     /// string `raw`, after its `system` message; the text back when it is
     /// not a non-empty JSON list serde_json reads as the scanner does (the
     /// caller reads it whole). Only what follows the items it repeats of
-    /// the last span's is decoded ([`after_repeated`]).
-    pub fn read(&self, raw: Raw<'s>, system: Option<Msg>) -> Result<InputRead<'s>, Cow<'s, str>> {
-        let (text, items) = match after_repeated(&self.text, self.raw, &self.items, raw) {
-            Some((text, items)) => (Cow::Owned(text), Some(items)),
-            None => (raw.decoded(), None),
+    /// the last span's is decoded ([`after_repeated`]). The last span's
+    /// text becomes this one's: until [`LastInput::remember`] is given the
+    /// read, there is no last span (an error forgets it: the next span's
+    /// input is read whole, as the first of a trace is).
+    pub fn read(&mut self, raw: Raw<'s>, system: Option<Msg>) -> Result<InputRead<'s>, Cow<'s, str>> {
+        let mut text = std::mem::take(&mut self.text);
+        let repeated = after_repeated(&mut text, self.raw, &self.items, raw);
+        let (text, items, shared) = match repeated {
+            Some((items, shared)) => (text, Some(items), shared),
+            None => (raw.decoded().into_owned(), None, 0),
         };
-        let Some(items) = items.or_else(|| whole_items(text.as_bytes()).map(|ranges| with_raw_ends(raw, ranges))) else { return Err(text) };
-        match self.items(&text, &items, system) {
-            Some((sent, failure)) => Ok(InputRead { sent, text, raw, items, failure }),
-            None => Err(text),
+        let items = items.or_else(|| whole_items(text.as_bytes()).map(|ranges| with_raw_ends(raw, ranges)));
+        let read = items.and_then(|items| self.items(&text, &items, shared, system).map(|(sent, failure)| (sent, items, failure)));
+        match read {
+            Some((sent, items, failure)) => Ok(InputRead { sent, text, raw, items, failure }),
+            None => {
+                *self = LastInput::default();
+                Err(Cow::Owned(text))
+            }
         }
     }
 
-    fn items(&self, text: &str, items: &[Item], system: Option<Msg>) -> Option<(Sent<Msg>, Option<Failure>)> {
+    /// `shared`: how many leading items are the last span's, byte for byte.
+    fn items(&self, text: &str, items: &[Item], shared: usize, system: Option<Msg>) -> Option<(Sent<Msg>, Option<Failure>)> {
         let ranges = items.iter().map(|(r, _)| r.clone()).collect();
         let mut failure = None;
-        let sent = self.conversation.input_items(self.text.as_bytes(), text.as_bytes(), ranges, system.into_iter().collect(), |i, item| {
+        let sent = self.conversation.input_after_shared(shared, text.as_bytes(), ranges, system.into_iter().collect(), |i, item| {
             let v = value_of(item);
             if failure.is_none() {
                 failure = check_item(Kind::Input, &v).map(|why| (i, why));

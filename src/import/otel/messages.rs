@@ -17,7 +17,11 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
+use std::borrow::Cow;
+
 use super::attrs::json_in;
+use super::reader::SpanTexts;
+use crate::text::RawText;
 
 /// One message in GenAI form.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +97,35 @@ pub struct SpanEvent<'a> {
 /// The attribute holding a call's input messages.
 pub const INPUT: &str = "gen_ai.input.messages";
 
+/// The attributes holding a call's system instructions and output messages.
+pub const SYSTEM: &str = "gen_ai.system_instructions";
+pub const OUTPUT: &str = "gen_ai.output.messages";
+
+/// The last system instructions read as JSON: their bytes (of a string, 0,
+/// or a literal in the source, 1 + escaped) and what they read as.
+#[derive(Default)]
+pub struct LastSystem(Option<(u8, Vec<u8>, Value)>);
+
+impl LastSystem {
+    /// The JSON in the text whose bytes are `bytes` (of kind `kind`),
+    /// `text` when they are not the last ones'.
+    fn read<'t>(&mut self, kind: u8, bytes: &[u8], text: impl FnOnce() -> Cow<'t, str>) -> Value {
+        if let Some((k, seen, value)) = &self.0 {
+            if *k == kind && seen.as_slice() == bytes {
+                return value.clone();
+            }
+        }
+        let value = json_text(&text());
+        self.0 = Some((kind, bytes.to_vec(), value.clone()));
+        value
+    }
+}
+
+/// [`json_in`] of a string: its JSON, else the string itself.
+fn json_text(s: &str) -> Value {
+    crate::json::build::from_str(s).unwrap_or_else(|_| Value::String(s.to_string()))
+}
+
 /// The GenAI message attributes of a span or event, each read once from its
 /// JSON text: the schema check and the messages both need them, and on a
 /// chat span they hold the whole conversation so far.
@@ -110,8 +143,31 @@ impl GenaiValues {
 
     /// All but `gen_ai.input.messages` (read item by item by the caller).
     pub fn without_input(a: &Map<String, Value>) -> GenaiValues {
-        let read = |k: &str| a.get(k).map(json_in);
-        GenaiValues { system: read("gen_ai.system_instructions"), input: None, output: read("gen_ai.output.messages") }
+        Self::without_input_after(a, &SpanTexts::default(), &mut LastSystem::default())
+    }
+
+    /// [`GenaiValues::without_input`] of a span whose system instructions
+    /// and output messages may be left in the source (`texts`, their
+    /// `attrs` entries `null`); the system instructions read once for the
+    /// spans that repeat `last`'s text (an agent's chat spans each carry the
+    /// same ones: parsing them again was 3% of an otel parse).
+    pub fn without_input_after(a: &Map<String, Value>, texts: &SpanTexts, last: &mut LastSystem) -> GenaiValues {
+        let system = match &texts.system {
+            Some(t) => Some(match t.raw() {
+                RawText::Source { bytes, escaped } => last.read(1 + u8::from(escaped), bytes, || t.decoded()),
+                RawText::Owned(s) => last.read(0, s.as_bytes(), || Cow::Borrowed(s)),
+                RawText::Twice { .. } => json_text(&t.decoded()),
+            }),
+            None => a.get(SYSTEM).map(|v| match v {
+                Value::String(s) => last.read(0, s.as_bytes(), || Cow::Borrowed(s)),
+                other => json_in(other),
+            }),
+        };
+        let output = match &texts.output {
+            Some(t) => Some(json_text(&t.decoded())),
+            None => a.get(OUTPUT).map(json_in),
+        };
+        GenaiValues { system, input: None, output }
     }
 
     /// The value of one of [`super::genai_schema::ATTRIBUTES`].

@@ -10,6 +10,7 @@
 
 mod attrs;
 mod convert;
+mod fast;
 mod genai_schema;
 mod input_tail;
 mod input_text;

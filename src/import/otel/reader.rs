@@ -40,6 +40,20 @@ pub struct SpanRec {
     /// holds `null` in its place): a chat span's conversation so far, which
     /// every span held until the walk.
     pub input_text: Option<Text>,
+    /// Other string attributes the fast reader left in the source.
+    pub texts: SpanTexts,
+}
+
+/// A span's string attributes that a fast reader (`fast.rs`) leaves in the
+/// source, their `attrs` entries `null`: what the walk reads of them once
+/// (the output messages, the system instructions: parsed; a tool's result:
+/// shown as it is) need not be decoded into the span and held there until
+/// the end of the parse, and a tool result shown stays in the source.
+#[derive(Default)]
+pub struct SpanTexts {
+    pub output: Option<Text>,
+    pub system: Option<Text>,
+    pub result: Option<Text>,
 }
 
 impl SpanRec {
@@ -82,6 +96,15 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         if r.broken {
             continue; // kept as an unparsed event by the core
         }
+        // A plain request is read from its bytes (`fast`).
+        if out.reads_fast(&r.range) {
+            if let Some(read) = super::fast::request(out, input, &r.range, &r.path) {
+                found.requests += 1;
+                found.spans.extend(read.spans);
+                found.resources.extend(read.resources);
+                continue;
+            }
+        }
         // A request's input texts are left out of its value (and in the source).
         let mut texts = if out.reads_fast(&r.range) { request_input_texts(input.bytes, &input.split.ends, r.range.start) } else { Vec::new() };
         let holes: Vec<Range<usize>> = texts.iter().map(|(_, inner, _)| inner.start.saturating_sub(1 + r.range.start)..(inner.end + 1).saturating_sub(r.range.start)).collect();
@@ -108,9 +131,9 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
             report(out, &r.range, &r.path, &problems);
             let mut attrs = key_values(get(&o, &schema::SPAN, "attributes"));
             let (o, input_text) = slim(out, input, o, &mut attrs, &r.range, true, None);
-            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true, input_text });
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), span: o, attrs, resource: no_resource.clone(), scope: no_scope.clone(), flat: false, own_range: true, input_text, texts: SpanTexts::default() });
         } else if is_flat_attributes(&o) {
-            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true, input_text: None });
+            found.spans.push(SpanRec { range: r.range.clone(), path: r.path.clone(), attrs: o.clone(), span: o, resource: no_resource.clone(), scope: no_scope.clone(), flat: true, own_range: true, input_text: None, texts: SpanTexts::default() });
         } else {
             out.diag_in(Error, "not-otlp", "expected an OTLP request (`resourceSpans`), a span (`traceId`, `spanId`) or span attributes (`gen_ai.*`, `llm.*`)".to_string(), &r.range, &r.path, &[], None);
             out.set_aside(r.range.clone(), r.path.clone(), "not an OTLP request, span or attribute object");
@@ -270,7 +293,7 @@ fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, m
                 let mut attrs = key_values(get(&span, &schema::SPAN, "attributes"));
                 let left_out = texts.binary_search_by_key(&span_range.start, |t| t.0).ok().and_then(|i| texts.get(i)).map(|(_, inner, escaped)| (inner.clone(), *escaped));
                 let (span, input_text) = slim(out, input, span, &mut attrs, &span_range, sp_own, left_out);
-                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own, input_text });
+                found.spans.push(SpanRec { range: span_range, path: span_path, span, attrs, resource: resource.clone(), scope: scope.clone(), flat: false, own_range: sp_own, input_text, texts: SpanTexts::default() });
             }
         }
         rs.insert(ss_key.to_string(), Value::Array(scopes));

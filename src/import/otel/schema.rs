@@ -179,6 +179,12 @@ fn field(message: &'static Message, key: &str) -> Option<&'static Field> {
     message.fields.iter().find(|fl| fl.json == key || fl.proto == key)
 }
 
+/// True when `key` is the JSON name of one of `message`'s fields (a fast
+/// reader takes no proto names: the exact path reads them).
+pub fn is_json_name(message: &'static Message, key: &[u8]) -> bool {
+    message.fields.iter().any(|fl| fl.json.as_bytes() == key)
+}
+
 /// The canonical JSON name `key` stands for in `message`, if any (to read a
 /// field whichever name the writer used).
 pub fn get<'v>(o: &'v Map<String, Value>, message: &'static Message, json: &str) -> Option<&'v Value> {

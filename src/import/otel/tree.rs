@@ -20,7 +20,7 @@ use super::convert::{self, tool_span};
 use super::attrs::json_in;
 use super::input_tail::Raw;
 use super::input_text::{InputRead, LastInput};
-use super::messages::{exchange, system_message, GenaiValues, Msg, SpanEvent, INPUT};
+use super::messages::{exchange, system_message, GenaiValues, LastSystem, Msg, SpanEvent, INPUT};
 use crate::import::history::Sent;
 use super::reader::SpanRec;
 use super::schema::{self, get};
@@ -64,6 +64,8 @@ struct Run<'s, 'r, 'a> {
     too_deep: bool,
     /// The last span whose input was read item by item.
     last_input: LastInput<'s>,
+    /// The last system instructions read.
+    last_system: LastSystem,
 }
 
 /// How many levels a span path keeps.
@@ -71,7 +73,7 @@ const MAX_DEPTH: usize = 256;
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default() }
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -194,7 +196,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let views: Vec<SpanEvent> = events.iter().map(|(n, a, _)| SpanEvent { name: n, attrs: a }).collect();
         // The input, the conversation so far, is read past what the last
         // span sent when it can be (an empty list stands in for it).
-        let mut values = GenaiValues::without_input(&s.attrs);
+        let mut values = GenaiValues::without_input_after(&s.attrs, &s.texts, &mut self.last_system);
         let mut read = None;
         values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message))) {
             Some(Ok(r)) => {
@@ -217,7 +219,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         // In time order: what was sent, the call a tool span makes, the
         // span's own events, what came back.
         let output = self.conversation(s, path, sent, read, &x.output, rfc3339(start));
-        let tool = tool_span(&s.attrs, s.str_field("name")).map(|t| self.tool_call(s, path, t));
+        let tool = tool_span(&s.attrs, s.str_field("name"), s.texts.result.as_ref()).map(|t| self.tool_call(s, path, t));
         for (k, (name, attrs, at)) in events.iter().enumerate() {
             let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
             if consumed {
@@ -374,8 +376,8 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan, call: CallRef, failed: bool, at: Option<String>) {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let status = if failed { ToolStatus::Error } else if t.result.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
-        let content = match (&t.result, failed) {
-            (Some(v), _) => chat::content_value(Some(v)),
+        let content = match (t.result, failed) {
+            (Some(c), _) => c,
             (None, true) => chat::content_value(get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("message"))),
             (None, false) => Content::None,
         };

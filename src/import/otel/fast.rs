@@ -1,0 +1,257 @@
+//! An OTLP request read from its bytes (docs/adding-a-format.md §8): the
+//! exact path builds the whole request as a `serde_json::Value`, checks it,
+//! then copies every attribute value out of it and drops the span objects'
+//! copies; on the generated 10 MB file that was a third of the parse. Here
+//! each span's members are read from the bytes; its scalar members (ids,
+//! times, status, events) are built and checked as the exact path checks
+//! them, and each attribute's value is decoded once, straight into the
+//! span's attribute object (`gen_ai.input.messages` not even that: left in
+//! the source as a `Text`, and so are the output messages, the system
+//! instructions and a tool's result: `reader::SpanTexts`). What the reader keeps is the exact path's after
+//! `reader::slim`: the span object with its attributes' keys only (the
+//! diagnostics' paths need no more), the attributes by key, the input text.
+//!
+//! Anything the exact path would say something about, or might read
+//! otherwise, gives `None` and the request takes the exact path: a member
+//! named by its proto name or unknown, a repeated or escaped key, a
+//! repeated attribute, a value of the wrong kind, any schema problem.
+
+use std::ops::Range;
+use std::rc::Rc;
+
+use serde_json::{json, Map, Value};
+
+use super::attrs::{any_value, key_values};
+use super::messages::INPUT;
+use super::convert::TOOL_RESULT;
+use super::messages::{OUTPUT, SYSTEM};
+use super::reader::{SpanRec, SpanTexts};
+use super::schema::{self, get, Message};
+use crate::import::{Builder, Input};
+use crate::json::fields::{build_object, Fields};
+use crate::json::read::{self, Kind, Member};
+use crate::json::string::decode_literal;
+use crate::json::{render_path, scan, ContainerEnds, Seg};
+
+/// What one request adds to the reader's `Found`.
+#[derive(Default)]
+pub struct Request {
+    pub spans: Vec<SpanRec>,
+    /// Per `resourceSpans`: what the exact path keeps for the file metadata.
+    pub resources: Vec<Value>,
+}
+
+/// The request at `range` (a record `Builder::reads_fast` allows) read from
+/// its bytes, or `None` when the exact path must read it.
+pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -> Option<Request> {
+    let r = Reader { out, b: input.bytes, ends: &input.split.ends };
+    let mut top = Vec::new();
+    read::members(r.b, scan::skip_ws(r.b, range.start), r.ends, &mut top)?;
+    let [list] = top.as_slice() else { return None };
+    if list.key_escaped || r.b.get(list.key.clone())? != b"resourceSpans" || list.kind != Kind::Array {
+        return None;
+    }
+    let mut found = Request::default();
+    let (mut members, mut ss_members) = (Vec::new(), Vec::new());
+    let (mut rs_items, mut ss_items, mut span_items) = (Vec::new(), Vec::new(), Vec::new());
+    read::items(r.b, list.value.start, r.ends, &mut rs_items)?;
+    for (i, rs_at) in rs_items.iter().enumerate() {
+        read::members(r.b, rs_at.start, r.ends, &mut members)?;
+        let (mut rs, ss_list) = r.object(&members, &schema::RESOURCE_SPANS, "scopeSpans")?;
+        let resource_value = get(&rs, &schema::RESOURCE_SPANS, "resource").cloned().unwrap_or(Value::Null);
+        let resource = Rc::new(key_values(resource_value.get("attributes")));
+        // As the exact path: the list taken out (where `remove` leaves the
+        // other members), the scopes put back last.
+        rs.remove("scopeSpans");
+        let Some(ss_list) = ss_list else {
+            found.resources.push(Value::Object(rs));
+            continue;
+        };
+        let mut scopes = Vec::new();
+        read::items(r.b, ss_list.start, r.ends, &mut ss_items)?;
+        for (j, ss_at) in ss_items.iter().enumerate() {
+            read::members(r.b, ss_at.start, r.ends, &mut ss_members)?;
+            let (mut ss, spans) = r.object(&ss_members, &schema::SCOPE_SPANS, "spans")?;
+            ss.remove("spans");
+            let scope_value = get(&ss, &schema::SCOPE_SPANS, "scope").cloned().unwrap_or(Value::Null);
+            let scope = Rc::new(json!({
+                "name": scope_value.get("name").cloned().unwrap_or(Value::Null),
+                "version": scope_value.get("version").cloned().unwrap_or(Value::Null),
+                "attributes": Value::Object(key_values(scope_value.get("attributes"))),
+            }));
+            scopes.push(Value::Object(ss));
+            let Some(spans) = spans else { continue };
+            read::items(r.b, spans.start, r.ends, &mut span_items)?;
+            for (k, span_range) in span_items.iter().enumerate() {
+                let segs = [Seg::key("resourceSpans"), Seg::Index(i), Seg::key("scopeSpans"), Seg::Index(j), Seg::key("spans"), Seg::Index(k)];
+                let mut span = r.span(span_range, &mut members)?;
+                span.path = render_path(path, &segs);
+                span.resource = resource.clone();
+                span.scope = scope.clone();
+                found.spans.push(span);
+            }
+        }
+        rs.insert("scopeSpans".to_string(), Value::Array(scopes));
+        found.resources.push(Value::Object(rs));
+    }
+    Some(found)
+}
+
+/// An object built without one of its lists, and where that list is.
+type ObjectWithList = (Map<String, Value>, Option<Range<usize>>);
+
+/// An attribute's value: a `stringValue`'s contents (and whether they hold
+/// an escape), or any other value object's bytes.
+enum AttrValue {
+    Text(Range<usize>, bool),
+    Other(Range<usize>),
+}
+
+struct Reader<'r, 'a> {
+    out: &'r Builder<'a>,
+    b: &'r [u8],
+    ends: &'r ContainerEnds,
+}
+
+impl Reader<'_, '_> {
+    /// The object of `members` as the exact path builds it, with `list` (a
+    /// member the caller reads item by item) a `null` in its place, and
+    /// where that list is; `None` unless every key is written plainly,
+    /// once, by its JSON name, `list` (when there) is a list, and the
+    /// object passes the schema check.
+    fn object(&self, members: &[Member], message: &'static Message, list: &str) -> Option<ObjectWithList> {
+        let mut at = None;
+        for (n, m) in members.iter().enumerate() {
+            let key = self.b.get(m.key.clone())?;
+            if m.key_escaped || !schema::is_json_name(message, key) || members.get(..n)?.iter().any(|o| self.b.get(o.key.clone()) == Some(key)) {
+                return None;
+            }
+            if key == list.as_bytes() {
+                if m.kind != Kind::Array {
+                    return None;
+                }
+                at = Some(m.value.clone());
+            }
+        }
+        let o = build_object(self.b, members, |key, _| (key == list.as_bytes()).then_some(Value::Null))?;
+        let mut problems = Vec::new();
+        schema::check_object(&o, message, &[list], &mut Vec::new(), &mut problems);
+        problems.is_empty().then_some((o, at))
+    }
+
+    /// One span, with its path, resource and scope left for the caller.
+    fn span(&self, range: &Range<usize>, members: &mut Vec<Member>) -> Option<SpanRec> {
+        if !self.out.can_defer_metadata(range) {
+            return None;
+        }
+        read::members(self.b, range.start, self.ends, members)?;
+        let (mut span, list) = self.object(members, &schema::SPAN, "attributes")?;
+        let mut attrs = Map::new();
+        let mut input_text = None;
+        let mut texts = SpanTexts::default();
+        if let Some(list) = list {
+            let (mut items, mut kv, mut value) = (Vec::new(), Vec::new(), Vec::new());
+            read::items(self.b, list.start, self.ends, &mut items)?;
+            let mut keys = Vec::with_capacity(items.len());
+            for item in &items {
+                let (name, found) = match self.compact_attribute(item) {
+                    Some(found) => found,
+                    None => self.attribute(item, &mut kv, &mut value)?,
+                };
+                let name = std::str::from_utf8(self.b.get(name)?).ok()?;
+                let attr = match found {
+                    AttrValue::Text(inner, escaped) => {
+                        let slot = match name {
+                            INPUT => Some(&mut input_text),
+                            OUTPUT => Some(&mut texts.output),
+                            SYSTEM => Some(&mut texts.system),
+                            TOOL_RESULT => Some(&mut texts.result),
+                            _ => None,
+                        };
+                        match slot {
+                            Some(slot) => {
+                                *slot = Some(self.out.text(inner, escaped));
+                                Value::Null
+                            }
+                            None => Value::String(decode_literal(self.b.get(inner)?, escaped).into_owned()),
+                        }
+                    }
+                    AttrValue::Other(range) => self.any_value(&range)?,
+                };
+                if attrs.insert(name.to_string(), attr).is_some() {
+                    return None;
+                }
+                let mut kept = Map::new();
+                kept.insert("key".to_string(), Value::String(name.to_string()));
+                keys.push(Value::Object(kept));
+            }
+            if let Some(slot) = span.get_mut("attributes") {
+                *slot = Value::Array(keys);
+            }
+        }
+        Some(SpanRec {
+            range: range.clone(),
+            path: String::new(),
+            span,
+            attrs,
+            resource: Rc::new(Map::new()),
+            scope: Rc::new(Value::Null),
+            flat: false,
+            own_range: true,
+            input_text,
+            texts,
+        })
+    }
+
+    /// The usual attribute, `{"key":"…","value":{"stringValue":"…"}}` written
+    /// compactly (as exporters write it), matched byte for byte: what
+    /// [`Reader::attribute`] finds in it, without reading its two objects
+    /// member by member (that was a sixth of reading a request). `None`
+    /// for any other spelling.
+    fn compact_attribute(&self, item: &Range<usize>) -> Option<(Range<usize>, AttrValue)> {
+        const HEAD: &[u8] = br#"{"key":""#;
+        const MID: &[u8] = br#","value":{"stringValue":"#;
+        let b = self.b;
+        if !b.get(item.clone())?.starts_with(HEAD) {
+            return None;
+        }
+        let key_open = item.start + HEAD.len() - 1;
+        let (key_end, key_escaped) = read::string_end(b, key_open)?;
+        let open = key_end + MID.len();
+        if key_escaped || b.get(key_end..open)? != MID || b.get(open) != Some(&b'"') {
+            return None;
+        }
+        let (end, escaped) = self.ends.string_at(open).or_else(|| read::string_end(b, open))?;
+        if b.get(end..item.end)? != b"}}" {
+            return None;
+        }
+        Some((key_open + 1..key_end - 1, AttrValue::Text(open + 1..end - 1, escaped)))
+    }
+
+    /// An attribute `{"key": "…", "value": {…}}` read member by member: its
+    /// key's contents and its value; `None` unless it has those two members
+    /// only, the key a string without escapes, the value an object.
+    fn attribute(&self, item: &Range<usize>, kv: &mut Vec<Member>, value: &mut Vec<Member>) -> Option<(Range<usize>, AttrValue)> {
+        read::members(self.b, item.start, self.ends, kv)?;
+        let f = Fields::find(self.b, kv, [b"key", b"value"])?;
+        let (key, v) = (f.get(kv, 0)?, f.get(kv, 1)?);
+        if kv.len() != 2 || key.kind != Kind::String || key.escaped || v.kind != Kind::Object {
+            return None;
+        }
+        read::members(self.b, v.value.start, self.ends, value)?;
+        let found = match value.as_slice() {
+            [only] if !only.key_escaped && only.kind == Kind::String && self.b.get(only.key.clone()) == Some(b"stringValue".as_slice()) => AttrValue::Text(only.inner(), only.escaped),
+            _ => AttrValue::Other(v.value.clone()),
+        };
+        Some((key.inner(), found))
+    }
+
+    /// Any other attribute value, built and checked as an `AnyValue`, then
+    /// made plain JSON as the exact path makes it.
+    fn any_value(&self, v: &Range<usize>) -> Option<Value> {
+        let value = crate::json::build::value(self.b.get(v.clone())?)?;
+        let mut problems = Vec::new();
+        schema::check(&value, &schema::ANY_VALUE, &[], &mut Vec::new(), &mut problems);
+        problems.is_empty().then(|| any_value(&value))
+    }
+}
