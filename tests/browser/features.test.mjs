@@ -31,6 +31,8 @@ const SAMPLE = join(root, 'www', 'samples', 'openai-weather.json');
 /** Everything the page may request while it starts: its own files, the wasm, the sample list. */
 const STARTUP = new Set([
   '/', '/style.css', '/app.js', '/viewer.js', '/client.js', '/dom.js', '/events.js', '/jsontree.js', '/vlist.js', '/loader.js', '/worker.js',
+  // The worker's reader of a large .eval's slices (imported by worker.js; small, no trace content).
+  '/lazy-archive.js',
   '/views/index.js', '/views/registry.js', '/views/stats.js', '/views/diagnostics.js', '/views/spans.js', '/views/timeline.js', '/views/format.js', '/views/agentrun.js', '/views/runs/index.js', '/views/runs/columns.js', '/views/runs/score-summary.js', '/views/compare.js', '/views/span-chart.js',
   '/pkg/agent_trace_viewer.js', '/pkg/agent_trace_viewer_bg.wasm', '/samples/index.json',
   // viewer.js's parts, and the Transcript view's (the worker imports its page-data.js).
