@@ -310,6 +310,13 @@ pub struct RunView<'a> {
     pub pending_body: Option<&'a str>,
 }
 
+/// A run's first event and the end of its last: its events are contiguous.
+fn event_bounds(r: &crate::model::AgentRun) -> (u32, u32) {
+    let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
+    let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
+    (first, last)
+}
+
 /// Every run of the trace (`trace.runs()`).
 pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
     trace
@@ -317,8 +324,7 @@ pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
         .iter()
         .enumerate()
         .map(|(index, r)| {
-            let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
-            let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
+            let (first, last) = event_bounds(r);
             RunView {
                 index,
                 id: &r.id,
@@ -365,8 +371,7 @@ pub fn run_heads(trace: &Trace) -> Vec<RunHead<'_>> {
         .iter()
         .enumerate()
         .map(|(index, r)| {
-            let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
-            let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
+            let (first, last) = event_bounds(r);
             RunHead {
                 index,
                 id: &r.id,
