@@ -13,6 +13,11 @@ cargo clippy --lib
 cargo clippy --lib --target wasm32-unknown-unknown
 cargo clippy -p agent-trace-viewer-tokenizer --lib --target wasm32-unknown-unknown
 
+# The fuzz targets (built for real by scripts/fuzz.sh with nightly and cargo-fuzz) are
+# type-checked here so that they cannot rot unseen: they did, for several sessions.
+log "cargo check: the fuzz targets compile against the library"
+cargo check --manifest-path fuzz/Cargo.toml --bins
+
 log "cargo test"
 cargo test
 

@@ -227,7 +227,8 @@ pub fn render_current(data: &[u8], mask: u8) {
 
 /// PyYAML's dump, Python's str/repr and json.dumps of the bytes as JSON.
 pub fn render_values(data: &[u8]) {
-    use agent_trace_viewer::render::{py, pyjson, yaml};
+    use agent_trace_viewer::agentrun::py;
+    use agent_trace_viewer::render::{pyjson, yaml};
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else { return };
     let v = py::Py::from_json(&value);
     let _ = yaml::dump(&v);
