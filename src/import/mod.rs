@@ -114,7 +114,6 @@ pub trait Format: Sync {
     fn file_group_reads_head(&self, _path: &str) -> bool {
         false
     }
-    /// The views this format offers besides the event list.
     /// What archive member `name` is to a lazy opening of the archive
     /// ([`crate::lazy::LazyArchive`]): a run's body, read only when the run
     /// is shown or searched, or the summaries that stand for the bodies
@@ -126,6 +125,7 @@ pub trait Format: Sync {
         None
     }
 
+    /// The views this format offers besides the event list.
     fn views(&self) -> &'static [ViewInfo] {
         &[]
     }
