@@ -30,6 +30,8 @@ export interface ViewerTraceInfo {
   format: string;
   /** "json" or "jsonl". */
   layout: string;
+  /** The files or archive members read as this one trace; 1 for a single input. */
+  fileCount: number;
   eventCount: number;
   runCount: number;
   byteLength: number;

@@ -170,6 +170,7 @@ function describe(trace, name, parseMs, keepId = null, metadata = null) {
     name,
     format: trace.format,
     layout: trace.layout,
+    fileCount: trace.fileCount,
     eventCount: trace.eventCount,
     runCount: trace.runCount,
     byteLength: trace.byteLength,

@@ -21,6 +21,14 @@ impl JsTrace {
         }
     }
 
+    /// How many input files were read as this one trace: an archive's
+    /// members or the files of a folder (`parseFiles`); 1 for a single input.
+    /// The page says "3 files" rather than the joined source's layout.
+    #[wasm_bindgen(getter, js_name = fileCount)]
+    pub fn file_count(&self) -> u32 {
+        crate::source::clamp_u32(self.trace.files.len().max(1))
+    }
+
     /// Number of events: one per record of the source.
     #[wasm_bindgen(getter, js_name = eventCount)]
     pub fn event_count(&self) -> u32 {

@@ -63,6 +63,7 @@ test('a large .eval opens lazily on its runs table, every sample listed, no samp
   // The directory, header and summaries only: a small part of the file.
   assert.ok(shown.lazy.bytesRead < generated.bytes / 20, `read ${shown.lazy.bytesRead} of ${generated.bytes} bytes at open`);
   assert.equal(await page.evaluate(() => window.__viewer.state.view), 'runs');
+  assert.equal(await page.textContent('[data-fact="layout"]'), 'ZIP archive');
   // The table: scores and tokens from the summaries, events not known yet.
   const cols = await headers(page);
   const rows = await cells(page);

@@ -237,6 +237,8 @@ test('an OpenHands conversation folder (one event per file) opens as one trace',
   await waitForCount(page, `${names.length} events`);
   assert.equal(await page.textContent('[data-fact="format"]'), 'openhands');
   assert.equal(await page.textContent('[data-fact="events"]'), String(names.length));
+  // Several files read as one: the summary counts them (the joined source's JSONL says nothing).
+  assert.equal(await page.textContent('[data-fact="layout"]'), `${names.length} files`);
   await page.waitForFunction((n) => document.querySelector('#status').textContent === `Loaded ${n}`, name);
   await page.screenshot({ path: join(artifacts, 'viewer-openhands-folder.png') });
 

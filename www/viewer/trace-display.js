@@ -21,7 +21,7 @@ export function installTraceDisplay(v) {
     const { stats, detection } = info;
     const facts = [
       ['format', `${info.format}${detection.forced ? ' (forced)' : ''}`],
-      ['layout', info.layout.toUpperCase()],
+      ['layout', layoutFact(info)],
       ['runs', stats.runs],
       ['events', stats.events],
       ['tool calls', stats.toolCalls],
@@ -45,6 +45,14 @@ export function installTraceDisplay(v) {
       ),
       readAsMenu(info),
     );
+  }
+
+  /** JSON or JSONL for one file; for several read as one trace (a folder, an
+   * archive's members) their count, since the joined source's layout says
+   * nothing about the files the user gave. */
+  function layoutFact(info) {
+    if (info.lazy) return 'ZIP archive';
+    return info.fileCount > 1 ? `${info.fileCount} files` : info.layout.toUpperCase();
   }
 
   /** "Read as": parse the file again as a format the user names, or back to detection. */
