@@ -52,7 +52,7 @@ export async function openLazily(file, format, { archiveTailNeeded, openArchiveL
   try {
     archive = openArchiveLazily(tail, size, format ? { format } : {});
   } catch (e) {
-    if (/read it whole/.test(e.message)) return null;
+    if (e.code === 'not-lazy') return null;
     throw e;
   }
   try {

@@ -21,8 +21,15 @@ pub struct JsLazyArchive {
 /// `readTo`: read the member again from its `readRange` start to that byte.
 fn lazy_error(e: LazyError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
-    if let LazyError::Short { end } = e {
-        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("readTo"), &JsValue::from_f64(end as f64));
+    match e {
+        LazyError::Short { end } => {
+            let _ = js_sys::Reflect::set(&err, &JsValue::from_str("readTo"), &JsValue::from_f64(end as f64));
+        }
+        // A caller tells "read it whole" from a broken archive by this, not by the message's words.
+        LazyError::NotLazy => {
+            let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str("not-lazy"));
+        }
+        _ => {}
     }
     err.into()
 }
