@@ -68,6 +68,9 @@ pub struct LazyArchive {
     heads: Vec<(usize, Vec<u8>)>,
     /// Bytes the heads inflated to (capped like a whole archive's).
     head_bytes: u64,
+    /// The format that named the bodies: a body searched alone is read as
+    /// it, with no detection and one join of its files.
+    format: &'static str,
 }
 
 /// Slack read after a member's name for its local extra field (Python's
@@ -79,12 +82,13 @@ impl LazyArchive {
     /// [`container::read_index`]); [`LazyError::NotLazy`] when no format
     /// names any of its members a run's body.
     pub fn new(index: ZipIndex) -> Result<LazyArchive, LazyError> {
-        let role = |name: &str| FORMATS.iter().find_map(|f| f.lazy_member(name));
-        let roles: Vec<Option<LazyMember>> = index.entries.iter().map(|e| role(&e.name)).collect();
-        if !roles.contains(&Some(LazyMember::Body)) {
+        let role = |name: &str| FORMATS.iter().find_map(|f| f.lazy_member(name).map(|role| (f.id(), role)));
+        let claimed: Vec<Option<(&'static str, LazyMember)>> = index.entries.iter().map(|e| role(&e.name)).collect();
+        let Some(format) = claimed.iter().flatten().find(|(_, role)| *role == LazyMember::Body).map(|(id, _)| *id) else {
             return Err(LazyError::NotLazy);
-        }
-        Ok(LazyArchive { index, roles, heads: Vec::new(), head_bytes: 0 })
+        };
+        let roles = claimed.into_iter().map(|c| c.map(|(_, role)| role)).collect();
+        Ok(LazyArchive { index, roles, heads: Vec::new(), head_bytes: 0, format })
     }
 
     /// The archive given whole (tests, the CLI): index and heads read from it.
@@ -223,11 +227,15 @@ impl LazyArchive {
     }
 
     /// One body alone with the members it needs (the header, not the
-    /// summaries): its run as the full read reads it.
+    /// summaries): its run as the full read reads it. The format that named
+    /// the bodies reads it (unless `options` names one): a search reads every
+    /// body in turn, and detecting each again cost as much as reading it.
+    /// The trace's detection says so (`forced`).
     pub fn body_trace(&self, body: (String, Vec<u8>), options: &ParseOptions) -> Result<Trace, LazyError> {
         let mut files = self.heads(false);
         files.push(body);
-        crate::parse_files(files, options).map_err(LazyError::Parse)
+        let options = ParseOptions { format: Some(options.format.clone().unwrap_or_else(|| self.format.to_string())), ..options.clone() };
+        crate::parse_files(files, &options).map_err(LazyError::Parse)
     }
 }
 

@@ -286,9 +286,12 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         return Ok(trace);
     }
     // Joined in name order to detect the format, then in the format's order
-    // (the second join only when the orders differ).
-    let default_order = |name: &str| import::FileOrder { group: 1, index: 0, name: import::base_name(name).to_string() };
-    sort::by_key(&mut files, |f| default_order(&f.0));
+    // (the second join, a second split of every byte, only when the orders
+    // differ). A format the caller names orders them before the only join.
+    match options.format.as_deref().and_then(|id| FORMATS.iter().find(|f| f.id() == id)) {
+        Some(format) => sort::by_key(&mut files, |f| format.file_order(&f.0)),
+        None => sort::by_key(&mut files, |f| import::FileOrder { group: 1, index: 0, name: import::base_name(&f.0).to_string() }),
+    }
     let mut joined = join_files(&files, json::Grammar::Strict)?;
     let parts = joined.parts.clone();
     let resplit = |b: &[u8], grammar| json::split_each(b, &parts, grammar);
@@ -330,7 +333,7 @@ fn join_files(files: &[(String, Vec<u8>)], grammar: json::Grammar) -> Result<Joi
         if !data.ends_with(b"\n") {
             bytes.push(b'\n');
         }
-        newlines += bytes.get(start..).map(|added| added.iter().filter(|c| **c == b'\n').count()).unwrap_or(0);
+        newlines += bytes.get(start..).map(json::count_newlines).unwrap_or(0);
         let end = bytes.len();
         parts.push(start + json::bom_len(data)..end);
         sources.push(model::SourceFile { name: name.clone(), range: start..end, first_line });

@@ -135,6 +135,8 @@ fn a_lazily_opened_eval_reads_as_the_whole_file_does() {
                 // The body alone (what a search over the bodies reads): the same run.
                 let alone = archive.body_trace(body, &ParseOptions::default()).unwrap();
                 assert_eq!(alone.runs.len(), 1, "{name} run {i}");
+                // Read as the format that named the bodies: no detection for each body searched.
+                assert!(alone.detection.forced && alone.format == full.format, "{name} run {i}: {:?}", alone.detection);
                 assert_eq!(run_of(&alone, 0), run_of(&full, i), "{name} run {i} alone");
             } else {
                 assert_eq!(run_of(&lazy, i), run_of(&full, i), "{name} run {i}, read at open");
@@ -143,6 +145,28 @@ fn a_lazily_opened_eval_reads_as_the_whole_file_does() {
         }
     }
     assert!(checked_runs >= 8 && pending_runs >= 4, "{checked_runs} runs checked, {pending_runs} of them pending");
+}
+
+/// `parse_files` with the format named orders the files by that format
+/// before its only join (no detection, no second split): whatever order they
+/// come in, the runs are those of the archive read whole.
+#[test]
+fn files_read_as_a_named_format_join_in_its_order() {
+    for path in eval_files() {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let bytes = std::fs::read(&path).unwrap();
+        let full = parse_trace(bytes.clone(), &ParseOptions::default()).unwrap();
+        let mut members: Vec<(String, Vec<u8>)> =
+            agent_trace_viewer::container::unzip(&bytes, u64::MAX).unwrap();
+        members.reverse();
+        let named = ParseOptions { format: Some(full.format.to_string()), ..Default::default() };
+        let read = agent_trace_viewer::parse_files(members, &named).unwrap();
+        assert!(read.detection.forced, "{name}");
+        assert_eq!(read.runs.len(), full.runs.len(), "{name}");
+        for i in 0..full.runs.len() {
+            assert_eq!(run_of(&read, i), run_of(&full, i), "{name} run {i}");
+        }
+    }
 }
 
 #[test]

@@ -142,8 +142,10 @@ impl LinesBefore {
     }
 }
 
-fn count_newlines(s: &[u8]) -> usize {
-    s.iter().filter(|c| **c == b'\n').count()
+pub(crate) fn count_newlines(s: &[u8]) -> usize {
+    // memchr's vector search: a byte-at-a-time count was a fifth of joining
+    // an archive's members for a search of its bodies.
+    memchr::memchr_iter(b'\n', s).count()
 }
 
 /// Splits `b` (starting after any BOM at `start`) into top-level values.
