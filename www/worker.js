@@ -73,6 +73,11 @@ function runList(entry) {
  */
 const LAZY_ARCHIVE_BYTES = 16 * 1024 * 1024;
 
+/** Whether `magic` (a file's first 4 bytes) opens a zip archive's first local header. */
+function isZip(magic) {
+  return magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4;
+}
+
 /** The summary line of a lazily opened archive, for the page (`info.lazy`). */
 function lazyInfo(entry) {
   const runs = runList(entry);
@@ -210,8 +215,7 @@ const ops = {
    */
   async parseFile({ file, name, format, lazyArchiveBytes = LAZY_ARCHIVE_BYTES }, progress) {
     if (file.size >= lazyArchiveBytes && file.size > 4) {
-      const magic = await readSlice(file, 0, 4);
-      if (magic[0] === 0x50 && magic[1] === 0x4b && magic[2] === 3 && magic[3] === 4) {
+      if (isZip(await readSlice(file, 0, 4))) {
         progress({ phase: 'parsing', done: 0, total: file.size });
         const t0 = performance.now();
         const opened = await openArchive(file, format, { archiveTailNeeded, openArchiveLazily });
@@ -257,7 +261,17 @@ const ops = {
     const trace = parseFiles(parts.map((p) => ({ name: p.name, bytes: new Uint8Array(p.buffer) })), format ? { format } : {});
     return describe(trace, name, performance.now() - t0);
   },
-  parse({ buffer, name, format }) {
+  /**
+   * Parses bytes handed over whole (fetched from a URL, pasted, given to
+   * `load()`). A large archive among them opens lazily as a dropped file
+   * does: the bytes become a Blob read by ranges, and only the members shown
+   * are inflated (a 500 MB `.eval` inflates to about 1.8 GB, past what one
+   * trace may hold).
+   */
+  parse({ buffer, name, format, lazyArchiveBytes = LAZY_ARCHIVE_BYTES }, progress) {
+    if (buffer.byteLength >= lazyArchiveBytes && isZip(new Uint8Array(buffer, 0, Math.min(4, buffer.byteLength)))) {
+      return ops.parseFile({ file: new Blob([buffer]), name, format, lazyArchiveBytes }, progress);
+    }
     const t0 = performance.now();
     const trace = parseTrace(new Uint8Array(buffer), format ? { format } : {});
     return describe(trace, name, performance.now() - t0);

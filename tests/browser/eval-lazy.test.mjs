@@ -104,6 +104,25 @@ test('opening a run reads its sample and shows its events, as the whole archive 
   await context.close();
 });
 
+test('a large .eval given as bytes (?url=) opens lazily too: the samples stay deflated', async () => {
+  const { page, context, errors } = await openViewer(env, { path: '?url=from-url.eval' });
+  // Served by the page's own origin (the CSP's connect-src 'self'), from the generated file.
+  await page.route('**/from-url.eval', (route) => route.fulfill({ body: readFileSync(FILE), contentType: 'application/zip' }));
+  await page.click('#url-load');
+  const n = generated.samples;
+  await page.waitForFunction((n) => document.querySelector('#runs-count')?.textContent.startsWith(`${n} of ${n} runs`), n, { timeout: 60_000 });
+  const shown = await info(page);
+  assert.equal(shown.lazy.pendingRuns, n, 'no sample inflated at open');
+  assert.deepEqual(shown.runs.map((r) => r.id), full.runs.map((r) => r.id));
+  assert.equal(await page.textContent('[data-fact="layout"]'), 'ZIP archive');
+  // A run opens from the bytes as from a dropped file.
+  await page.click('#runs-list .runs-row[data-run="2"]');
+  await page.waitForFunction(() => window.__viewer.state.info.runs[2].pendingBody === undefined, null, { timeout: 30_000 });
+  assert.equal((await info(page)).runs[2].eventCount, full.runs[2].eventCount);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a search of the samples finds a text only one sample body holds', async () => {
   const { page, context, errors } = await openViewer(env);
   await page.setInputFiles('#file-input', FILE);

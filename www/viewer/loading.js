@@ -146,8 +146,8 @@ export function installLoading(v) {
       const files = source.parts.map((p) => p.file);
       return state.worker.call('parseFiles', { files, name: source.name }, [], onProgress);
     }
+    const lazy = v.o.lazyArchiveBytes === undefined ? {} : { lazyArchiveBytes: v.o.lazyArchiveBytes };
     if (source.file) {
-      const lazy = v.o.lazyArchiveBytes === undefined ? {} : { lazyArchiveBytes: v.o.lazyArchiveBytes };
       return state.worker.call('parseFile', { file: source.file, name: source.name, format: source.format, ...lazy }, [], onProgress);
     }
     // Pasted text and given bytes are kept (to parse again as another format); fetched bytes are fetched again.
@@ -160,7 +160,7 @@ export function installLoading(v) {
     progress.parsing(`Parsing ${source.name}`, buffer.byteLength);
     v.setStatus(`Parsing ${source.name}…`);
     // The buffer moves to the worker: no copy of a 100 MB file.
-    return state.worker.call('parse', { buffer, name: source.name, format: source.format }, [buffer]);
+    return state.worker.call('parse', { buffer, name: source.name, format: source.format, ...lazy }, [buffer], onProgress);
   }
 
   /**
