@@ -13,7 +13,14 @@ import { openArchiveLazily, archiveTailNeeded, parseTrace } from 'agent-trace-vi
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A zip of `files` ({ name: text }), stored (no compression). */
+/** A little-endian record of `size` bytes: `fields` are [offset, width (2 or 4), value]. */
+function record(size, fields) {
+  const b = Buffer.alloc(size);
+  for (const [at, width, value] of fields) (width === 2 ? b.writeUInt16LE : b.writeUInt32LE).call(b, value, at);
+  return b;
+}
+
+/** A zip of `files` ({ name: text }), stored (no compression): local headers, central directory, end record. */
 function storedZip(files) {
   const locals = [];
   const centrals = [];
@@ -21,33 +28,14 @@ function storedZip(files) {
   for (const [name, text] of Object.entries(files)) {
     const nameBytes = Buffer.from(name);
     const data = Buffer.from(text);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc32(data), 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc32(data), 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, data);
-    centrals.push(central, nameBytes);
-    offset += 30 + nameBytes.length + data.length;
+    const [crc, size, nameLength] = [crc32(data), data.length, nameBytes.length];
+    locals.push(record(30, [[0, 4, 0x04034b50], [4, 2, 20], [14, 4, crc], [18, 4, size], [22, 4, size], [26, 2, nameLength]]), nameBytes, data);
+    centrals.push(record(46, [[0, 4, 0x02014b50], [4, 2, 20], [6, 2, 20], [16, 4, crc], [20, 4, size], [24, 4, size], [28, 2, nameLength], [42, 4, offset]]), nameBytes);
+    offset += 30 + nameLength + size;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(centrals.length / 2, 8);
-  end.writeUInt16LE(centrals.length / 2, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const count = centrals.length / 2;
+  const end = record(22, [[0, 4, 0x06054b50], [8, 2, count], [10, 2, count], [12, 4, directory.length], [16, 4, offset]]);
   return new Uint8Array(Buffer.concat([...locals, directory, end]));
 }
 
