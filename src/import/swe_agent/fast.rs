@@ -175,7 +175,7 @@ impl Reader<'_, '_> {
             }
             let (_, escaped) = read::string_end(b, item.start)?;
             let inner = item.start + 1..item.end.saturating_sub(1).max(item.start + 1);
-            ids.push((j, self.out.text(inner, escaped).decoded().into_owned()));
+            ids.push((j, decode(b, inner, escaped)));
         }
         Some(ids)
     }
@@ -265,6 +265,18 @@ impl Reader<'_, '_> {
 
     /// A string member's text, decoded.
     fn decoded(&self, m: &Member) -> String {
-        self.text(m).decoded().into_owned()
+        decode(self.b, m.inner(), m.escaped)
+    }
+}
+
+/// The contents `inner` of a string literal, decoded (the record is valid
+/// UTF-8 without lone surrogates, so this is serde_json's text). Most are
+/// short (roles, ids, names): core's UTF-8 check is quicker on them than
+/// a text left in the source and copied out.
+fn decode(b: &[u8], inner: Range<usize>, escaped: bool) -> String {
+    let raw = b.get(inner).unwrap_or_default();
+    match (escaped, std::str::from_utf8(raw)) {
+        (false, Ok(s)) => s.to_string(),
+        _ => crate::json::string::decode_literal(raw, escaped).into_owned(),
     }
 }

@@ -29,7 +29,7 @@ pub fn read(rd: &mut Reader, r: Range<usize>, path: &str) {
     let Some(items) = rd.list_items(r, path, "history") else { return };
     let mut links = Links::default();
     for (i, item) in items.into_iter().enumerate() {
-        item_event(rd, item, &format!("{path}[{i}]"), &mut links);
+        item_event(rd, item, &crate::json::item_path(path, i), &mut links);
     }
     rd.out.warn_unanswered(&links.sites, |name| format!("{name} has no tool message naming its id in `tool_call_ids`"));
 }

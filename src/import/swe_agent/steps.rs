@@ -19,7 +19,7 @@ const STEP_BODY_KEYS: &[&str] = &["action", "observation", "response", "executio
 pub fn read_trajectory(rd: &mut Reader, r: Range<usize>, path: &str) {
     let Some(items) = rd.list_items(r, path, "trajectory") else { return };
     for (i, item) in items.into_iter().enumerate() {
-        step(rd, item, &format!("{path}[{i}]"));
+        step(rd, item, &crate::json::item_path(path, i));
     }
 }
 
@@ -145,7 +145,7 @@ fn observation(rd: &mut Reader, content: Content, range: Option<Range<usize>>, r
     let Some(range) = range else { return };
     let call = has_call.then_some(CallRef { event: step, call: 0 });
     let result = ToolResult { call_id: None, content, status: ToolStatus::Unknown, call, implicit_link: false };
-    let at = rd.out.push_event(EventBody::ToolResult(result), "observation", range, format!("{path}.observation"), None);
+    let at = rd.out.push_event(EventBody::ToolResult(result), "observation", range, [path, ".observation"].concat(), None);
     if let Some(c) = call {
         rd.out.link_result(c, at);
     }
