@@ -26,6 +26,8 @@ mod histories;
 mod inspect;
 #[path = "fast_paths/otel.rs"]
 mod otel;
+#[path = "fast_paths/swe_agent.rs"]
+mod swe_agent;
 
 use std::path::PathBuf;
 
@@ -314,58 +316,6 @@ fn each_fast_format_reads_its_own_files_fast() {
         // At least a handful: the corpus holds one agent-catalog log, without messages.
         assert!(n >= 10, "{format}: only {n} texts read by its fast path in the corpus and fixtures");
     }
-}
-
-/// A SWE-agent trajectory with one edit applied (see [`docent_run`]).
-fn swe_agent_trajectory(edit: (&str, &str)) -> String {
-    let doc = r#"{"environment": "swe_main", "trajectory": [
-        {"action": "ls -a", "observation": "a\nb", "response": "look", "thought": "look", "execution_time": 0.5,
-         "state": {"open_file": "n/a"}, "query": [{"role": "system", "content": "be brief"}], "extra_info": {}},
-        {"action": "cat a", "observation": "x", "response": "", "thought": "", "execution_time": 1, "state": {}, "messages": [{"role": "user"}]}
-    ], "history": [
-        {"role": "system", "content": "be brief", "agent": "main", "message_type": "system_prompt"},
-        {"role": "user", "content": "fix \u00e9 it", "agent": "main", "message_type": "observation"},
-        {"role": "assistant", "content": "ok", "thought": "ok", "action": "ls", "agent": "main", "message_type": "action",
-         "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]},
-        {"role": "tool", "content": "a b", "tool_call_ids": ["c1"], "agent": "main", "message_type": "observation"}
-    ], "info": {"exit_status": "submitted"}}"#;
-    edited(doc, edit)
-}
-
-#[test]
-fn swe_agent_records_read_fast_parse_the_same_both_ways() {
-    let edits: &[(&str, &str)] = &[
-        ("", ""),
-        (r#""content": "be brief", "agent""#, r#""c\u006fntent": "be brief", "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": "a", "content": "b", "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text", "text": "be brief"}], "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": null, "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": 4, "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": "be \ud800 brief", "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": "x", "thinking_blocks": [{"thinking": "hm"}], "agent""#),
-        (r#""agent": "main", "message_type": "system_prompt""#, r#""agent": "main", "agent": "other", "message_type": "system_prompt""#),
-        (r#""content": "be brief", "agent""#, r#""content": "x", "thinking_blocks": null, "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text", "text": "a\tb"}, {"type": "text", "text": "c"}], "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text", "text": "a", "text": "b"}], "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": [{"type": "t\u0065xt", "text": "a"}], "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": [{"type": "image_url", "image_url": {"url": "data:,"}}], "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": [{"type": "text"}], "agent""#),
-        (r#""content": "be brief", "agent""#, r#""content": ["text"], "agent""#),
-        (r#""role": "user""#, r#""role": 1"#),
-        (r#""tool_call_ids": ["c1"]"#, r#""tool_call_ids": "c1""#),
-        (r#""state": {"open_file": "n/a"}"#, r#""state": "{\"open_file\": \"n/a\"}""#),
-        (r#""state": {"open_file": "n/a"}"#, r#""state": "not json""#),
-        (r#""query": [{"role": "system", "content": "be brief"}]"#, r#""query": [{"content": "be \udc00"}]"#),
-        (r#""query": [{"role": "system", "content": "be brief"}]"#, r#""query": 1, "query": 2"#),
-        (r#""query": [{"role": "system", "content": "be brief"}]"#, r#""\u0071uery": [1]"#),
-        (r#""execution_time": 0.5"#, r#""execution_time": "slow""#),
-        (r#""execution_time": 0.5"#, r#""execution_time": 1e400"#),
-        (r#""action": "ls -a""#, r#""action": ["ls"]"#),
-        (r#""observation": "a\nb""#, r#""observation": {"out": 1}"#),
-        (r#""extra_info": {}"#, r#""extra_info": {"n": 12345678901234567890123}"#),
-    ];
-    let left_in_source = edits_parse_the_same(edits, "swe-agent", swe_agent_trajectory);
-    assert!(left_in_source > edits.len() * 2 * 2, "only {left_in_source} texts read fast");
 }
 
 /// OpenHands: the SDK events of the corpus and fixtures are read fast (their

@@ -18,7 +18,7 @@ pub mod string;
 use std::ops::Range;
 
 pub use ends::ContainerEnds;
-pub use path::{render_path, Seg};
+pub use path::{item_path, render_path, Seg};
 pub use scan::{Grammar, SyntaxError};
 
 /// How the top-level values are laid out.

@@ -23,6 +23,25 @@ impl Seg {
     }
 }
 
+/// `{path}[{i}]`, the JSON path of a list's item, written without
+/// `format!`, whose machinery cost more than reading a small event.
+pub fn item_path(path: &str, i: usize) -> String {
+    let mut s = String::with_capacity(path.len() + 8);
+    s.push_str(path);
+    s.push('[');
+    let digits = s.len();
+    let mut n = i;
+    loop {
+        s.insert(digits, char::from(b'0' + u8::try_from(n % 10).unwrap_or(0)));
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.push(']');
+    s
+}
+
 /// Renders a JSONPath such as `$[3].tool_calls[0].function.name`.
 pub fn render_path(base: &str, segs: &[Seg]) -> String {
     let mut out = String::from(base);
@@ -120,6 +139,13 @@ pub fn list_items(b: &[u8], range: &Range<usize>, ends: &ContainerEnds) -> Vec<R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn item_paths_read_as_format_writes_them() {
+        for i in [0, 7, 10, 99, 1234, usize::MAX] {
+            assert_eq!(super::item_path("$.samples[0].events", i), format!("$.samples[0].events[{i}]"));
+        }
+    }
 
     #[test]
     fn paths_render_like_jsonpath() {

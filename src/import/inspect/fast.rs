@@ -153,24 +153,7 @@ fn decoded(b: &[u8], m: &Member) -> String {
     }
 }
 
-/// `{path}[{i}]`, the JSON path of a list's item, written without
-/// `format!`, whose machinery cost more than reading a small event.
-pub(super) fn item_path(path: &str, i: usize) -> String {
-    let mut s = String::with_capacity(path.len() + 8);
-    s.push_str(path);
-    s.push('[');
-    let digits = s.len();
-    let mut n = i;
-    loop {
-        s.insert(digits, char::from(b'0' + u8::try_from(n % 10).unwrap_or(0)));
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.push(']');
-    s
-}
+pub(super) use crate::json::item_path;
 
 /// A small value, parsed.
 pub(super) fn parse(b: &[u8], r: &Range<usize>) -> Value {
@@ -304,14 +287,4 @@ fn tool_calls(out: &Builder, m: &Member, ctx: &Ctx) -> Option<Vec<ToolCall>> {
         calls.push(ToolCall { id: o.str("id"), function: o.str("function").unwrap_or_default(), arguments, result: None });
     }
     Some(calls)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn item_paths_read_as_format_writes_them() {
-        for i in [0, 7, 10, 99, 1234, usize::MAX] {
-            assert_eq!(super::item_path("$.samples[0].events", i), format!("$.samples[0].events[{i}]"));
-        }
-    }
 }

@@ -8,10 +8,9 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::super::{json_type, CallQueue, CallSite};
+use super::fast::Answers;
 use super::Reader;
-use crate::json::fields::{self, Fields};
-use crate::json::read::{self, Kind};
-use crate::json::{scan, Seg};
+use crate::json::Seg;
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, LazyValue, Message, Text, ToolCall, ToolResult, ToolStatus};
 
 /// Keys the message body holds; every other key is event metadata.
@@ -30,18 +29,24 @@ pub fn read(rd: &mut Reader, r: Range<usize>, path: &str) {
     let Some(items) = rd.list_items(r, path, "history") else { return };
     let mut links = Links::default();
     for (i, item) in items.into_iter().enumerate() {
-        item_event(rd, item, &format!("{path}[{i}]"), &mut links);
+        item_event(rd, item, &crate::json::item_path(path, i), &mut links);
     }
     rd.out.warn_unanswered(&links.sites, |name| format!("{name} has no tool message naming its id in `tool_call_ids`"));
 }
 
 fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
-    let (v, text) = match item_without_content(rd, &r) {
-        Some((o, content)) => (Value::Object(o), Some(content)),
-        None => match rd.out.parse_record(&r, path) {
-            Ok(v) => (v, None),
-            Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
-        },
+    if let Some(item) = rd.fast_item(&r) {
+        let at = rd.out.next_event();
+        let metadata = rd.out.metadata_in_source(r.clone(), item_metadata, Map::new());
+        place(rd, item.role, item.kind, item.content, item.answers, r, path, at, links);
+        if let Some(e) = rd.out.event_mut(at) {
+            e.metadata = metadata;
+        }
+        return;
+    }
+    let v = match rd.out.parse_record(&r, path) {
+        Ok(v) => v,
+        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
     };
     let Value::Object(o) = v else {
         let message = format!("expected a history item (an object with `role` and `content`); found {}", json_type(&v));
@@ -59,73 +64,53 @@ fn item_event(rd: &mut Reader, r: Range<usize>, path: &str, links: &mut Links) {
             String::new()
         }
     };
-    let content = match text {
-        Some(c) => c,
-        None => content(rd, &o, &r, path, at),
-    };
+    let content = content(rd, &o, &r, path, at);
     let kind = o.get("message_type").and_then(Value::as_str).unwrap_or("message").to_string();
-    let is_tool = role == "tool";
-    if is_tool {
-        let ids = tool_call_ids(rd, &o, &r, path, at);
-        let result = ToolResult { call_id: ids.first().map(|(_, id)| id.clone()), content, status: ToolStatus::Unknown, call: None, implicit_link: false };
-        rd.out.push_event(EventBody::ToolResult(result), &kind, r.clone(), path.to_string(), None);
-        link(rd, &ids, &r, path, at, links);
-    } else {
-        let calls = tool_calls(rd, &o, &r, path, at);
-        links.queue.clear();
-        for (j, c) in calls.iter().enumerate() {
-            let cref = CallRef { event: at, call: crate::source::clamp_u32(j) };
-            if let Some(id) = &c.id {
-                links.by_id.insert(id.clone(), cref);
-            }
-            links.queue.push(cref, &c.function);
-            links.sites.push(CallSite { call: cref, segs: vec![Seg::key("tool_calls"), Seg::Index(j)] });
+    let answers = if role == "tool" { Answers::Ids(tool_call_ids(rd, &o, &r, path, at)) } else { Answers::Calls(tool_calls(rd, &o, &r, path, at)) };
+    place(rd, role, kind, content, answers, r, path, at, links);
+    if let Some(e) = rd.out.event_mut(at) {
+        e.metadata = item_metadata(o, &Map::new()).into();
+    }
+}
+
+/// The item's event at `at`: a tool message's result, linked to the calls
+/// it names, or a message whose calls later tool messages may name.
+#[allow(clippy::too_many_arguments)]
+fn place(rd: &mut Reader, role: String, kind: String, content: Content, answers: Answers, r: Range<usize>, path: &str, at: u32, links: &mut Links) {
+    match answers {
+        Answers::Ids(ids) => {
+            let result = ToolResult { call_id: ids.first().map(|(_, id)| id.clone()), content, status: ToolStatus::Unknown, call: None, implicit_link: false };
+            rd.out.push_event(EventBody::ToolResult(result), &kind, r.clone(), path.to_string(), None);
+            link(rd, &ids, &r, path, at, links);
         }
-        rd.out.push_event(EventBody::Message(Message { role, content, tool_calls: calls }), &kind, r, path.to_string(), None);
+        Answers::Calls(calls) => {
+            links.queue.clear();
+            for (j, c) in calls.iter().enumerate() {
+                let cref = CallRef { event: at, call: crate::source::clamp_u32(j) };
+                if let Some(id) = &c.id {
+                    links.by_id.insert(id.clone(), cref);
+                }
+                links.queue.push(cref, &c.function);
+                links.sites.push(CallSite { call: cref, segs: vec![Seg::key("tool_calls"), Seg::Index(j)] });
+            }
+            rd.out.push_event(EventBody::Message(Message { role, content, tool_calls: calls }), &kind, r, path.to_string(), None);
+        }
     }
-    metadata(rd, &o, at, is_tool);
 }
 
-/// The common item, read fast: its `content` a string or a list of text
-/// parts, left in the source, and `thinking_blocks` absent or null; its
-/// other members as serde_json reads them. `None` (parse whole) for anything
-/// else or with the fast paths off.
-fn item_without_content(rd: &Reader, r: &Range<usize>) -> Option<(Map<String, Value>, Content)> {
-    let b = rd.b;
-    if rd.out.exact_only() || !fields::plain_record(b, r, rd.hazards, rd.out.utf8_valid()) {
-        return None;
-    }
-    let mut members = Vec::new();
-    read::members(b, scan::skip_ws(b, r.start), rd.ends, &mut members)?;
-    let f = Fields::find(b, &members, [b"content", b"thinking_blocks"])?;
-    if f.get(&members, 1).is_some_and(|t| t.kind != Kind::Null) {
-        return None;
-    }
-    let content = f.get(&members, 0)?;
-    let content = match content.kind {
-        Kind::String => Content::Text(rd.out.text(content.inner(), content.escaped)),
-        Kind::Array => Content::Parts(fields::text_parts(b, rd.ends, content.value.start)?.iter().map(|t| ContentPart::Text(rd.out.text(t.inner(), t.escaped))).collect()),
-        _ => return None,
-    };
-    let o = fields::object_without(b, &members, &[b"content"])?;
-    Some((o, content))
-}
-
-
-/// Copies the keys the body has no place for into the event's metadata:
-/// a message's calls and a tool message's ids are in the body when they
-/// are lists.
-fn metadata(rd: &mut Reader, o: &Map<String, Value>, at: u32, is_tool: bool) {
-    let Some(e) = rd.out.event_mut(at) else { return };
-    for (k, v) in o {
+/// The item's metadata: the keys the body has no place for (a message's
+/// calls and a tool message's ids are in the body when they are lists).
+/// The fast path leaves it to be built from the source when first read.
+pub(super) fn item_metadata(mut o: Map<String, Value>, _: &Map<String, Value>) -> Map<String, Value> {
+    let is_tool = o.get("role").and_then(Value::as_str) == Some("tool");
+    o.retain(|k, v| {
         let in_body = BODY_KEYS.contains(&k.as_str())
             || (k == "tool_calls" && !is_tool && v.is_array())
             || (k == "tool_call_ids" && is_tool && v.is_array())
             || (k == "thinking_blocks" && v.is_array());
-        if !in_body {
-            e.metadata.insert(k.clone(), v.clone());
-        }
-    }
+        !in_body
+    });
+    o
 }
 
 /// `content`: a string, or a list of parts (`text`, `image_url`); the

@@ -19,6 +19,7 @@
 //! mapping is documented in docs/formats/swe-agent.md.
 
 mod detect;
+mod fast;
 mod history;
 mod steps;
 
@@ -53,7 +54,7 @@ impl Format for SweAgent {
             let path = "$".to_string();
             let is_last = i + 1 == input.split.values.len();
             let whole = complete || !is_last || v.range.end < b.len() || input.split.layout == Layout::Jsonl;
-            let mut reader = Reader { out, b, ends: &input.split.ends, hazards: &input.split.hazards };
+            let mut reader = Reader { out, b, ends: &input.split.ends, scratch: fast::Scratch::default() };
             reader.document(v.range.clone(), &path, whole);
         }
     }
@@ -64,8 +65,8 @@ pub(super) struct Reader<'r, 'a> {
     pub(super) out: &'r mut Builder<'a>,
     pub(super) b: &'a [u8],
     pub(super) ends: &'r crate::json::ContainerEnds,
-    /// The split's hazards: records holding one are parsed whole.
-    pub(super) hazards: &'r [usize],
+    /// The fast path's buffers.
+    scratch: fast::Scratch,
 }
 
 /// The top-level keys the transcripts read; every other key is run metadata.

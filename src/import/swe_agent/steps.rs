@@ -6,9 +6,8 @@ use serde_json::{Map, Value};
 
 use super::super::json_type;
 use super::super::pydantic_lax as lax;
+use super::fast::FastStep;
 use super::Reader;
-use crate::json::fields::{self, Fields};
-use crate::json::read::{self, Kind};
 use crate::json::{scan, Seg};
 use crate::model::{Arguments, CallRef, Content, EventBody, KeyValue, Message, Text, ToolCall, ToolResult, ToolStatus, Usage};
 
@@ -20,7 +19,7 @@ const STEP_BODY_KEYS: &[&str] = &["action", "observation", "response", "executio
 pub fn read_trajectory(rd: &mut Reader, r: Range<usize>, path: &str) {
     let Some(items) = rd.list_items(r, path, "trajectory") else { return };
     for (i, item) in items.into_iter().enumerate() {
-        step(rd, item, &format!("{path}[{i}]"));
+        step(rd, item, &crate::json::item_path(path, i));
     }
 }
 
@@ -28,12 +27,12 @@ pub fn read_trajectory(rd: &mut Reader, r: Range<usize>, path: &str) {
 /// `action`, then the `observation` as that call's result (an event over
 /// the observation's bytes).
 fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
-    let (v, fast_observation) = match rd.step_without_prompt(&r) {
-        Some((o, observation)) => (Value::Object(o), observation),
-        None => match rd.out.parse_record(&r, path) {
-            Ok(v) => (v, None),
-            Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
-        },
+    if let Some(step) = rd.fast_step(&r) {
+        return fast_step(rd, step, r, path);
+    }
+    let v = match rd.out.parse_record(&r, path) {
+        Ok(v) => v,
+        Err(_) => return rd.out.unparsed(r, path, "invalid JSON"),
     };
     let at = rd.out.next_event();
     let Value::Object(o) = v else {
@@ -49,11 +48,7 @@ fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
     };
     let mut calls = Vec::new();
     match o.get("action") {
-        Some(Value::String(a)) => {
-            let function = a.split_whitespace().next().unwrap_or_default().to_string();
-            let arguments = Arguments { value: None, text: Some(Text::from(a.as_str())) };
-            calls.push(ToolCall { id: None, function, arguments, result: None });
-        }
+        Some(Value::String(a)) => calls.push(action_call(Text::from(a.as_str()))),
         None | Some(Value::Null) => {}
         Some(other) => {
             let message = format!("expected `action` to be a string (TrajectoryStep.action: str); found {}", json_type(other));
@@ -62,44 +57,59 @@ fn step(rd: &mut Reader, r: Range<usize>, path: &str) {
     }
     let has_call = !calls.is_empty();
     rd.out.push_event(EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls: calls }), "step", r.clone(), path.to_string(), None);
-    step_metadata(rd, &o, &r, path, at);
-    let found = match (fast_observation, o.get("observation")) {
-        (Some((text, range)), _) => Some((Content::Text(text), Some(range))),
-        (None, Some(Value::String(s))) => Some((Content::Text(Text::from(s.as_str())), None)),
-        (None, Some(Value::Null)) => Some((Content::None, None)),
-        (None, Some(other)) => Some((Content::Json(other.clone().into()), None)),
-        (None, None) => None,
+    let found = match o.get("observation") {
+        Some(Value::String(s)) => Some(Content::Text(Text::from(s.as_str()))),
+        Some(Value::Null) => Some(Content::None),
+        Some(other) => Some(Content::Json(other.clone().into())),
+        None => None,
     };
-    if let Some((content, range)) = found {
-        observation(rd, content, range, &r, path, at, has_call);
+    exact_step_metadata(rd, o, &r, path, at);
+    if let Some(content) = found {
+        observation(rd, content, None, &r, path, at, has_call);
     }
 }
 
-/// A string member's text left in the source, and the member's range.
-type SourceText = (Text, Range<usize>);
-
-impl Reader<'_, '_> {
-    /// The step's members but its prompt (`query`, `messages`), which no
-    /// event reads (building it was most of a step's parse, for a copy of the
-    /// history the step's raw JSON already shows), and its `observation`
-    /// when a string, returned apart (its text left in the source, and its range). `None` (parse
-    /// whole) when the fast paths are off or the record is not plain.
-    fn step_without_prompt(&self, r: &Range<usize>) -> Option<(Map<String, Value>, Option<SourceText>)> {
-        let b = self.b;
-        if self.out.exact_only() || !fields::plain_record(b, r, self.hazards, self.out.utf8_valid()) {
-            return None;
+/// A step read fast: the same events, its metadata left in the source.
+fn fast_step(rd: &mut Reader, step: FastStep, r: Range<usize>, path: &str) {
+    let at = rd.out.next_event();
+    let calls: Vec<ToolCall> = step.action.into_iter().map(action_call).collect();
+    let has_call = !calls.is_empty();
+    rd.out.push_event(EventBody::Message(Message { role: "assistant".to_string(), content: step.content, tool_calls: calls }), "step", r.clone(), path.to_string(), None);
+    let metadata = rd.out.metadata_in_source(r.clone(), step_metadata, Map::new());
+    if let Some(e) = rd.out.event_mut(at) {
+        e.metadata = metadata;
+        if step.duration_ms.is_some() {
+            e.facts_mut().duration_ms = step.duration_ms;
         }
-        let mut members = Vec::new();
-        read::members(b, scan::skip_ws(b, r.start), self.ends, &mut members)?;
-        let f = Fields::find(b, &members, [b"observation"])?;
-        let observation = f.get(&members, 0).filter(|m| m.kind == Kind::String);
-        let skip: &[&[u8]] = if observation.is_some() { &[b"query", b"messages", b"observation"] } else { &[b"query", b"messages"] };
-        let o = fields::object_without(b, &members, skip)?;
-        Some((o, observation.map(|m| (self.out.text(m.inner(), m.escaped), m.value.clone()))))
+    }
+    if let Some((content, range)) = step.observation {
+        observation(rd, content, Some(range), &r, path, at, has_call);
     }
 }
 
-fn step_metadata(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path: &str, at: u32) {
+/// The step's call: the action, named by its first word.
+fn action_call(action: Text) -> ToolCall {
+    let function = action.decoded().split_whitespace().next().unwrap_or_default().to_string();
+    ToolCall { id: None, function, arguments: Arguments { value: None, text: Some(action) }, result: None }
+}
+
+/// The step's metadata: every member but those the events hold, a 0.x
+/// `state` written as JSON text parsed (kept as text when it is not JSON).
+/// The fast path leaves it to be built from the source when first read.
+pub(super) fn step_metadata(o: Map<String, Value>, _: &Map<String, Value>) -> Map<String, Value> {
+    o.into_iter()
+        .filter(|(k, _)| !STEP_BODY_KEYS.contains(&k.as_str()))
+        .map(|(k, v)| match (k.as_str(), v) {
+            ("state", Value::String(s)) => {
+                let parsed = crate::json::build::from_str(&s).unwrap_or(Value::String(s));
+                (k, parsed)
+            }
+            (_, v) => (k, v),
+        })
+        .collect()
+}
+
+fn exact_step_metadata(rd: &mut Reader, o: Map<String, Value>, r: &Range<usize>, path: &str, at: u32) {
     let mut duration = None;
     match o.get("execution_time") {
         None | Some(Value::Null) => {}
@@ -108,28 +118,13 @@ fn step_metadata(rd: &mut Reader, o: &Map<String, Value>, r: &Range<usize>, path
             Err(why) => rd.warn("bad-execution-time", format!("`execution_time` (seconds, a float): {why}"), r, path, &[Seg::key("execution_time")], at),
         },
     }
-    let mut state_error = None;
-    let mut metadata = Map::new();
-    for (k, v) in o {
-        if STEP_BODY_KEYS.contains(&k.as_str()) {
-            continue;
+    if let Some(Value::String(s)) = o.get("state") {
+        if let Err(e) = crate::json::build::from_str(s) {
+            let why = super::super::describe_serde_error(&e);
+            rd.warn("bad-state", format!("`state` is a string that is not JSON ({why}); kept as text"), r, path, &[Seg::key("state")], at);
         }
-        let value = match (k.as_str(), v) {
-            // 0.x writes the state as JSON text.
-            ("state", Value::String(s)) => match crate::json::build::from_str(s) {
-                Ok(parsed) => parsed,
-                Err(e) => {
-                    state_error = Some(super::super::describe_serde_error(&e));
-                    v.clone()
-                }
-            },
-            _ => v.clone(),
-        };
-        metadata.insert(k.clone(), value);
     }
-    if let Some(why) = state_error {
-        rd.warn("bad-state", format!("`state` is a string that is not JSON ({why}); kept as text"), r, path, &[Seg::key("state")], at);
-    }
+    let metadata = step_metadata(o, &Map::new());
     if let Some(e) = rd.out.event_mut(at) {
         e.metadata = metadata.into();
         if duration.is_some() {
@@ -150,7 +145,7 @@ fn observation(rd: &mut Reader, content: Content, range: Option<Range<usize>>, r
     let Some(range) = range else { return };
     let call = has_call.then_some(CallRef { event: step, call: 0 });
     let result = ToolResult { call_id: None, content, status: ToolStatus::Unknown, call, implicit_link: false };
-    let at = rd.out.push_event(EventBody::ToolResult(result), "observation", range, format!("{path}.observation"), None);
+    let at = rd.out.push_event(EventBody::ToolResult(result), "observation", range, [path, ".observation"].concat(), None);
     if let Some(c) = call {
         rd.out.link_result(c, at);
     }
