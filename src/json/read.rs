@@ -11,6 +11,7 @@
 
 use std::ops::Range;
 
+use super::ends::EndsCursor;
 use super::scan::{self, skip_ws, ContainerEnds};
 
 /// A string whose opening quote is at `open`: the offset just past its
@@ -22,9 +23,15 @@ pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
 
 /// The end of the value starting at `start` (no whitespace before it).
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
+    value_end_at(b, start, ends, &mut ends.cursor_from(start))
+}
+
+/// [`value_end`], reading the table through `at` (a walk's cursor, not past `start`).
+#[inline(always)]
+fn value_end_at(b: &[u8], start: usize, ends: &ContainerEnds, at: &mut EndsCursor<'_>) -> Option<usize> {
     match b.get(start)? {
-        b'"' => ends.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
-        b'{' | b'[' => ends.end_of(start).or_else(|| container_end(b, start, ends)),
+        b'"' => at.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
+        b'{' | b'[' => at.end_of(start).or_else(|| container_end(b, start, ends)),
         _ => {
             // A number or a literal: up to the next delimiter.
             let rest = b.get(start..)?;
@@ -128,6 +135,7 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
     if b.get(i) == Some(&b'}') {
         return Some(i + 1);
     }
+    let mut at = ends.cursor_from(i);
     loop {
         if b.get(i) != Some(&b'"') {
             return None;
@@ -143,8 +151,8 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
         let kind = Kind::of(first);
         let (end, escaped) = match kind {
             // A long string the split recorded is jumped over.
-            Kind::String => ends.string_at(start).or_else(|| string_end(b, start))?,
-            _ => (value_end(b, start, ends)?, false),
+            Kind::String => at.string_at(start).or_else(|| string_end(b, start))?,
+            _ => (value_end_at(b, start, ends, &mut at)?, false),
         };
         out.push(Member { key, key_escaped, value: start..end, kind, escaped });
         i = skip_ws(b, end);
@@ -167,8 +175,9 @@ pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<us
     if b.get(i) == Some(&b']') {
         return Some(i + 1);
     }
+    let mut at = ends.cursor_from(i);
     loop {
-        let end = value_end(b, i, ends)?;
+        let end = value_end_at(b, i, ends, &mut at)?;
         out.push(i..end);
         i = skip_ws(b, end);
         match b.get(i) {
