@@ -265,6 +265,26 @@ mod tests {
         assert!(split.ends.string_at(1).is_none());
     }
 
+    /// A walk's cursor passes the table's entries inside the values it
+    /// jumps over (long strings in a nested object and list) and still
+    /// finds the next value's end.
+    #[test]
+    fn the_cursor_passes_entries_inside_skipped_values() {
+        let long = "l".repeat(ContainerEnds::MIN_BYTES);
+        let doc = format!(r#"{{"a": {{"x": "{long}", "y": ["{long}", "{long}\n"]}}, "b": "{long}\"", "c": 1, "d": ["{long}"], "e": "{long}"}}"#);
+        let b = doc.as_bytes();
+        let split = crate::json::split(b, 0);
+        assert!(split.errors.is_empty());
+        let mut m = Vec::new();
+        assert_eq!(members(b, 0, &split.ends, &mut m), Some(b.len()));
+        let mut plain = Vec::new();
+        members(b, 0, &NO_ENDS, &mut plain).unwrap();
+        assert_eq!(m, plain);
+        assert!(m[1].escaped && !m[4].escaped);
+        let mut at = split.ends.cursor_from(0);
+        assert_eq!(at.string_at(m[4].value.start), Some((m[4].value.end, false)));
+    }
+
     #[test]
     fn container_ends_agree_with_the_scanner() {
         let doc = br#"[{"a": "]}\"", "b": [1, {"c": "{"}], "d": {}}, [], "x", [[["deep"]]]]"#;
