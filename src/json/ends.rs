@@ -152,3 +152,48 @@ impl ContainerEnds {
     }
 }
 
+/// The table read forward from one offset: a walk over one container's
+/// values, in order, asks for each value's end here. The next entry is
+/// compared first and the rest searched only when the walk passed it, so a
+/// value costs a comparison, not a binary search over the whole table (that
+/// search, once per string value, was a third of `json::read::members` on
+/// Claude Code records).
+pub struct EndsCursor<'a> {
+    strings: &'a [(u32, u32)],
+    entries: &'a [(usize, usize)],
+}
+
+impl ContainerEnds {
+    /// A cursor over the entries from offset `from` on.
+    #[inline(always)]
+    pub fn cursor_from(&self, from: usize) -> EndsCursor<'_> {
+        let from32 = u32::try_from(from).unwrap_or(u32::MAX);
+        let strings = self.strings.get(self.strings.partition_point(|e| e.0 < from32)..).unwrap_or_default();
+        let entries = self.entries.get(self.entries.partition_point(|e| e.0 < from)..).unwrap_or_default();
+        EndsCursor { strings, entries }
+    }
+}
+
+impl EndsCursor<'_> {
+    /// [`ContainerEnds::string_at`], for a `start` no earlier than the last one asked.
+    #[inline(always)]
+    pub fn string_at(&mut self, start: usize) -> Option<(usize, bool)> {
+        let start = u32::try_from(start).ok()?;
+        if self.strings.first().is_some_and(|e| e.0 < start) {
+            self.strings = self.strings.get(self.strings.partition_point(|e| e.0 < start)..).unwrap_or_default();
+        }
+        let (s, end) = *self.strings.first()?;
+        (s == start).then_some(((end & !ESCAPED_BIT) as usize, end & ESCAPED_BIT != 0))
+    }
+
+    /// [`ContainerEnds::end_of`], for a `start` no earlier than the last one asked.
+    #[inline(always)]
+    pub fn end_of(&mut self, start: usize) -> Option<usize> {
+        if self.entries.first().is_some_and(|e| e.0 < start) {
+            self.entries = self.entries.get(self.entries.partition_point(|e| e.0 < start)..).unwrap_or_default();
+        }
+        let (s, end) = *self.entries.first()?;
+        (s == start).then_some(end)
+    }
+}
+

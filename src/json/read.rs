@@ -11,6 +11,7 @@
 
 use std::ops::Range;
 
+use super::ends::EndsCursor;
 use super::scan::{self, skip_ws, ContainerEnds};
 
 /// A string whose opening quote is at `open`: the offset just past its
@@ -22,9 +23,15 @@ pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
 
 /// The end of the value starting at `start` (no whitespace before it).
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
+    value_end_at(b, start, ends, &mut ends.cursor_from(start))
+}
+
+/// [`value_end`], reading the table through `at` (a walk's cursor, not past `start`).
+#[inline(always)]
+fn value_end_at(b: &[u8], start: usize, ends: &ContainerEnds, at: &mut EndsCursor<'_>) -> Option<usize> {
     match b.get(start)? {
-        b'"' => ends.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
-        b'{' | b'[' => ends.end_of(start).or_else(|| container_end(b, start, ends)),
+        b'"' => at.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
+        b'{' | b'[' => at.end_of(start).or_else(|| container_end(b, start, ends)),
         _ => {
             // A number or a literal: up to the next delimiter.
             let rest = b.get(start..)?;
@@ -128,6 +135,7 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
     if b.get(i) == Some(&b'}') {
         return Some(i + 1);
     }
+    let mut at = ends.cursor_from(i);
     loop {
         if b.get(i) != Some(&b'"') {
             return None;
@@ -143,8 +151,8 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
         let kind = Kind::of(first);
         let (end, escaped) = match kind {
             // A long string the split recorded is jumped over.
-            Kind::String => ends.string_at(start).or_else(|| string_end(b, start))?,
-            _ => (value_end(b, start, ends)?, false),
+            Kind::String => at.string_at(start).or_else(|| string_end(b, start))?,
+            _ => (value_end_at(b, start, ends, &mut at)?, false),
         };
         out.push(Member { key, key_escaped, value: start..end, kind, escaped });
         i = skip_ws(b, end);
@@ -167,8 +175,9 @@ pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<us
     if b.get(i) == Some(&b']') {
         return Some(i + 1);
     }
+    let mut at = ends.cursor_from(i);
     loop {
-        let end = value_end(b, i, ends)?;
+        let end = value_end_at(b, i, ends, &mut at)?;
         out.push(i..end);
         i = skip_ws(b, end);
         match b.get(i) {
@@ -254,6 +263,26 @@ mod tests {
         }
         assert_eq!(strings, 5);
         assert!(split.ends.string_at(1).is_none());
+    }
+
+    /// A walk's cursor passes the table's entries inside the values it
+    /// jumps over (long strings in a nested object and list) and still
+    /// finds the next value's end.
+    #[test]
+    fn the_cursor_passes_entries_inside_skipped_values() {
+        let long = "l".repeat(ContainerEnds::MIN_BYTES);
+        let doc = format!(r#"{{"a": {{"x": "{long}", "y": ["{long}", "{long}\n"]}}, "b": "{long}\"", "c": 1, "d": ["{long}"], "e": "{long}"}}"#);
+        let b = doc.as_bytes();
+        let split = crate::json::split(b, 0);
+        assert!(split.errors.is_empty());
+        let mut m = Vec::new();
+        assert_eq!(members(b, 0, &split.ends, &mut m), Some(b.len()));
+        let mut plain = Vec::new();
+        members(b, 0, &NO_ENDS, &mut plain).unwrap();
+        assert_eq!(m, plain);
+        assert!(m[1].escaped && !m[4].escaped);
+        let mut at = split.ends.cursor_from(0);
+        assert_eq!(at.string_at(m[4].value.start), Some((m[4].value.end, false)));
     }
 
     #[test]

@@ -153,3 +153,29 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 6, "only {left_in_source} texts read fast");
 }
+
+/// The first pass places each record by its `isSidechain`, `agentId`,
+/// `uuid` and `parentUuid`, read from the bytes (strings borrowed, not
+/// built): a session of sidechain records, edited in the ways that reading
+/// could misplace one (escaped, repeated, `null` or non-string values).
+#[test]
+fn claude_code_records_are_placed_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""uuid": "u1""#, r#""uuid": "\u00751""#),
+        (r#""parentUuid": "u1""#, r#""parentUuid": "\u00751""#),
+        (r#""parentUuid": "a1""#, r#""parentUuid": ["a1"]"#),
+        (r#""uuid": "a1""#, r#""uuid": "a1", "uuid": "a1""#),
+        (r#""uuid": "a1""#, r#""uuid": null"#),
+        (r#""isSidechain": true"#, r#""isSidechain": true, "isSidechain": true"#),
+        (r#""isSidechain": true"#, r#""isSidechain": "true""#),
+        (r#""isSidechain": true"#, r#""\u0069sSidechain": true"#),
+        (r#""isSidechain": true"#, r#""isSidechain": true, "agentId": "a\u00677""#),
+        (r#""isSidechain": true"#, r#""isSidechain": true, "agentId": null"#),
+        (r#""isSidechain": true"#, r#""isSidechain": true, "agentId": 7"#),
+        (r#""isSidechain": true"#, r#""isSidechain": true, "agentId": "x", "agentId": "y""#),
+    ];
+    let sidechain = |edit: (&str, &str)| edited(&claude_code_session(("", "")).replace(r#""isSidechain": false"#, r#""isSidechain": true"#), edit);
+    edits_parse_the_same(edits, "claude-code", sidechain);
+    edits_parse_the_same(edits, "claude-code", |edit| claude_code_session(edit));
+}

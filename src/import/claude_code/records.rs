@@ -6,6 +6,7 @@
 //! run's events are contiguous even when sidechain records sit between the
 //! main conversation's lines. Every record is one event.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
@@ -17,12 +18,15 @@ use super::meta::{self, MetaRecord, RunMeta};
 use super::{blocks, branches, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
+use crate::json::read::{Kind, Member};
+use crate::json::string::decode_literal;
 use crate::json::Seg;
 use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, ToolResult, ToolStatus};
 
-/// What the first pass reads of a record to place it.
+/// The members the first pass reads of a record, as serde_json reads them
+/// (the exact way, for a record [`head_in_place`] declines).
 #[derive(serde::Deserialize, Default)]
-struct Head {
+struct HeadValues {
     #[serde(default, rename = "isSidechain")]
     sidechain: Option<Value>,
     #[serde(default, rename = "agentId")]
@@ -33,12 +37,35 @@ struct Head {
     parent: Option<Value>,
 }
 
+/// What the first pass takes of a record to place it: `isSidechain` is
+/// `true`; `agentId`, `uuid`, `parentUuid` when strings. The strings are
+/// borrowed from the source when they hold no escape: most records go to
+/// the main run, which needs none of them.
+#[derive(Default)]
+struct Head<'b> {
+    sidechain: bool,
+    agent: Option<Cow<'b, str>>,
+    uuid: Option<Cow<'b, str>>,
+    parent: Option<Cow<'b, str>>,
+}
+
+impl From<HeadValues> for Head<'_> {
+    fn from(v: HeadValues) -> Self {
+        let text = |v: Option<Value>| match v {
+            Some(Value::String(s)) => Some(Cow::Owned(s)),
+            _ => None,
+        };
+        Head { sidechain: v.sidechain == Some(Value::Bool(true)), agent: text(v.agent), uuid: text(v.uuid), parent: text(v.parent) }
+    }
+}
+
 /// The [`Head`] serde_json would read of the record at `r`, read from its
 /// members without going through the rest (the first pass went through every
 /// record's text for four small fields: a fifth of the parse). Only for a
 /// record the split found clean (no hazard, valid UTF-8: serde_json then
-/// reads it as the text says), and not with `exact_only`; `None` asks serde_json.
-fn head_in_place(input: &Input, out: &Builder, r: &Range<usize>) -> Option<Head> {
+/// reads it as the text says, every value included), and not with
+/// `exact_only`; `None` asks serde_json.
+fn head_in_place<'b>(input: &Input, out: &Builder<'b>, members: &mut Vec<Member>, r: &Range<usize>) -> Option<Head<'b>> {
     let b = out.bytes();
     let hazards = &input.split.hazards;
     let first = hazards.partition_point(|h| *h < r.start);
@@ -49,29 +76,30 @@ fn head_in_place(input: &Input, out: &Builder, r: &Range<usize>) -> Option<Head>
     if b.get(at) != Some(&b'{') {
         return None; // a list would fill the fields by position
     }
-    let mut members = Vec::new();
-    crate::json::read::members(b, at, &input.split.ends, &mut members)?;
+    crate::json::read::members(b, at, &input.split.ends, members)?;
     let mut head = Head::default();
     let mut seen = 0u8;
-    for m in members {
+    for m in members.iter() {
         if m.key_escaped {
             return None; // its text is not its bytes
         }
         let (field, bit) = match b.get(m.key.clone())? {
-            b"isSidechain" => (&mut head.sidechain, 1),
-            b"agentId" => (&mut head.agent, 2),
-            b"uuid" => (&mut head.uuid, 4),
-            b"parentUuid" => (&mut head.parent, 8),
+            b"isSidechain" => (None, 1),
+            b"agentId" => (Some(&mut head.agent), 2),
+            b"uuid" => (Some(&mut head.uuid), 4),
+            b"parentUuid" => (Some(&mut head.parent), 8),
             _ => continue,
         };
-        let range = m.value;
         if seen & bit != 0 {
             // serde refuses a repeated field; the caller's default follows.
             return Some(Head::default());
         }
         seen |= bit;
-        // `Option<Value>`: `null` is `None`.
-        *field = Some(crate::json::build::value(b.get(range)?)?).filter(|v| !v.is_null());
+        match field {
+            None => head.sidechain = m.kind == Kind::Bool && b.get(m.value.clone()) == Some(b"true"),
+            // `Value::as_str`: any other kind (`null` too) is no string.
+            Some(field) => *field = (m.kind == Kind::String).then(|| decode_literal(b.get(m.inner()).unwrap_or_default(), m.escaped)),
+        }
     }
     Some(head)
 }
@@ -102,6 +130,7 @@ pub fn import(input: &Input, out: &mut Builder) {
     let mut main_of_file: Lookup<Option<String>, usize> = Lookup::default();
     let all = top_records(input);
     let lone_meta = input.files.is_empty() && all.len() == 1;
+    let mut members = Vec::new();
     for r in all {
         if r.broken {
             continue; // kept as an unparsed event by the core
@@ -123,10 +152,10 @@ pub fn import(input: &Input, out: &mut Builder) {
             }
             continue;
         }
-        let head: Head = head_in_place(input, out, &r.range)
-            .unwrap_or_else(|| b.get(r.range.clone()).and_then(|s| serde_json::from_slice(s).ok()).unwrap_or_default());
-        let as_str = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_string);
-        let slot = if head.sidechain != Some(Value::Bool(true)) {
+        let head: Head = head_in_place(input, out, &mut members, &r.range)
+            .unwrap_or_else(|| b.get(r.range.clone()).and_then(|s| serde_json::from_slice::<HeadValues>(s).ok()).unwrap_or_default().into());
+        let as_str = |v: &Option<Cow<'_, str>>| v.as_deref().map(str::to_string);
+        let slot = if !head.sidechain {
             let first = main_of_file.is_empty();
             *main_of_file.entry(file.map(str::to_string)).or_insert_with(|| {
                 if first {
@@ -150,7 +179,7 @@ pub fn import(input: &Input, out: &mut Builder) {
                 }
             }
         };
-        if slot != 0 && as_str(&head.agent).is_none() {
+        if slot != 0 && head.agent.is_none() {
             if let Some(uuid) = as_str(&head.uuid) {
                 sidechain_uuids.insert(uuid, slot);
             }
