@@ -263,7 +263,7 @@ impl Walk<'_, '_, '_> {
         let Some(at) = &o.history else { return o.o.get("input").and_then(|v| chat::messages(v, "user")).map(Sent::whole) };
         let b = self.input.bytes;
         let object = o.o.get("input").and_then(Value::as_object);
-        if let Some(sent) = self.conversation.input(b, &self.input.split.ends, object, at) {
+        if let Some(sent) = self.conversation.input(self.out, &self.input.split.ends, object, at) {
             return Some(sent);
         }
         chat::messages(&history::value_at(b, &at.value), "user").map(Sent::whole)

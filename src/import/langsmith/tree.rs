@@ -214,7 +214,7 @@ impl Walk<'_, '_, '_> {
         let Some(at) = &r.history else { return (r.o.get("inputs").and_then(inputs).map(Sent::whole), None) };
         let b = self.input.bytes;
         let without = r.o.get("inputs").and_then(Value::as_object);
-        if let Some(sent) = without.and_then(|o| self.conversation.input(b, &self.input.split.ends, Some(o), at)) {
+        if let Some(sent) = without.and_then(|o| self.conversation.input(self.out, &self.input.split.ends, Some(o), at)) {
             return (Some(sent), None);
         }
         let whole = history::value_at(b, &at.value);
