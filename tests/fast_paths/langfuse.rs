@@ -123,6 +123,36 @@ fn langfuse_trace(lone: bool, edit: (&str, &str)) -> String {
     edited(&doc, edit)
 }
 
+/// Edits of the tool observation, whose output text the reader leaves in
+/// the source.
+const TOOL_EDITS: &[(&str, &str)] = &[
+    (r#""output": "a b""#, r#""output": "a\nb \u00e9 \ud83d\ude00""#),
+    (r#""output": "a b""#, r#""output": "a \ud800""#),
+    (r#""output": "a b""#, r#""output": """#),
+    (r#""output": "a b""#, r#""output": null"#),
+    (r#""output": "a b""#, r#""output": {"text": "a b"}"#),
+    (r#""output": "a b""#, r#""output": ["a b"]"#),
+    (r#""output": "a b""#, r#""output": 3"#),
+    (r#""output": "a b""#, r#""output": "x", "output": "a b""#),
+    (r#""output": "a b""#, r#""output": "a b", "output": null"#),
+    (r#""output": "a b""#, r#""outp\u0075t": "a b""#),
+    (r#""output": "a b""#, r#""x": "a b""#),
+    (r#""type": "TOOL""#, r#""type": "T\u004fOL""#),
+    (r#""type": "TOOL""#, r#""type": "TOOL", "type": "SPAN""#),
+    (r#""type": "TOOL""#, r#""type": "SPAN""#),
+    (r#""type": "TOOL", "name": "TOOL3", "startTime": "2026-01-02T10:00:03.000Z", "endTime": "2026-01-02T10:00:03.500Z", "parentObservationId": "o1", "level": "DEFAULT", "statusMessage": null"#, r#""type": "TOOL", "name": "TOOL3", "startTime": "2026-01-02T10:00:03.000Z", "endTime": "2026-01-02T10:00:03.500Z", "parentObservationId": "o1", "level": "ERROR", "statusMessage": "failed""#),
+    (r#""type": "TOOL", "name": "TOOL3", "startTime": "2026-01-02T10:00:03.000Z""#, r#""type": "TOOL", "name": "TOOL3", "startTime": 3"#),
+    (r#""observations": ["#, r#""observations": [7, "#),
+];
+
+#[test]
+fn langfuse_tool_outputs_left_in_the_source_parse_the_same_both_ways() {
+    for lone in [false, true] {
+        let in_source = edits_parse_the_same(TOOL_EDITS, "langfuse", |edit| langfuse_trace(lone, edit));
+        assert!(in_source > TOOL_EDITS.len() * 4, "the fast path read the observations ({in_source} texts left in the source)");
+    }
+}
+
 #[test]
 fn langfuse_messages_read_from_the_bytes_parse_the_same_both_ways() {
     for lone in [false, true] {

@@ -240,6 +240,9 @@ impl Walk<'_, '_, '_> {
             if let Some(at) = &o.history {
                 all.insert("input".to_string(), history::value_at(self.input.bytes, &at.value));
             }
+            if let Some(t) = &o.output {
+                all.insert("output".to_string(), Value::String(t.decoded().into_owned()));
+            }
             shape(all, &Metadata::new()).into()
         };
         if let Some(e) = self.out.event_mut(index) {
@@ -398,15 +401,20 @@ impl Walk<'_, '_, '_> {
                 CallRef { event: index, call: 0 }
             }
         };
+        // The output: its text left in the source, else as read.
+        let output = match &o.output {
+            Some(t) => Some(crate::model::Content::Text(t.clone())),
+            None => o.o.get("output").filter(|v| !v.is_null()).map(|v| chat::content_value(Some(v))),
+        };
         let status = if failed {
             ToolStatus::Error
-        } else if o.o.get("output").is_some_and(|v| !v.is_null()) {
+        } else if output.is_some() {
             ToolStatus::Success
         } else {
             ToolStatus::Unknown
         };
-        let content = match (o.o.get("output").filter(|v| !v.is_null()), failed) {
-            (Some(v), _) => chat::content_value(Some(v)),
+        let content = match (output, failed) {
+            (Some(c), _) => c,
             (None, true) => chat::content_value(o.o.get("statusMessage")),
             (None, false) => crate::model::Content::None,
         };
