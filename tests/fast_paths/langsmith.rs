@@ -38,3 +38,33 @@ fn langsmith_messages_read_from_the_bytes_parse_the_same_both_ways() {
     let in_source = edits_parse_the_same(MESSAGE_EDITS, "langsmith", langsmith_runs);
     assert!(in_source > MESSAGE_EDITS.len() * 4, "the fast path read the messages ({in_source} texts left in the source)");
 }
+
+/// Edits of the tool run, whose output text the reader leaves in the source.
+const TOOL_EDITS: &[(&str, &str)] = &[
+    ("", ""),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": "a\nb \u00e9 \ud83d\ude00"}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": "a \ud800"}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": ""}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": null}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": 3}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": {"usage_metadata": {"input_tokens": 1}}}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": "a b", "usage": {"prompt_tokens": 1}}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": "x", "output": "a b"}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"outp\u0075t": "a b"}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"text": "a b"}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": "a b""#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": null"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {}, "outputs": {"output": "a b"}"#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": "a b"}, "error": "boom""#),
+    (r#""outputs": {"output": "a b"}"#, r#""outputs": {"output": "a b"}, "child_runs": [{"id": "00000000-0000-0000-0000-000000000009", "name": "c", "run_type": "tool", "start_time": "2026-03-01T09:00:09Z", "outputs": {"output": "nested"}}]"#),
+    (r#""run_type": "tool""#, r#""run_type": "t\u006fol""#),
+    (r#""run_type": "tool""#, r#""run_type": "tool", "run_type": "chain""#),
+    (r#""run_type": "tool""#, r#""run_type": "chain""#),
+    (r#""name": "tool3", "run_type": "tool""#, r#""name": 3, "run_type": "tool""#),
+];
+
+#[test]
+fn langsmith_tool_outputs_left_in_the_source_parse_the_same_both_ways() {
+    let in_source = edits_parse_the_same(TOOL_EDITS, "langsmith", langsmith_runs);
+    assert!(in_source > TOOL_EDITS.len() * 4, "the fast path read the runs ({in_source} texts left in the source)");
+}
