@@ -124,7 +124,7 @@ fn langfuse_trace(lone: bool, edit: (&str, &str)) -> String {
 }
 
 /// Edits of the tool observation, whose output text the reader leaves in
-/// the source.
+/// the source, and of a generation's output object, read from the bytes.
 const TOOL_EDITS: &[(&str, &str)] = &[
     (r#""output": "a b""#, r#""output": "a\nb \u00e9 \ud83d\ude00""#),
     (r#""output": "a b""#, r#""output": "a \ud800""#),
@@ -143,10 +143,24 @@ const TOOL_EDITS: &[(&str, &str)] = &[
     (r#""type": "TOOL", "name": "TOOL3", "startTime": "2026-01-02T10:00:03.000Z", "endTime": "2026-01-02T10:00:03.500Z", "parentObservationId": "o1", "level": "DEFAULT", "statusMessage": null"#, r#""type": "TOOL", "name": "TOOL3", "startTime": "2026-01-02T10:00:03.000Z", "endTime": "2026-01-02T10:00:03.500Z", "parentObservationId": "o1", "level": "ERROR", "statusMessage": "failed""#),
     (r#""type": "TOOL", "name": "TOOL3", "startTime": "2026-01-02T10:00:03.000Z""#, r#""type": "TOOL", "name": "TOOL3", "startTime": 3"#),
     (r#""observations": ["#, r#""observations": [7, "#),
+    // A generation's output object, read from the bytes.
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"role": "assistant", "content": "calling \u00e9\n", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"role": "assistant", "content": [{"type": "text", "text": "calling"}]}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"type": "ai", "content": "calling"}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"text": "calling"}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"choices": [{"message": {"role": "assistant", "content": "calling"}}]}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"role": "assistant", "role": "user", "content": "calling"}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {"role": "assistant", "content": "\ud800"}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {}, "output": {"role": "assistant", "content": "calling"}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": {}"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": "calling""#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": [{"role": "assistant", "content": "calling"}]"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""output": null"#),
+    (r#""output": {"role": "assistant", "content": "calling"}"#, r#""outp\u0075t": {"role": "assistant", "content": "calling"}"#),
 ];
 
 #[test]
-fn langfuse_tool_outputs_left_in_the_source_parse_the_same_both_ways() {
+fn langfuse_outputs_left_in_the_source_parse_the_same_both_ways() {
     for lone in [false, true] {
         let in_source = edits_parse_the_same(TOOL_EDITS, "langfuse", |edit| langfuse_trace(lone, edit));
         assert!(in_source > TOOL_EDITS.len() * 4, "the fast path read the observations ({in_source} texts left in the source)");

@@ -22,6 +22,9 @@ pub struct Left {
     /// value read: it was a tool output copied, most of the bytes a trace's
     /// tool observations hold).
     pub output: Option<Text>,
+    /// A generation's `output` object (`null` stands in for it; the walk
+    /// reads its message from the bytes).
+    pub output_object: Option<Range<usize>>,
 }
 
 /// The record at `r` as serde_json reads it, but for the input messages of
@@ -66,7 +69,7 @@ pub fn read_record(out: &Builder, input: &Input, r: &Range<usize>) -> Option<(Va
             }
         }
     }
-    if found.iter().all(|l| l.history.is_none() && l.output.is_none()) {
+    if found.iter().all(|l| l.history.is_none() && l.output.is_none() && l.output_object.is_none()) {
         return None;
     }
     let mut list_value = Some(Value::Array(values));
@@ -83,20 +86,26 @@ fn observation(out: &Builder, ends: &ContainerEnds, members: &[Member]) -> Optio
     let b = out.bytes();
     let f = Fields::find(b, members, [b"type", b"input", b"output"])?;
     let kind = f.get(members, 0).filter(|m| m.kind == Kind::String && !m.escaped)?;
-    let (left, value) = match b.get(kind.inner())? {
+    // The members left in the source, and the values standing in for them.
+    let mut left_out: Vec<(&Member, Value)> = Vec::with_capacity(2);
+    let left = match b.get(kind.inner())? {
         b"GENERATION" => {
             let input = f.get(members, 1)?;
             let (placeholder, at) = messages_in_source(b, ends, input, true)?;
-            (Left { history: Some(at), output: None }, (input, placeholder))
+            left_out.push((input, placeholder));
+            let output = f.get(members, 2).filter(|m| m.kind == Kind::Object);
+            if let Some(output) = output {
+                left_out.push((output, Value::Null));
+            }
+            Left { history: Some(at), output: None, output_object: output.map(|m| m.value.clone()) }
         }
         b"TOOL" => {
             let output = f.get(members, 2).filter(|m| m.kind == Kind::String)?;
-            (Left { history: None, output: Some(out.text(output.inner(), output.escaped)) }, (output, Value::Null))
+            left_out.push((output, Value::Null));
+            Left { history: None, output: Some(out.text(output.inner(), output.escaped)), output_object: None }
         }
         _ => return None,
     };
-    let (member, placeholder) = value;
-    let mut placeholder = Some(placeholder);
-    let o = fields::build_object(b, members, |_, m| if m.value == member.value { placeholder.take() } else { None })?;
+    let o = fields::build_object(b, members, |_, m| left_out.iter_mut().find(|(at, _)| at.value == m.value).map(|(_, v)| std::mem::take(v)))?;
     Some((o, left))
 }

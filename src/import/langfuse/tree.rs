@@ -223,7 +223,12 @@ impl Walk<'_, '_, '_> {
         let index = self.out.push_event(body, if point { "event" } else { "observation" }, o.range.clone(), o.path.clone(), start.clone());
         let generation = kind == "GENERATION";
         let input = if generation { self.input_of(o) } else { None };
-        let output = if generation { o.o.get("output").and_then(|v| chat::messages(v, "assistant")) } else { None };
+        let output = match &o.output_object {
+            // A message read from the bytes is the one `chat::messages` reads of the object.
+            Some(at) => crate::import::chat_bytes::message(self.out, &self.input.split.ends, at).map(|m| vec![m]).or_else(|| chat::messages(&history::value_at(self.input.bytes, at), "assistant")),
+            None if generation => o.o.get("output").and_then(|v| chat::messages(v, "assistant")),
+            None => None,
+        };
         // Messages shown as events are not repeated in the metadata. The
         // rest is the observation as written: left in the source when it can
         // be (a clone of each observation was a fifth of a parse).
@@ -242,6 +247,9 @@ impl Walk<'_, '_, '_> {
             }
             if let Some(t) = &o.output {
                 all.insert("output".to_string(), Value::String(t.decoded().into_owned()));
+            }
+            if let Some(at) = &o.output_object {
+                all.insert("output".to_string(), history::value_at(self.input.bytes, at));
             }
             shape(all, &Metadata::new()).into()
         };
