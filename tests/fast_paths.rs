@@ -24,6 +24,10 @@ mod gemini_cli;
 mod histories;
 #[path = "fast_paths/inspect.rs"]
 mod inspect;
+#[path = "fast_paths/langfuse.rs"]
+mod langfuse;
+#[path = "fast_paths/langsmith.rs"]
+mod langsmith;
 #[path = "fast_paths/otel.rs"]
 mod otel;
 #[path = "fast_paths/swe_agent.rs"]

@@ -18,6 +18,7 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use crate::import::chat::{self, Fingerprint, Msg};
+use crate::import::{chat_bytes, Builder};
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::ContainerEnds;
@@ -113,10 +114,17 @@ impl Conversation {
     /// input object, without the list, is `object`): the items it shares
     /// with the previous call, byte for byte, are not read; `None` when the
     /// list is no conversation (the caller reads the input whole).
-    pub fn input(&self, b: &[u8], ends: &ContainerEnds, object: Option<&Map<String, Value>>, at: &MessagesInSource) -> Option<Sent> {
+    /// The messages it reads are read from the bytes where they have the
+    /// common shape ([`crate::import::chat_bytes`]), else built and read.
+    pub fn input(&self, out: &Builder, ends: &ContainerEnds, object: Option<&Map<String, Value>>, at: &MessagesInSource) -> Option<Sent> {
+        let b = out.bytes();
         let items = list_items(b, ends, at.list.start)?;
         let system = object.map(chat::system_messages).unwrap_or_default();
-        self.input_items(b, b, items, system, |_, item| value_of(item).as_object().and_then(chat::message))
+        // Each item read from its place (`input_items` gives its bytes).
+        let ranges = items.clone();
+        self.input_items(b, b, items, system, |k, item| {
+            ranges.get(k).and_then(|r| chat_bytes::message(out, ends, r)).or_else(|| value_of(item).as_object().and_then(chat::message))
+        })
     }
 
     /// The input of a call whose list's `items` are ranges of `text` (the

@@ -13,6 +13,7 @@ pub mod gemini_cli;
 pub mod agentlens;
 mod builder;
 pub mod chat;
+pub mod chat_bytes;
 pub mod docent;
 pub mod facts;
 pub mod history;

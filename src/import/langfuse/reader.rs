@@ -9,12 +9,13 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use super::generations;
+use super::generations::{self, Left};
 use crate::diagnostic::Severity::Error;
 use crate::import::history::MessagesInSource;
 use crate::import::{top_records, Builder, Input};
 use crate::json::path::{list_items, member_range};
 use crate::json::{render_path, Seg};
+use crate::model::Text;
 
 /// One observation, with where it is.
 pub struct Obs {
@@ -27,6 +28,12 @@ pub struct Obs {
     /// A generation's input messages, when left in the source (`o` holds
     /// `null`, or the input object without its `messages`, in their place).
     pub history: Option<MessagesInSource>,
+    /// A tool observation's `output` string, when left in the source (`o`
+    /// holds `null` in its place).
+    pub output: Option<Text>,
+    /// A generation's `output` object, when left in the source (`o` holds
+    /// `null` in its place).
+    pub output_object: Option<Range<usize>>,
 }
 
 impl Obs {
@@ -77,7 +84,7 @@ pub fn is_observation_page(o: &Map<String, Value>) -> bool {
 /// The items of list `key` of the object at `range`, each with its range
 /// and path; items that are not objects are set aside.
 #[allow(clippy::too_many_arguments)] // each is one fact of where the list is
-fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, prefix: &[Seg], key: &str, v: Option<Value>, what: &'static str, histories: &mut [Option<MessagesInSource>]) -> Vec<Obs> {
+fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, prefix: &[Seg], key: &str, v: Option<Value>, what: &'static str, left: &mut [Left]) -> Vec<Obs> {
     let (b, ends) = (input.bytes, &input.split.ends);
     let mut at = range.clone();
     for s in prefix {
@@ -99,7 +106,10 @@ fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, p
         let own_range = ranges.len() == list_len;
         let item_range = ranges.get(i).cloned().unwrap_or_else(|| range.clone());
         match item {
-            Value::Object(o) => found.push(Obs { range: item_range, path: item_path, o, own_range, history: histories.get_mut(i).and_then(Option::take) }),
+            Value::Object(o) => {
+                let Left { history, output, output_object } = left.get_mut(i).map(std::mem::take).unwrap_or_default();
+                found.push(Obs { range: item_range, path: item_path, o, own_range, history, output, output_object })
+            }
             other => {
                 out.diag_in(Error, "langfuse-invalid", format!("expected {what} object, found {}", crate::import::json_type(&other)), range, path, &segs, None);
                 out.set_aside(item_range, item_path, "not an object");
@@ -117,7 +127,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
         if r.broken {
             continue; // kept as an unparsed event by the core
         }
-        let (v, mut histories) = match generations::read_record(out, input, &r.range) {
+        let (v, mut left) = match generations::read_record(out, input, &r.range) {
             Some(read) => read,
             None => match out.parse_record(&r.range, &r.path) {
                 Ok(v) => (v, Vec::new()),
@@ -130,7 +140,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
             continue;
         };
         if is_export(&o) {
-            let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation", &mut histories);
+            let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation", &mut left);
             let Some(Value::Object(mut trace)) = o.remove("trace") else { continue };
             let trace_range = member_range(input.bytes, r.range.start, &input.split.ends, "trace").unwrap_or_else(|| r.range.clone());
             let scores = list_of(out, input, &r.range, &r.path, &[Seg::key("trace")], "scores", trace.remove("scores"), "a score", &mut []);
@@ -141,13 +151,14 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
             let id = trace.get("id").and_then(Value::as_str).unwrap_or("").to_string();
             traces.push(TraceRec { id, trace, range: trace_range, path: render_path(&r.path, &[Seg::key("trace")]), shape: "ui-export", observations, scores });
         } else if is_full_trace(&o) {
-            let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation", &mut histories);
+            let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation", &mut left);
             let scores = list_of(out, input, &r.range, &r.path, &[], "scores", o.remove("scores"), "a score", &mut []);
             let id = o.get("id").and_then(Value::as_str).unwrap_or("").to_string();
             traces.push(TraceRec { id, trace: o, range: r.range.clone(), path: r.path.clone(), shape: "api-trace", observations, scores });
         } else if is_observation_page(&o) || is_observation(&o) {
             let list = if is_observation(&o) {
-                vec![Obs { range: r.range.clone(), path: r.path.clone(), o, own_range: true, history: histories.first_mut().and_then(Option::take) }]
+                let Left { history, output, output_object } = left.first_mut().map(std::mem::take).unwrap_or_default();
+                vec![Obs { range: r.range.clone(), path: r.path.clone(), o, own_range: true, history, output, output_object }]
             } else {
                 let meta = o.remove("meta");
                 let list = list_of(out, input, &r.range, &r.path, &[], "data", o.remove("data"), "an observation", &mut []);

@@ -223,7 +223,12 @@ impl Walk<'_, '_, '_> {
         let index = self.out.push_event(body, if point { "event" } else { "observation" }, o.range.clone(), o.path.clone(), start.clone());
         let generation = kind == "GENERATION";
         let input = if generation { self.input_of(o) } else { None };
-        let output = if generation { o.o.get("output").and_then(|v| chat::messages(v, "assistant")) } else { None };
+        let output = match &o.output_object {
+            // A message read from the bytes is the one `chat::messages` reads of the object.
+            Some(at) => crate::import::chat_bytes::message(self.out, &self.input.split.ends, at).map(|m| vec![m]).or_else(|| chat::messages(&history::value_at(self.input.bytes, at), "assistant")),
+            None if generation => o.o.get("output").and_then(|v| chat::messages(v, "assistant")),
+            None => None,
+        };
         // Messages shown as events are not repeated in the metadata. The
         // rest is the observation as written: left in the source when it can
         // be (a clone of each observation was a fifth of a parse).
@@ -239,6 +244,12 @@ impl Walk<'_, '_, '_> {
             let mut all = o.o.clone();
             if let Some(at) = &o.history {
                 all.insert("input".to_string(), history::value_at(self.input.bytes, &at.value));
+            }
+            if let Some(t) = &o.output {
+                all.insert("output".to_string(), Value::String(t.decoded().into_owned()));
+            }
+            if let Some(at) = &o.output_object {
+                all.insert("output".to_string(), history::value_at(self.input.bytes, at));
             }
             shape(all, &Metadata::new()).into()
         };
@@ -263,7 +274,7 @@ impl Walk<'_, '_, '_> {
         let Some(at) = &o.history else { return o.o.get("input").and_then(|v| chat::messages(v, "user")).map(Sent::whole) };
         let b = self.input.bytes;
         let object = o.o.get("input").and_then(Value::as_object);
-        if let Some(sent) = self.conversation.input(b, &self.input.split.ends, object, at) {
+        if let Some(sent) = self.conversation.input(self.out, &self.input.split.ends, object, at) {
             return Some(sent);
         }
         chat::messages(&history::value_at(b, &at.value), "user").map(Sent::whole)
@@ -398,15 +409,20 @@ impl Walk<'_, '_, '_> {
                 CallRef { event: index, call: 0 }
             }
         };
+        // The output: its text left in the source, else as read.
+        let output = match &o.output {
+            Some(t) => Some(crate::model::Content::Text(t.clone())),
+            None => o.o.get("output").filter(|v| !v.is_null()).map(|v| chat::content_value(Some(v))),
+        };
         let status = if failed {
             ToolStatus::Error
-        } else if o.o.get("output").is_some_and(|v| !v.is_null()) {
+        } else if output.is_some() {
             ToolStatus::Success
         } else {
             ToolStatus::Unknown
         };
-        let content = match (o.o.get("output").filter(|v| !v.is_null()), failed) {
-            (Some(v), _) => chat::content_value(Some(v)),
+        let content = match (output, failed) {
+            (Some(c), _) => c,
             (None, true) => chat::content_value(o.o.get("statusMessage")),
             (None, false) => crate::model::Content::None,
         };

@@ -135,8 +135,10 @@ pub fn metadata_object(v: &Value) -> Option<Map<String, Value>> {
     }
 }
 
-fn check_value(v: &Value, ty: Ty, segs: &[Seg], out: &mut Vec<Problem>) {
-    let mut bad = |why: String| out.push((segs.to_vec(), why));
+/// Checks `v` against `ty`; `segs` makes its path, only for a problem (a
+/// path per rule checked was most of a trace's validation).
+fn check_value(v: &Value, ty: Ty, segs: &dyn Fn() -> Vec<Seg>, out: &mut Vec<Problem>) {
+    let mut bad = |why: String| out.push((segs(), why));
     match ty {
         Ty::Any => {}
         Ty::Str if !v.is_string() => bad(format!("expected a string, found {}", json_type(v))),
@@ -164,13 +166,13 @@ fn check_value(v: &Value, ty: Ty, segs: &[Seg], out: &mut Vec<Problem>) {
         Ty::DictInt | Ty::DictFloat => match v {
             Value::Object(m) => {
                 for (k, x) in m {
-                    let mut at = segs.to_vec();
-                    at.push(Seg::key(k));
                     let why = match ty {
                         Ty::DictInt => lax::integer(x).err(),
                         _ => lax::float(x).err().map(|e| e.to_string()),
                     };
                     if let Some(why) = why {
+                        let mut at = segs();
+                        at.push(Seg::key(k));
                         out.push((at, why));
                     }
                 }
@@ -181,7 +183,7 @@ fn check_value(v: &Value, ty: Ty, segs: &[Seg], out: &mut Vec<Problem>) {
             Value::Array(items) => {
                 for (i, x) in items.iter().enumerate() {
                     if !x.is_string() {
-                        let mut at = segs.to_vec();
+                        let mut at = segs();
                         at.push(Seg::Index(i));
                         out.push((at, format!("expected a string, found {}", json_type(x))));
                     }
@@ -192,7 +194,7 @@ fn check_value(v: &Value, ty: Ty, segs: &[Seg], out: &mut Vec<Problem>) {
         Ty::Level if !matches!(v.as_str(), Some("DEBUG" | "DEFAULT" | "WARNING" | "ERROR")) => bad(format!("expected a level (DEBUG, DEFAULT, WARNING or ERROR), found {v}")),
         Ty::ScoreSource if !matches!(v.as_str(), Some("ANNOTATION" | "API" | "EVAL")) => bad(format!("expected a score source (ANNOTATION, API or EVAL), found {v}")),
         Ty::Usage => match v {
-            Value::Object(m) => check_rules(m, USAGE, segs, out),
+            Value::Object(m) => check_rules(m, USAGE, &segs(), out),
             other => bad(format!("expected a usage object (`input`, `output`, `total`), found {}", json_type(other))),
         },
         _ => {}
@@ -201,12 +203,15 @@ fn check_value(v: &Value, ty: Ty, segs: &[Seg], out: &mut Vec<Problem>) {
 
 fn check_rules(o: &Map<String, Value>, rules: &[Rule], prefix: &[Seg], out: &mut Vec<Problem>) {
     for &(key, ty, required) in rules {
-        let mut segs = prefix.to_vec();
-        segs.push(Seg::key(key));
+        let segs = || {
+            let mut segs = prefix.to_vec();
+            segs.push(Seg::key(key));
+            segs
+        };
         match o.get(key) {
             None if required => out.push((prefix.to_vec(), format!("`{key}` is required"))),
             None => {}
-            Some(Value::Null) if required && !matches!(ty, Ty::Any) => out.push((segs, format!("`{key}` is required (found null)"))),
+            Some(Value::Null) if required && !matches!(ty, Ty::Any) => out.push((segs(), format!("`{key}` is required (found null)"))),
             Some(Value::Null) => {}
             Some(v) => check_value(v, ty, &segs, out),
         }

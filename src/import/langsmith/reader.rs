@@ -27,6 +27,9 @@ pub struct RunRec {
     pub patch_keys: Vec<String>,
     /// Its `inputs.messages`, when left in the source (not in `o`).
     pub history: Option<MessagesInSource>,
+    /// A tool run's `outputs.output` text, when left in the source (`o`
+    /// holds `outputs: {}` in its place).
+    pub output: Option<crate::model::Text>,
     /// `range` is the run object `o` was read from (no patch laid over it):
     /// its event's metadata may be left there (`Builder::can_defer_metadata`).
     pub own_range: bool,
@@ -81,11 +84,12 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             if r.broken {
                 continue; // kept as an unparsed event by the core
             }
-            if let Some((o, inputs)) = llm_record::read_run(self.out, self.input, &r.range).filter(|(o, _)| is_run(o)) {
+            if let Some((o, left)) = llm_record::read_run(self.out, self.input, &r.range).filter(|(o, _)| is_run(o)) {
                 let first = self.runs.len();
                 self.tree(r.range.clone(), r.path.clone(), o, None, None, true);
                 if let Some(run) = self.runs.get_mut(first) {
-                    run.history = Some(inputs);
+                    run.history = left.history;
+                    run.output = left.output;
                 }
                 continue;
             }
@@ -139,7 +143,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                     Vec::new()
                 }
             };
-            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, own_range: own, parent, trace });
+            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, output: None, own_range: own, parent, trace });
             stack.extend(kids.into_iter().rev());
         }
     }

@@ -182,8 +182,9 @@ impl Walk<'_, '_, '_> {
                 None => {
                     for (k, v) in &r.o {
                         if !shown.contains_key(k) {
-                            let v = match &whole_inputs {
-                                Some(whole) if k == "inputs" => whole.clone(),
+                            let v = match (&whole_inputs, &r.output) {
+                                (Some(whole), _) if k == "inputs" => whole.clone(),
+                                (_, Some(t)) if k == "outputs" => serde_json::json!({ "output": t.decoded() }),
                                 _ => v.clone(),
                             };
                             e.metadata.insert(k.clone(), v);
@@ -214,7 +215,7 @@ impl Walk<'_, '_, '_> {
         let Some(at) = &r.history else { return (r.o.get("inputs").and_then(inputs).map(Sent::whole), None) };
         let b = self.input.bytes;
         let without = r.o.get("inputs").and_then(Value::as_object);
-        if let Some(sent) = without.and_then(|o| self.conversation.input(b, &self.input.split.ends, Some(o), at)) {
+        if let Some(sent) = without.and_then(|o| self.conversation.input(self.out, &self.input.split.ends, Some(o), at)) {
             return (Some(sent), None);
         }
         let whole = history::value_at(b, &at.value);
@@ -353,13 +354,17 @@ impl Walk<'_, '_, '_> {
                 CallRef { event: index, call: 0 }
             }
         };
-        let output = r.o.get("outputs").filter(|v| !v.is_null()).map(|o| match o {
-            Value::Object(m) if m.len() == 1 && m.contains_key("output") => m.get("output").cloned().unwrap_or(Value::Null),
-            other => other.clone(),
-        });
+        // The output: its text left in the source, else as read.
+        let output = match &r.output {
+            Some(t) => Some(Content::Text(t.clone())),
+            None => r.o.get("outputs").filter(|v| !v.is_null()).map(|o| match o {
+                Value::Object(m) if m.len() == 1 && m.contains_key("output") => chat::content_value(m.get("output")),
+                other => chat::content_value(Some(other)),
+            }),
+        };
         let status = if failed { ToolStatus::Error } else if output.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
-        let content = match (&output, failed) {
-            (Some(v), _) => chat::content_value(Some(v)),
+        let content = match (output, failed) {
+            (Some(c), _) => c,
             (None, true) => chat::content_value(r.o.get("error")),
             (None, false) => Content::None,
         };
