@@ -8,8 +8,9 @@
 //! span's attribute object (`gen_ai.input.messages` not even that: left in
 //! the source as a `Text`, and so are the output messages, the system
 //! instructions and a tool's result: `reader::SpanTexts`). What the reader keeps is the exact path's after
-//! `reader::slim`: the span object with its attributes' keys only (the
-//! diagnostics' paths need no more), the attributes by key, the input text.
+//! `reader::slim`, but for the span object's attribute list: where the
+//! GenAI message attributes are in it (`SpanTexts::genai_at`, all the
+//! diagnostics' paths need), the attributes by key, the input text.
 //!
 //! Anything the exact path would say something about, or might read
 //! otherwise, gives `None` and the request takes the exact path: a member
@@ -24,6 +25,7 @@ use serde_json::{json, Map, Value};
 use super::attrs::{any_value, key_values};
 use super::messages::INPUT;
 use super::convert::TOOL_RESULT;
+use super::genai_schema::ATTRIBUTES;
 use super::messages::{OUTPUT, SYSTEM};
 use super::reader::{SpanRec, SpanTexts};
 use super::schema::{self, get, Message};
@@ -145,20 +147,25 @@ impl Reader<'_, '_> {
             return None;
         }
         read::members(self.b, range.start, self.ends, members)?;
-        let (mut span, list) = self.object(members, &schema::SPAN, "attributes")?;
+        let (span, list) = self.object(members, &schema::SPAN, "attributes")?;
         let mut attrs = Map::new();
         let mut input_text = None;
         let mut texts = SpanTexts::default();
         if let Some(list) = list {
             let (mut items, mut kv, mut value) = (Vec::new(), Vec::new(), Vec::new());
             read::items(self.b, list.start, self.ends, &mut items)?;
-            let mut keys = Vec::with_capacity(items.len());
-            for item in &items {
+            let mut genai_at = [None; 3];
+            for (n, item) in items.iter().enumerate() {
                 let (name, found) = match self.compact_attribute(item) {
                     Some(found) => found,
                     None => self.attribute(item, &mut kv, &mut value)?,
                 };
                 let name = std::str::from_utf8(self.b.get(name)?).ok()?;
+                if let Some(k) = ATTRIBUTES.iter().position(|(key, _)| *key == name) {
+                    if let Some(at) = genai_at.get_mut(k) {
+                        *at = Some(n);
+                    }
+                }
                 let attr = match found {
                     AttrValue::Text(inner, escaped) => {
                         let slot = match name {
@@ -181,13 +188,8 @@ impl Reader<'_, '_> {
                 if attrs.insert(name.to_string(), attr).is_some() {
                     return None;
                 }
-                let mut kept = Map::new();
-                kept.insert("key".to_string(), Value::String(name.to_string()));
-                keys.push(Value::Object(kept));
             }
-            if let Some(slot) = span.get_mut("attributes") {
-                *slot = Value::Array(keys);
-            }
+            texts.genai_at = Some(genai_at);
         }
         Some(SpanRec {
             range: range.clone(),

@@ -51,7 +51,7 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
     // Usually the input repeats the whole last one: one comparison says so.
     let last_end = last_items.last().map_or(0, |(_, r)| *r);
     let common = match (last_raw.bytes.get(..last_end), raw.bytes.get(..last_end)) {
-        (Some(a), Some(b)) if a == b => last_end,
+        (Some(a), Some(b)) if same_bytes(a, b) => last_end,
         _ => common_prefix(last_raw.bytes, raw.bytes),
     };
     let k = last_items.iter().take_while(|(_, r)| *r <= common).count();
@@ -181,6 +181,9 @@ pub fn with_raw_ends(raw: Raw, ranges: Vec<Range<usize>>) -> Vec<Item> {
 
 /// How many leading bytes `a` and `b` share.
 pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    if cfg!(target_arch = "wasm32") {
+        return common_prefix_by_words(a, b);
+    }
     const CHUNK: usize = 64;
     let n = a.len().min(b.len());
     let mut i = 0;
@@ -191,6 +194,44 @@ pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         i += 1;
     }
     i
+}
+
+/// `a == b`; in wasm as [`common_prefix_by_words`] compares.
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if cfg!(target_arch = "wasm32") {
+        return a.len() == b.len() && common_prefix_by_words(a, b) == a.len();
+    }
+    a == b
+}
+
+/// [`common_prefix`] compared 32 bytes at a time as four words: slice
+/// equality is `memcmp`, which wasm32's runtime does a byte at a time;
+/// comparing each chat span's input with the last one's (the whole
+/// conversation so far) that way was an eighth of an otel parse in wasm
+/// (natively `memcmp` is vectorised, and faster than this).
+fn common_prefix_by_words(a: &[u8], b: &[u8]) -> usize {
+    const CHUNK: usize = 32;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + CHUNK <= n {
+        let (Some(x), Some(y)) = (a.get(i..).and_then(|r| r.first_chunk::<CHUNK>()), b.get(i..).and_then(|r| r.first_chunk::<CHUNK>())) else { break };
+        if !same_chunk(x, y) {
+            break;
+        }
+        i += CHUNK;
+    }
+    while i < n && a.get(i) == b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether two 32-byte chunks are equal, by four 8-byte words.
+#[inline(always)]
+fn same_chunk(x: &[u8; 32], y: &[u8; 32]) -> bool {
+    let word = |c: &[u8; 32], k: usize| c.get(k..k + 8).and_then(|w| w.try_into().ok()).map_or(0, u64::from_ne_bytes);
+    let diff = (word(x, 0) ^ word(y, 0)) | (word(x, 8) ^ word(y, 8)) | (word(x, 16) ^ word(y, 16)) | (word(x, 24) ^ word(y, 24));
+    diff == 0
 }
 
 /// Where in `raw` each of the text offsets `ends` (ascending, none before
@@ -237,6 +278,24 @@ mod tests {
 
     fn raw(s: &str) -> Raw<'_> {
         Raw { bytes: s.as_bytes(), escaped: s.contains('\\') }
+    }
+
+    #[test]
+    fn common_prefix_counts_every_shared_byte() {
+        let a: Vec<u8> = (0..200u32).map(|i| (i * 7 % 251) as u8).collect();
+        for cut in [0, 1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 199] {
+            let mut b = a.clone();
+            if let Some(x) = b.get_mut(cut) {
+                *x ^= 0x40;
+            }
+            assert_eq!(common_prefix(&a, &b), cut, "differs at {cut}");
+            assert_eq!(common_prefix_by_words(&a, &b), cut, "differs at {cut}");
+            assert_eq!(common_prefix_by_words(&a, b.get(..cut).unwrap()), cut);
+            assert!(!same_bytes(&a, &b));
+            assert!(same_bytes(a.get(..cut).unwrap(), b.get(..cut).unwrap()));
+        }
+        assert!(same_bytes(&a, &a.clone()) && same_bytes(&[], &[]));
+        assert!(!same_bytes(&a, a.get(..199).unwrap()));
     }
 
     #[test]

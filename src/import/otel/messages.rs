@@ -111,7 +111,7 @@ impl LastSystem {
     /// `text` when they are not the last ones'.
     fn read<'t>(&mut self, kind: u8, bytes: &[u8], text: impl FnOnce() -> Cow<'t, str>) -> Value {
         if let Some((k, seen, value)) = &self.0 {
-            if *k == kind && seen.as_slice() == bytes {
+            if *k == kind && super::input_tail::same_bytes(seen, bytes) {
                 return value.clone();
             }
         }

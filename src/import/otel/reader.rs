@@ -54,6 +54,13 @@ pub struct SpanTexts {
     pub output: Option<Text>,
     pub system: Option<Text>,
     pub result: Option<Text>,
+    /// Where the fast reader found each of `genai_schema::ATTRIBUTES` (in
+    /// its order) in the span's attribute list, the last of a key: all a
+    /// diagnostic's path needs of the list, which the span object then does
+    /// not keep (a `{"key": …}` object per attribute, built and dropped,
+    /// was a sixth of that reader in wasm). `None`: the span object keeps
+    /// the list.
+    pub genai_at: Option<[Option<usize>; 3]>,
 }
 
 impl SpanRec {

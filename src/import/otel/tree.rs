@@ -254,7 +254,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     /// Warns (`genai-schema`) about a message attribute its schema rejects.
     /// `input_failure`: the verdict on an input read item by item.
     fn check_messages(&mut self, s: &SpanRec, values: &GenaiValues, input_failure: Option<Option<String>>, event: u32) {
-        for (key, kind) in super::genai_schema::ATTRIBUTES {
+        for (k, (key, kind)) in super::genai_schema::ATTRIBUTES.into_iter().enumerate() {
             let Some(v) = values.get(kind) else { continue };
             let why = match (kind, &input_failure) {
                 (super::genai_schema::Kind::Input, Some(verdict)) => verdict.clone(),
@@ -264,8 +264,13 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             let segs = if s.flat {
                 vec![Seg::key(key)]
             } else {
-                let list = get(&s.span, &schema::SPAN, "attributes").and_then(Value::as_array);
-                let at = list.and_then(|l| l.iter().rposition(|kv| kv.get("key").and_then(Value::as_str) == Some(key)));
+                let at = match &s.texts.genai_at {
+                    Some(found) => found.get(k).copied().flatten(),
+                    None => {
+                        let list = get(&s.span, &schema::SPAN, "attributes").and_then(Value::as_array);
+                        list.and_then(|l| l.iter().rposition(|kv| kv.get("key").and_then(Value::as_str) == Some(key)))
+                    }
+                };
                 match at {
                     Some(n) => vec![Seg::key("attributes"), Seg::Index(n), Seg::key("value")],
                     None => vec![Seg::key("attributes")],
