@@ -16,6 +16,7 @@
 
 pub mod agentrun;
 pub mod analysis;
+pub mod byte_compare;
 pub mod container;
 pub mod diagnostic;
 pub mod error;

@@ -10,6 +10,7 @@ use crate::model::Trace;
 use crate::query::QueryIndex;
 
 mod allocator;
+mod memcmp;
 // The Trace class's methods, by what they serve; each file its own impl block.
 mod agentrun_text;
 mod lazy;
