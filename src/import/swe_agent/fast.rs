@@ -68,34 +68,30 @@ const STEP_FIELDS: [&[u8]; 6] = [b"action", b"observation", b"response", b"thoug
 impl Reader<'_, '_> {
     /// The history item at `r`, read fast, or `None` for the exact path.
     pub(super) fn fast_item(&mut self, r: &Range<usize>) -> Option<FastItem> {
-        if !self.out.reads_fast(r) {
-            return None;
-        }
-        let mut s = std::mem::take(&mut self.scratch);
-        let item = read::members(self.b, scan::skip_ws(self.b, r.start), self.ends, &mut s.record).and_then(|_| {
-            let members = std::mem::take(&mut s.record);
-            let item = self.fast_item_in(&members, &mut s);
-            s.record = members;
-            item
-        });
-        self.scratch = s;
-        item
+        self.with_members(r, Self::fast_item_in)
     }
 
     /// The trajectory step at `r`, read fast, or `None` for the exact path.
     pub(super) fn fast_step(&mut self, r: &Range<usize>) -> Option<FastStep> {
+        self.with_members(r, Self::fast_step_in)
+    }
+
+    /// `read(members, scratch)` of the record at `r`, its members read from
+    /// the bytes into the reader's scratch (kept for the next record), or
+    /// `None` when the record is not read fast.
+    fn with_members<T>(&mut self, r: &Range<usize>, read: impl FnOnce(&Self, &[Member], &mut Scratch) -> Option<T>) -> Option<T> {
         if !self.out.reads_fast(r) {
             return None;
         }
         let mut s = std::mem::take(&mut self.scratch);
-        let step = read::members(self.b, scan::skip_ws(self.b, r.start), self.ends, &mut s.record).and_then(|_| {
+        let out = read::members(self.b, scan::skip_ws(self.b, r.start), self.ends, &mut s.record).and_then(|_| {
             let members = std::mem::take(&mut s.record);
-            let step = self.fast_step_in(&members, &mut s);
+            let out = read(&*self, &members, &mut s);
             s.record = members;
-            step
+            out
         });
         self.scratch = s;
-        step
+        out
     }
 
     fn fast_item_in(&self, members: &[Member], s: &mut Scratch) -> Option<FastItem> {
