@@ -289,66 +289,6 @@ pub struct TranscriptView<'a> {
     pub event_count: u32,
 }
 
-/// A run as `trace.runs()` lists it: where its events are, and its metadata.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunView<'a> {
-    pub index: usize,
-    pub id: &'a str,
-    pub name: Option<&'a str>,
-    pub description: Option<&'a str>,
-    /// Index of the run's first event; its events are contiguous.
-    pub first_event: u32,
-    pub event_count: u32,
-    pub transcripts: Vec<TranscriptView<'a>>,
-    pub metadata: &'a crate::model::Metadata,
-    /// The tool call that started the run, when it is a sub-agent's.
-    pub started_by: Option<crate::model::CallRef>,
-    /// The archive member holding the run's body, when it was left unread
-    /// (an archive opened lazily): the run has its summary, not its events.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pending_body: Option<&'a str>,
-}
-
-/// A run's first event and the end of its last: its events are contiguous.
-fn event_bounds(r: &crate::model::AgentRun) -> (u32, u32) {
-    let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
-    let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
-    (first, last)
-}
-
-/// Every run of the trace (`trace.runs()`).
-pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
-    trace
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(index, r)| {
-            let (first, last) = event_bounds(r);
-            RunView {
-                index,
-                id: &r.id,
-                name: r.name.as_deref(),
-                description: r.description.as_deref(),
-                first_event: first,
-                event_count: last.saturating_sub(first),
-                transcripts: r
-                    .transcripts
-                    .iter()
-                    .map(|t| TranscriptView {
-                        key: &t.key,
-                        first_event: t.events.start,
-                        event_count: t.events.end.saturating_sub(t.events.start),
-                    })
-                    .collect(),
-                metadata: &r.metadata,
-                started_by: r.started_by,
-                pending_body: r.pending_body.as_deref(),
-            }
-        })
-        .collect()
-}
-
 /// A run without its metadata and transcripts (`trace.runHeads()`): what a
 /// run switcher needs, cheap for 10,000 runs whose metadata is large.
 #[derive(Debug, Serialize)]
@@ -357,32 +297,70 @@ pub struct RunHead<'a> {
     pub index: usize,
     pub id: &'a str,
     pub name: Option<&'a str>,
+    /// Index of the run's first event; its events are contiguous.
     pub first_event: u32,
     pub event_count: u32,
+    /// The tool call that started the run, when it is a sub-agent's.
     pub started_by: Option<crate::model::CallRef>,
+    /// The archive member holding the run's body, when it was left unread
+    /// (an archive opened lazily): the run has its summary, not its events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pending_body: Option<&'a str>,
 }
 
-/// Every run of the trace, light (`trace.runHeads()`).
-pub fn run_heads(trace: &Trace) -> Vec<RunHead<'_>> {
+/// A run as `trace.runs()` lists it: its head, and its metadata and
+/// transcripts.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunView<'a> {
+    #[serde(flatten)]
+    pub head: RunHead<'a>,
+    pub description: Option<&'a str>,
+    pub transcripts: Vec<TranscriptView<'a>>,
+    pub metadata: &'a crate::model::Metadata,
+}
+
+/// A run's head: where its events are, and what started it.
+fn run_head(index: usize, r: &crate::model::AgentRun) -> RunHead<'_> {
+    let first = r.transcripts.first().map(|t| t.events.start).unwrap_or(0);
+    let last = r.transcripts.last().map(|t| t.events.end).unwrap_or(first);
+    RunHead {
+        index,
+        id: &r.id,
+        name: r.name.as_deref(),
+        first_event: first,
+        event_count: last.saturating_sub(first),
+        started_by: r.started_by,
+        pending_body: r.pending_body.as_deref(),
+    }
+}
+
+/// Every run of the trace (`trace.runs()`).
+pub fn run_views(trace: &Trace) -> Vec<RunView<'_>> {
     trace
         .runs
         .iter()
         .enumerate()
-        .map(|(index, r)| {
-            let (first, last) = event_bounds(r);
-            RunHead {
-                index,
-                id: &r.id,
-                name: r.name.as_deref(),
-                first_event: first,
-                event_count: last.saturating_sub(first),
-                started_by: r.started_by,
-                pending_body: r.pending_body.as_deref(),
-            }
+        .map(|(index, r)| RunView {
+            head: run_head(index, r),
+            description: r.description.as_deref(),
+            transcripts: r
+                .transcripts
+                .iter()
+                .map(|t| TranscriptView {
+                    key: &t.key,
+                    first_event: t.events.start,
+                    event_count: t.events.end.saturating_sub(t.events.start),
+                })
+                .collect(),
+            metadata: &r.metadata,
         })
         .collect()
+}
+
+/// Every run of the trace, light (`trace.runHeads()`).
+pub fn run_heads(trace: &Trace) -> Vec<RunHead<'_>> {
+    trace.runs.iter().enumerate().map(|(index, r)| run_head(index, r)).collect()
 }
 
 /// One input file of a multi-file trace (`trace.files()`): its byte range

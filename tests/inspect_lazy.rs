@@ -54,14 +54,14 @@ fn open(archive: &LazyArchive, bytes: &[u8]) -> Trace {
 fn run_of(trace: &Trace, run: usize) -> Value {
     let views = run_views(trace);
     let r = &views[run];
-    let first = r.first_event;
+    let first = r.head.first_event;
     let counts = diagnostic_counts(trace);
     let shift = |v: &mut Value, key: &str| {
         if let Some(n) = v.get(key).and_then(Value::as_u64) {
             v[key] = Value::from(n - u64::from(first));
         }
     };
-    let events: Vec<Value> = (first..first + r.event_count)
+    let events: Vec<Value> = (first..first + r.head.event_count)
         .map(|i| {
             let mut v = serde_json::to_value(event_view(trace, i as usize, counts[i as usize]).unwrap()).unwrap();
             shift(&mut v, "index");
@@ -83,11 +83,11 @@ fn run_of(trace: &Trace, run: usize) -> Value {
     let diagnostics: Vec<Value> = trace
         .diagnostics
         .iter()
-        .filter(|d| d.event.is_some_and(|e| e >= first && e < first + r.event_count))
+        .filter(|d| d.event.is_some_and(|e| e >= first && e < first + r.head.event_count))
         .map(|d| serde_json::json!([d.severity.name(), d.code, d.message, d.path, d.line, d.column, d.event.map(|e| e - first)]))
         .collect();
     let transcripts: Vec<Value> = r.transcripts.iter().map(|t| serde_json::json!([t.key, t.first_event - first, t.event_count])).collect();
-    serde_json::json!({ "id": r.id, "metadata": r.metadata, "transcripts": transcripts, "events": events, "diagnostics": diagnostics })
+    serde_json::json!({ "id": r.head.id, "metadata": r.metadata, "transcripts": transcripts, "events": events, "diagnostics": diagnostics })
 }
 
 /// The runs table's columns known before a body is read.

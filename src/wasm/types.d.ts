@@ -169,32 +169,25 @@ export type EventView =
 
 export type EventKind = EventView["kind"];
 
-export interface RunView {
+/** A run without its metadata and transcripts (`trace.runHeads()`). */
+export interface RunHead {
   index: number;
   id: string;
   name: string | null;
-  description: string | null;
   /** Index of the run's first event; its events are contiguous. */
   firstEvent: number;
   eventCount: number;
-  transcripts: { key: string; firstEvent: number; eventCount: number }[];
-  metadata: Record<string, unknown>;
   /** The tool call that started the run, when it is a sub-agent's (a Claude Code task, a Gemini CLI sub-agent). */
   startedBy: CallRef | null;
   /** The archive member holding the run's body when it was left unread (a `LazyArchive`'s runs trace): the run has its summary's metadata and outcome, not its events yet. */
   pendingBody?: string;
 }
 
-/** A run without its metadata and transcripts (`trace.runHeads()`). */
-export interface RunHead {
-  index: number;
-  id: string;
-  name: string | null;
-  firstEvent: number;
-  eventCount: number;
-  startedBy: CallRef | null;
-  /** See `RunView.pendingBody`. */
-  pendingBody?: string;
+/** A run as `trace.runs()` lists it: its head, its metadata and transcripts. */
+export interface RunView extends RunHead {
+  description: string | null;
+  transcripts: { key: string; firstEvent: number; eventCount: number }[];
+  metadata: Record<string, unknown>;
 }
 
 /** What every list row has: what one line of the event list shows. */
