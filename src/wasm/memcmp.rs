@@ -1,4 +1,4 @@
-//! `memcmp` and `bcmp` for the `.wasm`, eight bytes at a time.
+//! `memcmp` and `bcmp` for the `.wasm`, 32 bytes at a time (SIMD), then eight.
 //!
 //! wasm has no instruction that compares memory, and the builtins the
 //! wasm32 target links compare one byte at a time. Every slice `==` and
