@@ -85,8 +85,6 @@ pub fn parse_trace(bytes: Vec<u8>, options: &ParseOptions) -> Result<Trace, Pars
 pub enum Phase {
     /// Gzip, UTF-16 and zip checks (and decompression when needed).
     Container,
-    /// Line starts and character checkpoints for positions.
-    SourceMap,
     /// Splitting into one document or JSON Lines, validating the grammar.
     Split,
     /// Scoring the formats on a sample.
@@ -121,8 +119,7 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     }
     observe(Phase::Container);
     let start = json::bom_len(&bytes);
-    let source_map = SourceMap::new(&bytes);
-    observe(Phase::SourceMap);
+    let source_map = source::LazySourceMap::default();
     let split = json::split(&bytes, start);
     observe(Phase::Split);
     if split.values.is_empty() && split.errors.is_empty() {
@@ -137,7 +134,7 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
 struct SplitInput {
     bytes: Vec<u8>,
     split: json::Split,
-    source_map: SourceMap,
+    source_map: source::LazySourceMap,
     /// Bytes of a UTF-8 byte order mark skipped at the start.
     bom: usize,
     /// The UTF-16 encoding the input was converted from, if it was.
@@ -306,8 +303,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         joined = join_files(&files, joined.split.grammar())?;
     }
     let JoinedFiles { bytes, split, sources, .. } = joined;
-    let source_map = SourceMap::new(&bytes);
-    let input = SplitInput { bytes, split, source_map, bom: 0, utf16: None, files: sources };
+    let input = SplitInput { bytes, split, source_map: source::LazySourceMap::default(), bom: 0, utf16: None, files: sources };
     let mut trace = import_with(format, detection, input, options, &mut |_| {})?;
     rebase_lines(&mut trace);
     Ok(trace)
@@ -349,19 +345,11 @@ fn join_files(files: &[(String, Vec<u8>)], grammar: json::Grammar) -> Result<Joi
     Ok(JoinedFiles { bytes, split, sources, parts })
 }
 
-/// Makes event and diagnostic line numbers relative to the file holding them.
+/// Makes diagnostic line numbers relative to the file holding them (an
+/// event's are, when asked: [`Trace::event_position`]).
 fn rebase_lines(trace: &mut Trace) {
-    // The files are joined in order: found by bisection (a scan per event was
-    // quadratic on a folder of thousands of files).
-    let first_line = |files: &[model::SourceFile], offset: usize| {
-        let i = files.partition_point(|f| f.range.end <= offset);
-        files.get(i).filter(|f| f.range.contains(&offset)).map(|f| f.first_line.saturating_sub(1)).unwrap_or(0)
-    };
-    for e in &mut trace.events {
-        e.line = e.line.saturating_sub(first_line(&trace.files, e.raw.start));
-    }
     for d in &mut trace.diagnostics {
-        d.line = d.line.saturating_sub(first_line(&trace.files, d.offset));
+        d.line = d.line.saturating_sub(model::first_line_before(&trace.files, d.offset));
     }
 }
 

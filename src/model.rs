@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::json::Layout;
-use crate::source::SourceMap;
+use crate::source::{LazySourceMap, Position};
 pub use crate::event_metadata::EventMetadata;
 pub use crate::lazy_value::LazyValue;
 pub use crate::text::{Source, Text};
@@ -32,7 +32,8 @@ pub struct Trace {
     pub metadata: Metadata,
     /// The input bytes; events, diagnostics and [`Text`]s point into them.
     pub source: Source,
-    pub source_map: SourceMap,
+    /// Lines of [`Self::source`], built when a position is first asked for.
+    pub source_map: LazySourceMap,
     /// The input files when several were read as one ([`crate::parse_files`]):
     /// which file holds a byte range. Empty for a single input.
     pub files: Vec<SourceFile>,
@@ -48,6 +49,15 @@ pub struct SourceFile {
     /// Line of its first byte in the joined source (1-based); lines of its
     /// events and diagnostics count from its own start.
     pub first_line: u32,
+}
+
+/// Lines before the file holding `offset` in the joined source (0 for a
+/// single input): what makes a line count from its own file's start. The
+/// files are joined in order, found by bisection (a scan per event was
+/// quadratic on a folder of thousands of files).
+pub fn first_line_before(files: &[SourceFile], offset: usize) -> u32 {
+    let i = files.partition_point(|f| f.range.end <= offset);
+    files.get(i).filter(|f| f.range.contains(&offset)).map(|f| f.first_line.saturating_sub(1)).unwrap_or(0)
 }
 
 /// Why a format was chosen.
@@ -109,10 +119,9 @@ pub struct Event {
     pub timestamp: Option<String>,
     /// Bytes of the record in the source: its raw JSON.
     pub raw: Range<usize>,
-    /// JSONPath of the record inside its top-level value.
+    /// JSONPath of the record inside its top-level value. (Its line and
+    /// column: [`Trace::event_position`].)
     pub path: String,
-    pub line: u32,
-    pub column: u32,
     /// The span path the record was logged under, root first, for formats
     /// that name one on every record (Agent Catalog's `span.name`).
     pub span: Option<Vec<String>>,
@@ -451,6 +460,18 @@ impl Trace {
             EventBody::ToolCall(c) if r.call == 0 => Some(c),
             _ => None,
         }
+    }
+
+    /// Event `index`'s line and column: lines count from the start of its
+    /// file ([`Self::files`]), columns in characters.
+    pub fn event_position(&self, index: usize) -> Option<Position> {
+        Some(self.position_at(self.events.get(index)?.raw.start))
+    }
+
+    /// Byte `offset`'s line, counted from the start of its file, and column.
+    pub fn position_at(&self, offset: usize) -> Position {
+        let pos = self.source_map.get(&self.source).position(&self.source, offset);
+        Position { line: pos.line.saturating_sub(first_line_before(&self.files, offset)), column: pos.column }
     }
 
     /// The input file holding `offset`, for multi-file traces.

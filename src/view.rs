@@ -161,6 +161,7 @@ fn parts_view(content: &Content) -> Option<Vec<PartView<'_>>> {
 
 pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Option<EventView<'a>> {
     let e: &Event = trace.events.get(index)?;
+    let pos = trace.event_position(index)?;
     let mut v = EventView {
         index: crate::source::clamp_u32(index),
         run: e.run,
@@ -181,8 +182,8 @@ pub fn event_view<'a>(trace: &'a Trace, index: usize, counts: (u32, u32)) -> Opt
         tools: Vec::new(),
         summary: summary(trace, e),
         path: &e.path,
-        line: e.line,
-        column: e.column,
+        line: pos.line,
+        column: pos.column,
         errors: counts.0,
         warnings: counts.1,
         span: e.span.as_deref(),

@@ -58,7 +58,7 @@ fn verdicts_agree_with_agentc_core_record_by_record() {
             let want: BTreeSet<String> = r["errors"].as_array().unwrap().iter().map(|e| e["path"].as_str().unwrap().to_string()).collect();
             let types: Vec<&str> = r["errors"].as_array().unwrap().iter().map(|e| e["type"].as_str().unwrap()).collect();
             let event = match (r.get("line").and_then(Value::as_u64), r.get("index").and_then(Value::as_u64)) {
-                (Some(line), _) => t.events.iter().position(|e| e.line as u64 == line),
+                (Some(line), _) => t.events.iter().position(|e| t.position_at(e.raw.start).line as u64 == line),
                 (None, Some(i)) => t.events.iter().position(|e| e.path == format!("$[{i}]")),
                 (None, None) => t.events.iter().position(|e| e.path == "$"),
             };
@@ -137,7 +137,7 @@ fn corpus_file_loads_without_errors_with_its_span_tree() {
         .nodes
         .iter()
         .flat_map(|n| n.occurrences.iter())
-        .map(|o| (t.events[o.begin.unwrap() as usize].line, t.events[o.end.unwrap() as usize].line))
+        .map(|o| (t.event_position(o.begin.unwrap() as usize).unwrap().line, t.event_position(o.end.unwrap() as usize).unwrap().line))
         .collect();
     pairs.sort();
     assert_eq!(pairs, vec![(1, 6), (3, 4), (7, 12), (9, 10), (13, 18), (15, 16), (19, 24), (21, 22), (25, 30), (27, 28)]);
@@ -252,7 +252,7 @@ fn one_run_per_session_even_when_interleaved() {
     let t = parse(&fixture("agent-catalog/sessions.jsonl"));
     let ids: Vec<&str> = t.runs.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["A", "B", "(no session)"]);
-    let lines = |run: u32| t.events.iter().filter(|e| e.run == run).map(|e| e.line).collect::<Vec<_>>();
+    let lines = |run: u32| t.events.iter().filter(|e| e.run == run).map(|e| t.position_at(e.raw.start).line).collect::<Vec<_>>();
     assert_eq!(lines(0), [1, 3, 5]);
     assert_eq!(lines(1), [2, 4, 6]);
     assert_eq!(lines(2), [7]);
@@ -333,7 +333,7 @@ fn nonfinite_numbers_load_where_agentc_core_reads_them() {
     let t = parse(&bytes);
     assert_eq!(t.format, "agent-catalog", "{:?}", t.detection);
     assert_eq!(t.events.len(), 27);
-    let line = |n: u32| t.events.iter().position(|e| e.line == n).unwrap();
+    let line = |n: u32| t.events.iter().position(|e| t.position_at(e.raw.start).line == n).unwrap();
     for n in 1..=10 {
         assert!(error_paths(&t, line(n)).is_empty(), "line {n}: {:?}", error_paths(&t, line(n)));
         assert_ne!(t.events[line(n)].body.kind(), "unparsed", "line {n}");

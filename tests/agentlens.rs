@@ -57,7 +57,7 @@ fn verdicts_agree_with_pydantic_record_by_record() {
             // Every event record is shown, accepted or not.
             if r["model"] == "AgentEvent" {
                 let shown = match (r.get("line").and_then(Value::as_u64), r.get("index").and_then(Value::as_u64)) {
-                    (Some(line), _) => t.events.iter().any(|e| e.line as u64 == line),
+                    (Some(line), _) => t.events.iter().any(|e| t.position_at(e.raw.start).line as u64 == line),
                     (None, Some(i)) => t.events.iter().any(|e| e.path == format!("$[{i}]")),
                     (None, None) => !t.events.is_empty(),
                 };
@@ -212,10 +212,10 @@ fn field_rules_name_what_was_expected() {
     let d = at(3);
     assert_eq!((d.code, d.path.as_str()), ("invalid-value", "$.event_type"));
     // An unknown event type is still an event.
-    let e = t.events.iter().find(|e| e.line == 72).unwrap();
+    let e = t.events.iter().find(|e| t.position_at(e.raw.start).line == 72).unwrap();
     assert_eq!((e.source_kind.as_str(), e.body.kind()), ("bogus", "marker"));
     // An empty object is a valid generic event.
-    let e = t.events.iter().find(|e| e.line == 1).unwrap();
+    let e = t.events.iter().find(|e| t.position_at(e.raw.start).line == 1).unwrap();
     assert_eq!((e.source_kind.as_str(), e.body.kind()), ("generic", "marker"));
     assert!(t.diagnostics.iter().all(|d| d.line != 1));
 }
@@ -276,10 +276,10 @@ fn nonfinite_numbers_load_where_pydantic_reads_them() {
     assert!(!codes(&t).contains(&"json-syntax") && !codes(&t).contains(&"json-invalid"), "{:?}", t.diagnostics);
     let first = &t.events[0];
     assert_eq!(first.metadata["input_data"].to_string(), r#"{"x":NaN,"y":[Infinity,-Infinity]}"#);
-    let call = t.events.iter().find(|e| e.line == 3 && e.body.kind() == "tool-call").unwrap();
+    let call = t.events.iter().find(|e| t.position_at(e.raw.start).line == 3 && e.body.kind() == "tool-call").unwrap();
     let EventBody::ToolCall(c) = &call.body else { panic!() };
     assert_eq!(c.arguments.display(), r#"{"v":Infinity}"#);
-    let result = t.events.iter().find(|e| e.line == 3 && e.body.kind() == "tool-result").unwrap();
+    let result = t.events.iter().find(|e| t.position_at(e.raw.start).line == 3 && e.body.kind() == "tool-result").unwrap();
     assert_eq!(t.raw_json(t.events.iter().position(|e| std::ptr::eq(e, result)).unwrap()), Some(&br#"{"r": -Infinity}"#[..]));
 }
 

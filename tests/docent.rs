@@ -172,7 +172,7 @@ fn older_run_maps_onto_the_model() {
     let EventBody::ToolResult(r) = &t.events[4].body else { panic!() };
     assert_eq!((r.call, r.status), (Some(CallRef { event: 2, call: 1 }), ToolStatus::Error));
     assert_eq!(t.events[3].path, "$.transcripts.agent.messages[3]");
-    assert_eq!((t.events[3].line, t.events[3].column), (22, 9));
+    assert_eq!({ let p = t.event_position(3).unwrap(); (p.line, p.column) }, (22, 9));
 }
 
 #[test]

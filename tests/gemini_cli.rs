@@ -198,7 +198,7 @@ fn repeated_ids_replace_in_place_and_stay_reachable() {
     // The first model turn is written twice (text, then with its tool calls).
     assert_eq!(replaced.len(), 1);
     let by = replaced[0].metadata["replaced_by_line"].as_u64().unwrap();
-    assert_eq!(by, replaced[0].line as u64 + 2);
+    assert_eq!(by, t.position_at(replaced[0].raw.start).line as u64 + 2);
     assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
 }
 

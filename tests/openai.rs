@@ -37,7 +37,7 @@ fn clean_trace_has_no_diagnostics_and_links_calls() {
     let EventBody::ToolResult(r) = &t.events[3].body else { panic!() };
     assert_eq!(r.content, Content::Json(serde_json::json!({"temp": 21}).into()));
     // Locations point at each record.
-    assert_eq!((t.events[1].line, t.events[1].column), (3, 3));
+    assert_eq!({ let p = t.event_position(1).unwrap(); (p.line, p.column) }, (3, 3));
     assert_eq!(t.events[1].path, "$[1]");
     assert_eq!(&t.source[t.events[0].raw.clone()], br#"{"role": "user", "content": "weather?"}"#);
 }

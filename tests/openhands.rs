@@ -286,7 +286,7 @@ fn conversation_folder_keeps_files_and_order() {
     let e = t.events.iter().position(|e| t.file_at(e.raw.start).map(|f| &f.name) == Some(&t.files[pretty].name)).unwrap();
     let raw = std::str::from_utf8(t.raw_json(e).unwrap()).unwrap();
     assert!(raw.contains('\n') && raw.starts_with('{') && raw.ends_with('}'));
-    assert_eq!(t.events[e].line, 1, "lines count from the file's start");
+    assert_eq!(t.event_position(e).unwrap().line, 1, "lines count from the file's start");
     // A base_state.json among the files becomes run metadata, not an event.
     let mut with_state = read_files(&fixture_folder());
     with_state.push(("base_state.json".to_string(), br#"{"id": "conv-1", "agent": {"llm": {"model": "gpt-4o"}}, "execution_status": "finished"}"#.to_vec()));

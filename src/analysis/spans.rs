@@ -346,8 +346,6 @@ mod tests {
             timestamp: None,
             raw: 0..0,
             path: "$".to_string(),
-            line: 1,
-            column: 1,
             span: Some(span),
             failed: false,
             metadata: Metadata::new().into(),

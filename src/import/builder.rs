@@ -11,14 +11,14 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{render_path, scan, Seg, SyntaxError};
 use crate::model::{AgentRun, CallRef, Event, EventBody, EventMetadata, LazyValue, Metadata, Source, Text, ToolCall, Transcript};
-use crate::source::SourceMap;
+use crate::source::LazySourceMap;
 
 /// Collects what a format module reads.
 pub struct Builder<'a> {
     bytes: &'a [u8],
     /// The same bytes, shared: what [`Builder::text`] points into.
     source: &'a Source,
-    map: &'a SourceMap,
+    map: &'a LazySourceMap,
     runs: Vec<AgentRun>,
     events: Vec<Event>,
     diagnostics: Vec<Diagnostic>,
@@ -89,7 +89,7 @@ pub struct CallSite {
 }
 
 impl<'a> Builder<'a> {
-    pub fn new(source: &'a Source, map: &'a SourceMap) -> Builder<'a> {
+    pub fn new(source: &'a Source, map: &'a LazySourceMap) -> Builder<'a> {
         Builder {
             bytes: source.as_slice(),
             source,
@@ -147,6 +147,12 @@ impl<'a> Builder<'a> {
 
     pub(crate) fn set_pending_bodies(&mut self, pending: Option<Vec<String>>) {
         self.pending_bodies = pending;
+    }
+
+    /// The line (1-based, in the whole source) of byte `offset`: builds the
+    /// line map, which a clean input's parse otherwise never does.
+    pub fn line_at(&self, offset: usize) -> u32 {
+        self.map.get(self.bytes).position(self.bytes, offset).line
     }
 
     /// The events so far.
@@ -264,7 +270,7 @@ impl<'a> Builder<'a> {
 
     /// Adds a diagnostic at a byte offset.
     pub fn diag(&mut self, severity: Severity, code: &'static str, message: String, path: String, offset: usize, event: Option<u32>) {
-        let pos = self.map.position(self.bytes, offset);
+        let pos = self.map.get(self.bytes).position(self.bytes, offset);
         self.push_diagnostic(Diagnostic {
             severity,
             code,
@@ -361,8 +367,8 @@ impl<'a> Builder<'a> {
     }
 
     pub fn syntax_error(&mut self, e: &SyntaxError, path: &str) {
-        let pos = self.map.position(self.bytes, e.offset);
-        let snippet = self.map.snippet(self.bytes, e.offset);
+        let pos = self.map.get(self.bytes).position(self.bytes, e.offset);
+        let snippet = self.map.get(self.bytes).snippet(self.bytes, e.offset);
         self.push_diagnostic(Diagnostic {
             severity: Severity::Error,
             code: "json-syntax",
@@ -404,8 +410,8 @@ impl<'a> Builder<'a> {
                 }
                 offset = (offset + e.column().saturating_sub(1)).min(range.end);
                 let message = super::describe_serde_error(&e);
-                let pos = self.map.position(self.bytes, offset);
-                let snippet = self.map.snippet(self.bytes, offset);
+                let pos = self.map.get(self.bytes).position(self.bytes, offset);
+                let snippet = self.map.get(self.bytes).snippet(self.bytes, offset);
                 self.push_diagnostic(Diagnostic {
                     severity: Severity::Error,
                     code: "json-invalid",
@@ -487,7 +493,6 @@ impl<'a> Builder<'a> {
         let run = self.runs.len() - 1;
         let index = crate::source::clamp_u32(self.events.len());
         let transcript = self.runs.get(run).map(|r| r.transcripts.len().saturating_sub(1)).unwrap_or(0);
-        let pos = self.map.position(self.bytes, raw.start);
         self.events.push(Event {
             run: crate::source::clamp_u32(run),
             transcript: crate::source::clamp_u32(transcript),
@@ -496,8 +501,6 @@ impl<'a> Builder<'a> {
             timestamp,
             raw,
             path,
-            line: pos.line,
-            column: pos.column,
             span: None,
             failed: false,
             metadata: EventMetadata::default(),

@@ -123,7 +123,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
         // Each replaced message points at the event that replaced it.
         for (e, by) in std::mem::take(&mut self.replaced) {
             let Some(by) = self.events.get(by).copied().flatten() else { continue };
-            let line = self.out.events().get(by as usize).map(|x| x.line);
+            let line = self.out.events().get(by as usize).map(|x| self.out.line_at(x.raw.start));
             if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
                 ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
                 if let EventBody::KeyValue(KeyValue { value: Value::Object(note), .. }) = &mut ev.body {
