@@ -137,7 +137,7 @@ impl Reader<'_, '_> {
         }
         let o = build_object(self.b, members, |key, _| (key == list.as_bytes()).then_some(Value::Null))?;
         let mut problems = Vec::new();
-        schema::check_object(&o, message, &[list], &mut Vec::new(), &mut problems);
+        schema::check_object(&o, message, &[list], &mut problems);
         problems.is_empty().then_some((o, at))
     }
 
@@ -253,7 +253,7 @@ impl Reader<'_, '_> {
     fn any_value(&self, v: &Range<usize>) -> Option<Value> {
         let value = crate::json::build::value(self.b.get(v.clone())?)?;
         let mut problems = Vec::new();
-        schema::check(&value, &schema::ANY_VALUE, &[], &mut Vec::new(), &mut problems);
+        schema::check(&value, &schema::ANY_VALUE, &[], &mut problems);
         problems.is_empty().then(|| any_value(&value))
     }
 }
