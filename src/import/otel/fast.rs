@@ -33,7 +33,7 @@ use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::string::decode_literal;
-use crate::json::{render_path, scan, ContainerEnds, Seg};
+use crate::json::{item_path, render_path, scan, ContainerEnds, Seg};
 
 /// What one request adds to the reader's `Found`.
 #[derive(Default)]
@@ -84,10 +84,11 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
             scopes.push(Value::Object(ss));
             let Some(spans) = spans else { continue };
             read::items(r.b, spans.start, r.ends, &mut span_items)?;
+            // The spans' paths share all but their index: rendered once.
+            let list_path = render_path(path, &[Seg::key("resourceSpans"), Seg::Index(i), Seg::key("scopeSpans"), Seg::Index(j), Seg::key("spans")]);
             for (k, span_range) in span_items.iter().enumerate() {
-                let segs = [Seg::key("resourceSpans"), Seg::Index(i), Seg::key("scopeSpans"), Seg::Index(j), Seg::key("spans"), Seg::Index(k)];
                 let mut span = r.span(span_range, &mut members)?;
-                span.path = render_path(path, &segs);
+                span.path = item_path(&list_path, k);
                 span.resource = resource.clone();
                 span.scope = scope.clone();
                 found.spans.push(span);
