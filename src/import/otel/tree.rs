@@ -326,7 +326,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     fn message(&mut self, s: &SpanRec, path: &[String], m: &Msg, side: &str, at: Option<String>) {
-        let c = convert::message(m);
+        let c = convert::message(m, |id| self.calls.get(id).is_some_and(|c| self.out.answered(*c)));
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let kind = if side == "input" { "input message" } else { "output message" };
         if let Some(msg) = c.message {
