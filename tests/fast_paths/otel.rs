@@ -355,11 +355,13 @@ fn re_sent_outputs_parse_the_same_both_ways() {
     ];
     let mut spans = Vec::new();
     let mut history = vec![u.clone()];
-    for (k, (output, re_sent)) in cases.iter().enumerate() {
+    let mut re_sent: &[Value] = &[];
+    for (k, (output, next)) in cases.iter().enumerate() {
         if k > 0 {
             history.extend(re_sent.iter().cloned());
             history.push(user(&format!("next {k}")));
         }
+        re_sent = next;
         spans.push(chat(t, &format!("aaaaaaaaaaaaab{k:02}"), 1000 * (k as u64 + 1), "be brief", &history, output));
     }
     // A lone object where a list is read, then its text re-sent as an item.

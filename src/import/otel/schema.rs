@@ -376,6 +376,17 @@ mod tests {
         assert!(p.iter().any(|m| m.contains("at most one value")));
     }
 
+    /// A problem's path names the members and items it is under (made from
+    /// the borrowed path only when there is a problem).
+    #[test]
+    fn problems_name_their_place() {
+        let mut out = Vec::new();
+        let span = json!({"attributes": [{"key": "a", "value": {}}, {"key": "b", "value": {"intValue": 1, "stringValue": "x"}}], "events": [{"name": 5}]});
+        check(&span, &SPAN, &[], &mut out);
+        let segs: Vec<Vec<Seg>> = out.into_iter().map(|p| p.segs).collect();
+        assert_eq!(segs, vec![vec![Seg::key("attributes"), Seg::Index(1), Seg::key("value")], vec![Seg::key("events"), Seg::Index(0), Seg::key("name")]]);
+    }
+
     /// Short digit strings, read without an i128 parse, say what the parse says.
     #[test]
     fn integer_strings_read_as_the_parse_reads_them() {
