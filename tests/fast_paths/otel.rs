@@ -320,3 +320,62 @@ fn the_otel_document_takes_the_fast_path() {
     let deferred = t.events.iter().filter(|e| e.metadata.is_deferred()).count();
     assert!(deferred >= 9, "only {deferred} spans' metadata deferred");
 }
+
+/// Chat spans whose outputs the next chat span re-sends (`otel/output_reuse.rs`:
+/// a re-sent item whose text is the last output's takes its message and its
+/// verdict as an input item): outputs of every shape a message is read
+/// from, re-sent as they were, edited, reordered, repeated, or not at all.
+#[test]
+fn re_sent_outputs_parse_the_same_both_ways() {
+    let t = "5b8efff798038103d269b633813fc60c";
+    let u = user("go");
+    let tool = |id: &str| json!({"role": "tool", "parts": [{"type": "tool_call_response", "id": id, "response": "ok"}]});
+    let call = |id: &str| json!({"role": "assistant", "parts": [{"type": "tool_call", "id": id, "name": "ls", "arguments": {}}]});
+    // (output of a span, what the next span re-sends of it after its input)
+    let cases: Vec<(Vec<Value>, Vec<Value>)> = vec![
+        (vec![call("c1")], vec![call("c1"), tool("c1")]),
+        // No role, a role not a string: the side's default role.
+        (vec![json!({"parts": [{"type": "text", "content": "x"}], "finish_reason": "stop"})], vec![json!({"parts": [{"type": "text", "content": "x"}], "finish_reason": "stop"})]),
+        (vec![json!({"role": 7, "parts": [{"type": "text", "content": "x"}]})], vec![json!({"role": 7, "parts": [{"type": "text", "content": "x"}]})]),
+        (vec![json!("bare text")], vec![json!("bare text")]),
+        // OpenAI-shaped messages (no `parts`), a tool answer among them.
+        (vec![json!({"role": "tool", "content": "r", "tool_call_id": "c2"})], vec![json!({"role": "tool", "content": "r", "tool_call_id": "c2"})]),
+        (vec![json!({"role": "assistant", "content": "hi", "name": 3})], vec![json!({"role": "assistant", "content": "hi", "name": 3})]),
+        // Breaking the input schema but not the output one, and the reverse.
+        (vec![json!({"role": "assistant", "parts": [7], "finish_reason": "stop"})], vec![json!({"role": "assistant", "parts": [7], "finish_reason": "stop"})]),
+        (vec![json!({"role": "assistant", "parts": []})], vec![json!({"role": "assistant", "parts": []})]),
+        // Two items: re-sent reordered, one twice, one edited, one only.
+        (vec![call("c3"), assistant("a")], vec![assistant("a"), call("c3")]),
+        (vec![call("c4"), assistant("b")], vec![call("c4"), call("c4"), assistant("b")]),
+        (vec![call("c5"), assistant("c")], vec![call("c5"), assistant("c!")]),
+        (vec![call("c6"), assistant("d")], vec![assistant("d")]),
+        (vec![assistant("same"), assistant("same")], vec![assistant("same"), assistant("same")]),
+        (vec![], vec![user("nothing came back")]),
+        (vec![assistant("e")], vec![]),
+    ];
+    let mut spans = Vec::new();
+    let mut history = vec![u.clone()];
+    let mut re_sent: &[Value] = &[];
+    for (k, (output, next)) in cases.iter().enumerate() {
+        if k > 0 {
+            history.extend(re_sent.iter().cloned());
+            history.push(user(&format!("next {k}")));
+        }
+        re_sent = next;
+        spans.push(chat(t, &format!("aaaaaaaaaaaaab{k:02}"), 1000 * (k as u64 + 1), "be brief", &history, output));
+    }
+    // A lone object where a list is read, then its text re-sent as an item.
+    let mut odd = chat(t, "aaaaaaaaaaaaac01", 99_000, "be brief", &history, &[]);
+    odd["attributes"][6] = text_attr("gen_ai.output.messages", &serde_json::to_string(&assistant("lone")).unwrap());
+    spans.push(odd);
+    history.push(assistant("lone"));
+    spans.push(chat(t, "aaaaaaaaaaaaac02", 99_500, "be brief", &history, &[assistant("end")]));
+    let request = json!({"resourceSpans": [{"resource": {"attributes": [text_attr("service.name", "svc")]}, "scopeSpans": [{"scope": {"name": "s", "version": "1"}, "spans": spans}]}]});
+    let doc = serde_json::to_string(&request).unwrap();
+    for d in [doc.clone(), doc.replace(r#"\"finish_reason\":\"stop\"}]"#, r#"\"finish_reason\":\"stop\"} ]"#)] {
+        for format in [None, Some("otel")] {
+            same_both_ways(d.as_bytes(), format).unwrap_or_else(|e| panic!("{e}\n{d}"));
+        }
+        same_agent_run_text(&d, "otel").unwrap();
+    }
+}

@@ -18,10 +18,14 @@ pub struct Converted {
     pub results: Vec<ToolResult>,
 }
 
-pub fn message(m: &Msg) -> Converted {
+/// `settled(id)`: the call `id` was answered already, so the caller shows
+/// no result for it: such a result's content (a tool's whole output, on
+/// every re-sent tool message) is not copied out to be dropped.
+pub fn message(m: &Msg, settled: impl Fn(&str) -> bool) -> Converted {
     let mut parts = Vec::new();
     let mut calls = Vec::new();
     let mut results = Vec::new();
+    let mut left_out = false;
     for p in &m.parts {
         let kind = p.get("type").and_then(Value::as_str).unwrap_or("");
         let text = |k: &str| p.get(k).map(|c| c.as_str().map(str::to_string).unwrap_or_else(|| c.to_string()));
@@ -41,6 +45,7 @@ pub fn message(m: &Msg) -> Converted {
                 arguments: chat::arguments(p.get("arguments")),
                 result: None,
             }),
+            "tool_call_response" if p.get("id").and_then(Value::as_str).is_some_and(&settled) => left_out = true,
             "tool_call_response" => results.push(ToolResult {
                 call_id: id_of(p),
                 content: chat::content_value(p.get("response")),
@@ -57,7 +62,7 @@ pub fn message(m: &Msg) -> Converted {
         _ => Content::Parts(parts),
     };
     let empty = content == Content::None && calls.is_empty();
-    let message = (!empty || results.is_empty()).then(|| Message { role: m.role.clone(), content, tool_calls: calls });
+    let message = (!empty || (results.is_empty() && !left_out)).then(|| Message { role: m.role.clone(), content, tool_calls: calls });
     Converted { message, results }
 }
 

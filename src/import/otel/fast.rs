@@ -33,7 +33,7 @@ use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::string::decode_literal;
-use crate::json::{render_path, scan, ContainerEnds, Seg};
+use crate::json::{item_path, render_path, scan, ContainerEnds, Seg};
 
 /// What one request adds to the reader's `Found`.
 #[derive(Default)]
@@ -84,10 +84,11 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
             scopes.push(Value::Object(ss));
             let Some(spans) = spans else { continue };
             read::items(r.b, spans.start, r.ends, &mut span_items)?;
+            // The spans' paths share all but their index: rendered once.
+            let list_path = render_path(path, &[Seg::key("resourceSpans"), Seg::Index(i), Seg::key("scopeSpans"), Seg::Index(j), Seg::key("spans")]);
             for (k, span_range) in span_items.iter().enumerate() {
-                let segs = [Seg::key("resourceSpans"), Seg::Index(i), Seg::key("scopeSpans"), Seg::Index(j), Seg::key("spans"), Seg::Index(k)];
                 let mut span = r.span(span_range, &mut members)?;
-                span.path = render_path(path, &segs);
+                span.path = item_path(&list_path, k);
                 span.resource = resource.clone();
                 span.scope = scope.clone();
                 found.spans.push(span);
@@ -137,7 +138,7 @@ impl Reader<'_, '_> {
         }
         let o = build_object(self.b, members, |key, _| (key == list.as_bytes()).then_some(Value::Null))?;
         let mut problems = Vec::new();
-        schema::check_object(&o, message, &[list], &mut Vec::new(), &mut problems);
+        schema::check_object(&o, message, &[list], &mut problems);
         problems.is_empty().then_some((o, at))
     }
 
@@ -253,7 +254,7 @@ impl Reader<'_, '_> {
     fn any_value(&self, v: &Range<usize>) -> Option<Value> {
         let value = crate::json::build::value(self.b.get(v.clone())?)?;
         let mut problems = Vec::new();
-        schema::check(&value, &schema::ANY_VALUE, &[], &mut Vec::new(), &mut problems);
+        schema::check(&value, &schema::ANY_VALUE, &[], &mut problems);
         problems.is_empty().then(|| any_value(&value))
     }
 }

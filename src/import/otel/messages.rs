@@ -134,6 +134,9 @@ pub struct GenaiValues {
     pub system: Option<Value>,
     pub input: Option<Value>,
     pub output: Option<Value>,
+    /// The text `output` was read from, when a fast reader left it in the
+    /// source (`output_reuse`: the next span re-sends its items).
+    pub output_text: Option<String>,
 }
 
 impl GenaiValues {
@@ -163,11 +166,14 @@ impl GenaiValues {
                 other => json_in(other),
             }),
         };
-        let output = match &texts.output {
-            Some(t) => Some(json_text(&t.decoded())),
-            None => a.get(OUTPUT).map(json_in),
+        let (output, output_text) = match &texts.output {
+            Some(t) => {
+                let text = t.decoded().into_owned();
+                (Some(json_text(&text)), Some(text))
+            }
+            None => (a.get(OUTPUT).map(json_in), None),
         };
-        GenaiValues { system, input: None, output }
+        GenaiValues { system, input: None, output, output_text }
     }
 
     /// The value of one of [`super::genai_schema::ATTRIBUTES`].
@@ -231,7 +237,7 @@ pub fn exchange(a: &Map<String, Value>, values: GenaiValues, events: &[SpanEvent
 
 /// GenAI JSON messages, when the span has any of the three attributes.
 fn genai(values: GenaiValues) -> Option<Exchange> {
-    let GenaiValues { system, input, output } = values;
+    let GenaiValues { system, input, output, .. } = values;
     if system.is_none() && input.is_none() && output.is_none() {
         return None;
     }

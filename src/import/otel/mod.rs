@@ -15,6 +15,7 @@ mod genai_schema;
 mod input_tail;
 mod input_text;
 mod messages;
+mod output_reuse;
 mod reader;
 mod schema;
 mod time;

@@ -134,7 +134,7 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
             request(out, input, &r.range, &r.path, o, &mut found, &texts);
         } else if is_span_object(&o) {
             let mut problems = Vec::new();
-            schema::check_object(&o, &schema::SPAN, &[], &mut Vec::new(), &mut problems);
+            schema::check_object(&o, &schema::SPAN, &[], &mut problems);
             report(out, &r.range, &r.path, &problems);
             let mut attrs = key_values(get(&o, &schema::SPAN, "attributes"));
             let (o, input_text) = slim(out, input, o, &mut attrs, &r.range, true, None);
@@ -223,7 +223,7 @@ fn items(b: &[u8], range: &Range<usize>, ends: &scan::ContainerEnds) -> Vec<Rang
 /// `texts`: the spans' input texts left out of `o` (see [`slim`]).
 fn request(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, mut o: Map<String, Value>, found: &mut Found, texts: &[(usize, Range<usize>, bool)]) {
     let mut problems = Vec::new();
-    schema::check_object(&o, &schema::REQUEST, &[], &mut Vec::new(), &mut problems);
+    schema::check_object(&o, &schema::REQUEST, &[], &mut problems);
     report(out, range, path, &problems);
     let (b, ends) = (input.bytes, &input.split.ends);
     let rs_key = if o.contains_key("resourceSpans") { "resourceSpans" } else { "resource_spans" };

@@ -189,24 +189,42 @@ pub fn is_json_name(message: &'static Message, key: &[u8]) -> bool {
 /// field whichever name the writer used).
 pub fn get<'v>(o: &'v Map<String, Value>, message: &'static Message, json: &str) -> Option<&'v Value> {
     let fl = message.fields.iter().find(|fl| fl.json == json)?;
-    o.get(fl.json).or_else(|| o.get(fl.proto)).filter(|v| !v.is_null())
+    // Most fields' two names are one: looked up once (each lookup hashes the key).
+    o.get(fl.json).or_else(|| if fl.proto == fl.json { None } else { o.get(fl.proto) }).filter(|v| !v.is_null())
 }
 
 /// Checks `v` as a `message`, skipping the members named in `skip` (read
-/// elsewhere). Problems are appended with paths under `at`.
-pub fn check(v: &Value, message: &'static Message, skip: &[&str], at: &mut Vec<Seg>, out: &mut Vec<Problem>) {
+/// elsewhere). Problems are appended with their paths.
+pub fn check(v: &Value, message: &'static Message, skip: &[&str], out: &mut Vec<Problem>) {
+    check_at(v, message, skip, &mut Vec::new(), out);
+}
+
+/// [`check`] of an object.
+pub fn check_object(o: &Map<String, Value>, message: &'static Message, skip: &[&str], out: &mut Vec<Problem>) {
+    check_object_at(o, message, skip, &mut Vec::new(), out);
+}
+
+/// A step of the path being checked, borrowed from the value: made a
+/// [`Seg`] only for a problem (a `String` per member checked was a third
+/// of checking a span).
+#[derive(Clone, Copy)]
+enum At<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+fn check_at<'v>(v: &'v Value, message: &'static Message, skip: &[&str], at: &mut Vec<At<'v>>, out: &mut Vec<Problem>) {
     match v.as_object() {
-        Some(o) => check_object(o, message, skip, at, out),
+        Some(o) => check_object_at(o, message, skip, at, out),
         None => push(out, at, format!("`{}` must be an object, found {}", message.name, super::super::json_type(v))),
     }
 }
 
-/// [`check`] of an object.
-pub fn check_object(o: &Map<String, Value>, message: &'static Message, skip: &[&str], at: &mut Vec<Seg>, out: &mut Vec<Problem>) {
+fn check_object_at<'v>(o: &'v Map<String, Value>, message: &'static Message, skip: &[&str], at: &mut Vec<At<'v>>, out: &mut Vec<Problem>) {
     let mut seen: Vec<&str> = Vec::new();
     let mut set = 0;
     for (k, value) in o {
-        at.push(Seg::key(k));
+        at.push(At::Key(k));
         match field(message, k) {
             None => push(out, at, format!("`{k}` is not a field of {}", message.name)),
             Some(fl) if seen.contains(&fl.json) => push(out, at, format!("`{}` is given twice (by its JSON and its proto name)", fl.json)),
@@ -227,11 +245,15 @@ pub fn check_object(o: &Map<String, Value>, message: &'static Message, skip: &[&
     }
 }
 
-fn push(out: &mut Vec<Problem>, at: &[Seg], message: String) {
-    out.push(Problem { segs: at.to_vec(), message });
+fn push(out: &mut Vec<Problem>, at: &[At], message: String) {
+    let segs = at.iter().map(|a| match *a {
+        At::Key(k) => Seg::key(k),
+        At::Index(i) => Seg::Index(i),
+    });
+    out.push(Problem { segs: segs.collect(), message });
 }
 
-fn check_field(v: &Value, fl: &Field, at: &mut Vec<Seg>, out: &mut Vec<Problem>) {
+fn check_field<'v>(v: &'v Value, fl: &Field, at: &mut Vec<At<'v>>, out: &mut Vec<Problem>) {
     if !fl.repeated {
         check_value(v, fl, at, out);
         return;
@@ -241,7 +263,7 @@ fn check_field(v: &Value, fl: &Field, at: &mut Vec<Seg>, out: &mut Vec<Problem>)
         return;
     };
     for (i, item) in items.iter().enumerate() {
-        at.push(Seg::Index(i));
+        at.push(At::Index(i));
         if item.is_null() {
             push(out, at, format!("`{}` items cannot be null", fl.json));
         } else {
@@ -251,7 +273,7 @@ fn check_field(v: &Value, fl: &Field, at: &mut Vec<Seg>, out: &mut Vec<Problem>)
     }
 }
 
-fn check_value(v: &Value, fl: &Field, at: &mut Vec<Seg>, out: &mut Vec<Problem>) {
+fn check_value<'v>(v: &'v Value, fl: &Field, at: &mut Vec<At<'v>>, out: &mut Vec<Problem>) {
     let name = fl.json;
     let bad = |what: &str| format!("`{name}` must be {what}, found {}", super::super::json_type(v));
     match fl.ty {
@@ -278,7 +300,7 @@ fn check_value(v: &Value, fl: &Field, at: &mut Vec<Seg>, out: &mut Vec<Problem>)
             Value::Number(_) if integer(v, i128::from(i32::MIN), i128::from(i32::MAX)).is_ok() => {}
             _ => push(out, at, format!("`{name}` must be an enum value ({} or an integer), found {v}", names.join(", "))),
         },
-        Ty::Msg(m) => check(v, m, &[], at, out),
+        Ty::Msg(m) => check_at(v, m, &[], at, out),
         _ => {}
     }
 }
@@ -336,7 +358,7 @@ mod tests {
 
     fn problems(v: Value, m: &'static Message) -> Vec<String> {
         let mut out = Vec::new();
-        check(&v, m, &[], &mut Vec::new(), &mut out);
+        check(&v, m, &[], &mut out);
         out.into_iter().map(|p| p.message).collect()
     }
 
@@ -352,6 +374,17 @@ mod tests {
         assert_eq!(p.len(), 6, "{p:?}");
         assert!(p.iter().any(|m| m.contains("`extra` is not a field")));
         assert!(p.iter().any(|m| m.contains("at most one value")));
+    }
+
+    /// A problem's path names the members and items it is under (made from
+    /// the borrowed path only when there is a problem).
+    #[test]
+    fn problems_name_their_place() {
+        let mut out = Vec::new();
+        let span = json!({"attributes": [{"key": "a", "value": {}}, {"key": "b", "value": {"intValue": 1, "stringValue": "x"}}], "events": [{"name": 5}]});
+        check(&span, &SPAN, &[], &mut out);
+        let segs: Vec<Vec<Seg>> = out.into_iter().map(|p| p.segs).collect();
+        assert_eq!(segs, vec![vec![Seg::key("attributes"), Seg::Index(1), Seg::key("value")], vec![Seg::key("events"), Seg::Index(0), Seg::key("name")]]);
     }
 
     /// Short digit strings, read without an i128 parse, say what the parse says.

@@ -20,6 +20,7 @@ use super::convert::{self, tool_span};
 use super::attrs::json_in;
 use super::input_tail::Raw;
 use super::input_text::{InputRead, LastInput};
+use super::output_reuse::{LastOutput, Prepared};
 use super::messages::{exchange, system_message, GenaiValues, LastSystem, Msg, SpanEvent, INPUT};
 use crate::import::history::Sent;
 use super::reader::SpanRec;
@@ -66,6 +67,8 @@ struct Run<'s, 'r, 'a> {
     last_input: LastInput<'s>,
     /// The last system instructions read.
     last_system: LastSystem,
+    /// The last chat span's output messages, for the next one's input.
+    last_output: LastOutput,
 }
 
 /// How many levels a span path keeps.
@@ -73,7 +76,7 @@ const MAX_DEPTH: usize = 256;
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default() }
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -197,8 +200,13 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         // The input, the conversation so far, is read past what the last
         // span sent when it can be (an empty list stands in for it).
         let mut values = GenaiValues::without_input_after(&s.attrs, &s.texts, &mut self.last_system);
+        let has_output = values.output.is_some();
+        let prepared = match (values.output_text.take(), &values.output) {
+            (Some(text), Some(Value::Array(items))) => Prepared::of(text, items),
+            _ => None,
+        };
         let mut read = None;
-        values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message))) {
+        values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message), &mut self.last_output)) {
             Some(Ok(r)) => {
                 read = Some(r);
                 Some(Value::Array(Vec::new()))
@@ -245,6 +253,11 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let at = rfc3339(end).or(rfc3339(start));
         for m in output {
             self.message(s, path, m, "output", at.clone());
+        }
+        // A span with output messages (all from `values.output`: `exchange`
+        // took the GenAI attributes) makes them the last output.
+        if has_output {
+            self.last_output = prepared.map(|p| p.keep(std::mem::take(&mut x.output))).unwrap_or_default();
         }
         if let Some((t, call)) = tool {
             self.tool_result(s, path, t, call, failed, at);
@@ -313,7 +326,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     fn message(&mut self, s: &SpanRec, path: &[String], m: &Msg, side: &str, at: Option<String>) {
-        let c = convert::message(m);
+        let c = convert::message(m, |id| self.calls.get(id).is_some_and(|c| self.out.answered(*c)));
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let kind = if side == "input" { "input message" } else { "output message" };
         if let Some(msg) = c.message {
