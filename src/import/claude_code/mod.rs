@@ -17,6 +17,7 @@ mod fast;
 mod head;
 mod look;
 mod meta;
+mod place;
 mod records;
 mod usage;
 
