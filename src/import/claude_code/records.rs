@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
-use super::look::{InBytes, Look, Read};
+use super::look::{Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
 use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
@@ -152,8 +152,8 @@ impl RunState {
             if *have {
                 continue;
             }
-            if let Some(x) = o.value(k).ok().flatten().filter(|x| !x.is_null()) {
-                self.metadata.insert(k.to_string(), x);
+            if let Some(x) = o.value(*k).ok().flatten().filter(|x| !x.is_null()) {
+                self.metadata.insert(k.name().to_string(), x);
                 *have = true;
             }
         }
@@ -186,9 +186,7 @@ impl Reader<'_, '_> {
             };
             match fast {
                 Some(f) => {
-                    if let Some(members) = InBytes::of(self.out.bytes(), self.ends, f.members) {
-                        state.run_keys(&members);
-                    }
+                    state.run_keys(&f.members);
                     self.fast_record(f.read, f.content, range, path, &mut state);
                 }
                 None => {
