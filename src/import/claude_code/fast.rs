@@ -75,14 +75,25 @@ impl Source<'_, '_, '_> {
     }
 }
 
+/// The lists a record's reading fills, kept from one record to the next:
+/// each was a new allocation (and its growth) every record.
+#[derive(Default)]
+pub struct Buffers {
+    /// The record's members; the reader hands them back after the run's keys.
+    pub top: Vec<Member>,
+    message: Vec<Member>,
+    items: Vec<Range<usize>>,
+    block: Vec<Member>,
+}
+
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
 /// members are walked once, placed by key ([`InBytes`]) for every look.
-pub fn record<'e>(s: &Source<'_, '_, 'e>, r: &Range<usize>) -> Option<FastRecord<'e>> {
+pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) -> Option<FastRecord<'e>> {
     if !fields::plain_record(s.b, r, s.hazards, s.out.utf8_valid()) {
         return None;
     }
     let b = s.b;
-    let mut members = Vec::new();
+    let mut members = std::mem::take(&mut bufs.top);
     read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
     let members = checked_members(s, members)?;
     if members.repeated(K::Type) || members.repeated(K::Message) {
@@ -97,7 +108,9 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, r: &Range<usize>) -> Option<FastRecord
         return None;
     }
     let message = members.get(K::Message).filter(|m| m.kind == Kind::Object)?;
-    let message = InBytes::at(b, s.ends, message.value.start)?;
+    let mut message_members = std::mem::take(&mut bufs.message);
+    read::members(b, message.value.start, s.ends, &mut message_members)?;
+    let message = InBytes::of(b, s.ends, message_members)?;
     if message.repeated(K::Content) {
         return None;
     }
@@ -105,10 +118,11 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, r: &Range<usize>) -> Option<FastRecord
     let listed = content.kind == Kind::Array;
     let content = match content.kind {
         Kind::String => FastContent::Blocks { content: Content::Text(s.text(content)), calls: Vec::new() },
-        Kind::Array => blocks(s, content.value.start, user)?,
+        Kind::Array => blocks(s, bufs, content.value.start, user)?,
         _ => return None,
     };
     let read = Read::of(&members, Some(&message), listed).ok()?;
+    bufs.message = message.into_members();
     Some(FastRecord { read, members, content })
 }
 
@@ -164,16 +178,15 @@ const CONTENT: usize = 8;
 const BLOCK_FIELDS: [&[u8]; 9] = [b"type", b"text", b"thinking", b"id", b"name", b"input", b"tool_use_id", b"is_error", b"content"];
 
 /// A content list of common blocks (see the module's doc).
-fn blocks(s: &Source<'_, '_, '_>, open: usize, user: bool) -> Option<FastContent> {
+fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -> Option<FastContent> {
     let b = s.b;
-    let mut items = Vec::new();
-    read::items(b, open, s.ends, &mut items)?;
+    let Buffers { items, block, .. } = bufs;
+    read::items(b, open, s.ends, items)?;
     let (mut parts, mut calls) = (Vec::with_capacity(items.len()), Vec::new());
-    let mut block = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        read::members(b, item.start, s.ends, &mut block)?;
-        let f = Fields::find(b, &block, BLOCK_FIELDS)?;
-        let get = |k: usize| f.get(&block, k);
+        read::members(b, item.start, s.ends, block)?;
+        let f = Fields::find(b, block, BLOCK_FIELDS)?;
+        let get = |k: usize| f.get(block, k);
         // ccusage's check of an assistant's usage reads every block's `text`.
         if get(TEXT).is_some_and(|t| t.kind != Kind::String) {
             return None;

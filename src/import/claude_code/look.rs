@@ -128,6 +128,10 @@ impl<'a> InBytes<'a> {
         Some(InBytes { b, ends, members, by_key, repeated })
     }
 
+    pub fn into_members(self) -> Vec<Member> {
+        self.members
+    }
+
     /// Member `k` (the last one of a repeated key: serde_json keeps its value).
     pub fn get(&self, k: K) -> Option<&Member> {
         self.members.get(usize::try_from(*self.by_key.get(k as usize)?).ok()?)

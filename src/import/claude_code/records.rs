@@ -112,7 +112,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default() };
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -129,6 +129,8 @@ struct Reader<'r, 'a> {
     calls: Lookup<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
     agent_calls: Lookup<String, String>,
+    /// The fast path's lists, kept from one record to the next.
+    bufs: fast::Buffers,
 }
 
 /// What one run's reading keeps between records.
@@ -182,11 +184,12 @@ impl Reader<'_, '_> {
             let fast = if self.out.exact_only() {
                 None
             } else {
-                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, range)
+                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range)
             };
             match fast {
                 Some(f) => {
                     state.run_keys(&f.members);
+                    self.bufs.top = f.members.into_members();
                     self.fast_record(f.read, f.content, range, path, &mut state);
                 }
                 None => {
