@@ -179,3 +179,70 @@ fn claude_code_records_are_placed_the_same_both_ways() {
     edits_parse_the_same(edits, "claude-code", sidechain);
     edits_parse_the_same(edits, "claude-code", |edit| claude_code_session(edit));
 }
+
+/// The session as Claude Code orders a record's members (`parentUuid`, then
+/// `isSidechain`), so that the first pass places records from their first
+/// members; one edit applied.
+fn claude_code_ordered(edit: (&str, &str)) -> String {
+    let head = r#", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39", "isSidechain": false"#;
+    let ordered = r#", "isSidechain": false, "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39""#;
+    edited(&claude_code_session(("", "")).replace(head, ordered), edit)
+}
+
+/// Records placed from their first members (`isSidechain` not `true` there:
+/// the main run) are placed as serde_json reads them, edited in the ways that
+/// early look could misread: `isSidechain` true, repeated, escaped, of
+/// another kind, after an escaped key, spaced.
+#[test]
+fn claude_code_records_placed_early_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""isSidechain": false"#, r#""isSidechain": true"#),
+        (r#""isSidechain": false"#, r#""isSidechain": true, "agentId": "ag7""#),
+        (r#""isSidechain": false"#, r#""isSidechain": null"#),
+        (r#""isSidechain": false"#, r#""isSidechain": "true""#),
+        (r#""isSidechain": false"#, r#""isSidechain": 1"#),
+        (r#""isSidechain": false"#, r#""isSidechain": [true]"#),
+        (r#""isSidechain": false"#, r#""isSidechain": {"isSidechain": true}"#),
+        (r#""isSidechain": false"#, r#""isSidechain": false, "isSidechain": true"#),
+        (r#""isSidechain": false"#, r#""isSidechain": true, "isSidechain": false"#),
+        (r#""isSidechain": false"#, r#""isSidechain": false, "\u0069sSidechain": true"#),
+        (r#""isSidechain": false"#, r#""\u0069sSidechain": true, "isSidechain": false"#),
+        (r#""isSidechain": false"#, r#""\u0069sSidechain": true"#),
+        (r#""isSidechain": false"#, r#""isSidechain" :	true "#),
+        (r#""isSidechain": false"#, r#""isSidechain" : false "#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"p\u0061rentUuid": null, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"a": {"isSidechain": false}, "b": [1, {"c": 2}], "c": "}", "d": 1, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"a": 1, "b": 2, "c": 3, "d": 4, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechain": false, "command": "\ud800""#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechain": true, "command": "\ud800""#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "u1", "isSidechain": true, "agentId": null"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"["u1", true"#),
+    ];
+    edits_parse_the_same(edits, "claude-code", claude_code_ordered);
+    let sidechain = |edit: (&str, &str)| edited(&claude_code_ordered(("", "")).replace(r#""isSidechain": false"#, r#""isSidechain": true"#), edit);
+    edits_parse_the_same(edits, "claude-code", sidechain);
+}
+
+/// Several session files read as one trace: each file's main conversation
+/// is a run of its own (its records' ids then matter), sub-agent files too.
+#[test]
+fn claude_code_files_placed_early_the_same_both_ways() {
+    let main = claude_code_ordered(("", ""));
+    // A sidechain record without an `agentId` goes to the run of the record it follows.
+    let side = r#"{"parentUuid": "u5", "isSidechain": true, "type": "user", "message": {"role": "user", "content": "aside"}, "uuid": "x1", "timestamp": "2025-01-01T00:00:10.000Z"}"#;
+    let other = format!("{}\n{side}", main.replace("9999a97c", "aaaaa97c"));
+    let agent = main.replace(r#""isSidechain": false"#, r#""isSidechain": true, "agentId": "ag7""#);
+    let files = |exact_only| {
+        let options = agent_trace_viewer::ParseOptions { format: Some("claude-code".to_string()), exact_only, ..Default::default() };
+        let named = [
+            ("9999a97c-3b14-400d-a6c6-3ddda7a96591.jsonl", &main),
+            ("aaaaa97c-3b14-400d-a6c6-3ddda7a96591.jsonl", &other),
+            ("9999a97c-3b14-400d-a6c6-3ddda7a96591/subagents/agent-ag7.jsonl", &agent),
+        ];
+        let t = agent_trace_viewer::parse_files(named.iter().map(|(n, d)| (n.to_string(), d.as_bytes().to_vec())).collect(), &options).expect("parses");
+        assert!(t.runs.len() >= 3, "{} runs", t.runs.len());
+        super::model(&t)
+    };
+    assert_eq!(files(false), files(true));
+}

@@ -26,7 +26,7 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::blocks::CallBlock;
-use super::look::{InBytes, Look, Read};
+use super::look::{InBytes, Look, Read, K};
 use super::RUN_KEYS;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
@@ -47,21 +47,21 @@ pub enum FastContent {
 
 /// A record read fast: what the reading takes of it, its members (for the
 /// run's keys), and the content.
-pub struct FastRecord {
+pub struct FastRecord<'e> {
     pub read: Read,
-    pub members: Vec<Member>,
+    pub members: InBytes<'e>,
     pub content: FastContent,
 }
 
 /// The source and what the split found in it.
-pub struct Source<'r, 'a> {
+pub struct Source<'r, 'a, 'e> {
     pub out: &'r Builder<'a>,
-    pub b: &'a [u8],
-    pub ends: &'r ContainerEnds,
-    pub hazards: &'r [usize],
+    pub b: &'e [u8],
+    pub ends: &'e ContainerEnds,
+    pub hazards: &'e [usize],
 }
 
-impl Source<'_, '_> {
+impl Source<'_, '_, '_> {
     fn text(&self, m: &Member) -> Text {
         self.out.text(m.inner(), m.escaped)
     }
@@ -75,54 +75,73 @@ impl Source<'_, '_> {
     }
 }
 
-/// The record at `r` read fast, or `None` for the exact path.
-pub fn record(s: &Source<'_, '_>, r: &Range<usize>) -> Option<FastRecord> {
+/// The lists a record's reading fills, kept from one record to the next:
+/// each was a new allocation (and its growth) every record.
+#[derive(Default)]
+pub struct Buffers {
+    /// The record's members; the reader hands them back after the run's keys.
+    pub top: Vec<Member>,
+    message: Vec<Member>,
+    items: Vec<Range<usize>>,
+    block: Vec<Member>,
+}
+
+/// The record at `r` read fast, or `None` for the exact path. Its top-level
+/// members are walked once, placed by key ([`InBytes`]) for every look.
+pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) -> Option<FastRecord<'e>> {
     if !fields::plain_record(s.b, r, s.hazards, s.out.utf8_valid()) {
         return None;
     }
     let b = s.b;
-    let mut members = Vec::new();
+    let mut members = std::mem::take(&mut bufs.top);
     read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
-    let f = Fields::find(b, &members, [b"type", b"message"])?;
-    if s.is(f.get(&members, 0), b"progress") && f.get(&members, 1).is_none() {
-        return progress(s, members);
-    }
-    let user = s.is(f.get(&members, 0), b"user");
-    if !user && !s.is(f.get(&members, 0), b"assistant") {
+    let members = checked_members(s, members)?;
+    if members.repeated(K::Type) || members.repeated(K::Message) {
         return None;
     }
-    let message = f.get(&members, 1).filter(|m| m.kind == Kind::Object)?;
-    let message = InBytes::at(b, s.ends, message.value.start)?;
-    let g = Fields::find(b, message.members(), [b"content"])?;
-    let content = g.get(message.members(), 0)?;
+    let kind = members.get(K::Type);
+    if s.is(kind, b"progress") && members.get(K::Message).is_none() {
+        return progress(members);
+    }
+    let user = s.is(kind, b"user");
+    if !user && !s.is(kind, b"assistant") {
+        return None;
+    }
+    let message = members.get(K::Message).filter(|m| m.kind == Kind::Object)?;
+    let mut message_members = std::mem::take(&mut bufs.message);
+    read::members(b, message.value.start, s.ends, &mut message_members)?;
+    let message = InBytes::of(b, s.ends, message_members)?;
+    if message.repeated(K::Content) {
+        return None;
+    }
+    let content = message.get(K::Content)?;
     let listed = content.kind == Kind::Array;
     let content = match content.kind {
         Kind::String => FastContent::Blocks { content: Content::Text(s.text(content)), calls: Vec::new() },
-        Kind::Array => blocks(s, content.value.start, user)?,
+        Kind::Array => blocks(s, bufs, content.value.start, user)?,
         _ => return None,
     };
-    let members = checked_members(s, members)?;
     let read = Read::of(&members, Some(&message), listed).ok()?;
-    Some(FastRecord { read, members: members.into_members(), content })
+    bufs.message = message.into_members();
+    Some(FastRecord { read, members, content })
 }
 
 /// A record's members for [`Read::of`] and the run's keys: none with an
 /// escaped key, and no run key but a string or `null` (a value the builder
 /// would decline could not be said unsure when first read).
-fn checked_members<'e>(s: &Source<'e, '_>, members: Vec<Member>) -> Option<InBytes<'e>> {
+fn checked_members<'e>(s: &Source<'_, '_, 'e>, members: Vec<Member>) -> Option<InBytes<'e>> {
     let members = InBytes::of(s.b, s.ends, members)?;
-    let plain = |k: &&str| members.kind(k).is_none_or(|k| matches!(k, Kind::String | Kind::Null));
+    let plain = |k: &K| members.kind(*k).is_none_or(|k| matches!(k, Kind::String | Kind::Null));
     RUN_KEYS.iter().all(plain).then_some(members)
 }
 
 /// A `progress` record without a `message` (a hook's or a tool's progress):
 /// its `data` built, the rest left in the source.
-fn progress(s: &Source<'_, '_>, members: Vec<Member>) -> Option<FastRecord> {
-    let members = checked_members(s, members)?;
-    let data = members.value("data").ok()?.unwrap_or(Value::Null);
-    let parent_tool_use_id = members.str("parentToolUseID").map(Cow::into_owned);
+fn progress(members: InBytes<'_>) -> Option<FastRecord<'_>> {
+    let data = members.value(K::Data).ok()?.unwrap_or(Value::Null);
+    let parent_tool_use_id = members.str(K::ParentToolUseId).map(Cow::into_owned);
     let read = Read::of(&members, None, false).ok()?;
-    Some(FastRecord { read, members: members.into_members(), content: FastContent::Progress { data, parent_tool_use_id } })
+    Some(FastRecord { read, members, content: FastContent::Progress { data, parent_tool_use_id } })
 }
 
 /// [`metadata_shape`] for a `progress` record, whose `data` the reading took first.
@@ -159,16 +178,15 @@ const CONTENT: usize = 8;
 const BLOCK_FIELDS: [&[u8]; 9] = [b"type", b"text", b"thinking", b"id", b"name", b"input", b"tool_use_id", b"is_error", b"content"];
 
 /// A content list of common blocks (see the module's doc).
-fn blocks(s: &Source<'_, '_>, open: usize, user: bool) -> Option<FastContent> {
+fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -> Option<FastContent> {
     let b = s.b;
-    let mut items = Vec::new();
-    read::items(b, open, s.ends, &mut items)?;
+    let Buffers { items, block, .. } = bufs;
+    read::items(b, open, s.ends, items)?;
     let (mut parts, mut calls) = (Vec::with_capacity(items.len()), Vec::new());
-    let mut block = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        read::members(b, item.start, s.ends, &mut block)?;
-        let f = Fields::find(b, &block, BLOCK_FIELDS)?;
-        let get = |k: usize| f.get(&block, k);
+        read::members(b, item.start, s.ends, block)?;
+        let f = Fields::find(b, block, BLOCK_FIELDS)?;
+        let get = |k: usize| f.get(block, k);
         // ccusage's check of an assistant's usage reads every block's `text`.
         if get(TEXT).is_some_and(|t| t.kind != Kind::String) {
             return None;

@@ -17,28 +17,30 @@ use crate::json::read::{self, Kind, Member};
 use crate::json::string::decode_literal;
 use crate::json::ContainerEnds;
 
+pub use super::keys::K;
+
 /// A value in the source the fast path cannot be sure to read as serde_json
 /// does (an object with an escaped key, a value the builder declines): the
 /// exact path reads the record.
 #[derive(Debug)]
 pub struct Unsure;
 
-/// An object as the reading looks at it.
+/// An object as the reading looks at it, by the keys the reading knows ([`K`]).
 pub trait Look: Sized {
     /// The kind of member `k`'s value, when the object has it.
-    fn kind(&self, k: &str) -> Option<Kind>;
+    fn kind(&self, k: K) -> Option<Kind>;
     /// Member `k` when it is a string (`Value::as_str`).
-    fn str(&self, k: &str) -> Option<Cow<'_, str>>;
+    fn str(&self, k: K) -> Option<Cow<'_, str>>;
     /// Member `k` when it is an object.
-    fn object(&self, k: &str) -> Result<Option<Self>, Unsure>;
+    fn object(&self, k: K) -> Result<Option<Self>, Unsure>;
     /// Member `k`'s value, built.
-    fn value(&self, k: &str) -> Result<Option<Value>, Unsure>;
+    fn value(&self, k: K) -> Result<Option<Value>, Unsure>;
     /// Member `k` when it is a boolean (`Value::as_bool`).
-    fn bool(&self, k: &str) -> Option<bool>;
+    fn bool(&self, k: K) -> Option<bool>;
     /// Member `k` when it is a number that is a `u64` (`Value::as_u64`).
-    fn u64(&self, k: &str) -> Option<u64>;
+    fn u64(&self, k: K) -> Option<u64>;
 
-    fn has(&self, k: &str) -> bool {
+    fn has(&self, k: K) -> bool {
         self.kind(k).is_some()
     }
 }
@@ -55,40 +57,48 @@ fn kind_of(v: &Value) -> Kind {
 }
 
 impl Look for &Map<String, Value> {
-    fn kind(&self, k: &str) -> Option<Kind> {
-        self.get(k).map(kind_of)
+    fn kind(&self, k: K) -> Option<Kind> {
+        self.get(k.name()).map(kind_of)
     }
 
-    fn str(&self, k: &str) -> Option<Cow<'_, str>> {
-        self.get(k).and_then(Value::as_str).map(Cow::Borrowed)
+    fn str(&self, k: K) -> Option<Cow<'_, str>> {
+        self.get(k.name()).and_then(Value::as_str).map(Cow::Borrowed)
     }
 
-    fn object(&self, k: &str) -> Result<Option<Self>, Unsure> {
-        Ok(self.get(k).and_then(Value::as_object))
+    fn object(&self, k: K) -> Result<Option<Self>, Unsure> {
+        Ok(self.get(k.name()).and_then(Value::as_object))
     }
 
-    fn value(&self, k: &str) -> Result<Option<Value>, Unsure> {
-        Ok(self.get(k).cloned())
+    fn value(&self, k: K) -> Result<Option<Value>, Unsure> {
+        Ok(self.get(k.name()).cloned())
     }
 
-    fn bool(&self, k: &str) -> Option<bool> {
-        self.get(k).and_then(Value::as_bool)
+    fn bool(&self, k: K) -> Option<bool> {
+        self.get(k.name()).and_then(Value::as_bool)
     }
 
-    fn u64(&self, k: &str) -> Option<u64> {
-        self.get(k).and_then(Value::as_u64)
+    fn u64(&self, k: K) -> Option<u64> {
+        self.get(k.name()).and_then(Value::as_u64)
     }
 }
 
 /// An object in the source: its members as `json::read` found them. Only
 /// for an object of a plain record (`fields::plain_record`) whose keys hold
 /// no escape ([`InBytes::at`] checks): its bytes are then what serde_json
-/// reads, and a key's bytes are its text.
+/// reads, and a key's bytes are its text. The members of the keys the
+/// reading knows are placed by key in the one pass that checks the keys, so
+/// each look is an index, not a scan of the members (some forty a record).
 pub struct InBytes<'a> {
     b: &'a [u8],
     ends: &'a ContainerEnds,
     members: Vec<Member>,
+    /// Each [`K`]'s member (the last of a repeated key), [`ABSENT`] when none.
+    by_key: [u32; K::ALL.len()],
+    /// The [`K`]s seen more than once (a bit each).
+    repeated: u64,
 }
+
+const ABSENT: u32 = u32::MAX;
 
 impl<'a> InBytes<'a> {
     /// The object whose `{` is at `open`; `None` when a key is escaped.
@@ -98,13 +108,24 @@ impl<'a> InBytes<'a> {
         InBytes::of(b, ends, members)
     }
 
-    /// The object whose members are `members`; `None` when a key is escaped.
+    /// The object whose members are `members`; `None` when a key is escaped
+    /// (or the object has more members than an index holds).
     pub fn of(b: &'a [u8], ends: &'a ContainerEnds, members: Vec<Member>) -> Option<InBytes<'a>> {
-        (!members.iter().any(|m| m.key_escaped)).then_some(InBytes { b, ends, members })
-    }
-
-    pub fn members(&self) -> &[Member] {
-        &self.members
+        let mut by_key = [ABSENT; K::ALL.len()];
+        let mut repeated = 0u64;
+        for (i, m) in members.iter().enumerate() {
+            if m.key_escaped {
+                return None;
+            }
+            if let Some(k) = K::of(b.get(m.key.clone())?) {
+                let slot = by_key.get_mut(k as usize)?;
+                if *slot != ABSENT {
+                    repeated |= 1 << (k as u32);
+                }
+                *slot = u32::try_from(i).ok().filter(|i| *i != ABSENT)?;
+            }
+        }
+        Some(InBytes { b, ends, members, by_key, repeated })
     }
 
     pub fn into_members(self) -> Vec<Member> {
@@ -112,45 +133,49 @@ impl<'a> InBytes<'a> {
     }
 
     /// Member `k` (the last one of a repeated key: serde_json keeps its value).
-    pub fn get(&self, k: &str) -> Option<&Member> {
-        self.members.iter().rev().find(|m| self.b.get(m.key.clone()) == Some(k.as_bytes()))
+    pub fn get(&self, k: K) -> Option<&Member> {
+        self.members.get(usize::try_from(*self.by_key.get(k as usize)?).ok()?)
     }
 
+    /// Key `k` appears more than once.
+    pub fn repeated(&self, k: K) -> bool {
+        self.repeated & (1 << (k as u32)) != 0
+    }
 }
 
 impl Look for InBytes<'_> {
-    fn kind(&self, k: &str) -> Option<Kind> {
+    fn kind(&self, k: K) -> Option<Kind> {
         self.get(k).map(|m| m.kind)
     }
 
-    fn str(&self, k: &str) -> Option<Cow<'_, str>> {
+    fn str(&self, k: K) -> Option<Cow<'_, str>> {
         let m = self.get(k).filter(|m| m.kind == Kind::String)?;
         Some(decode_literal(self.b.get(m.inner())?, m.escaped))
     }
 
     /// An object with an escaped key (one might decode to a key read) is `Unsure`.
-    fn object(&self, k: &str) -> Result<Option<Self>, Unsure> {
+    fn object(&self, k: K) -> Result<Option<Self>, Unsure> {
         match self.get(k).filter(|m| m.kind == Kind::Object) {
             None => Ok(None),
             Some(m) => InBytes::at(self.b, self.ends, m.value.start).map(Some).ok_or(Unsure),
         }
     }
 
-    fn value(&self, k: &str) -> Result<Option<Value>, Unsure> {
+    fn value(&self, k: K) -> Result<Option<Value>, Unsure> {
         match self.get(k) {
             None => Ok(None),
             Some(m) => self.b.get(m.value.clone()).and_then(crate::json::build::value).map(Some).ok_or(Unsure),
         }
     }
 
-    fn bool(&self, k: &str) -> Option<bool> {
+    fn bool(&self, k: K) -> Option<bool> {
         let m = self.get(k).filter(|m| m.kind == Kind::Bool)?;
         Some(self.b.get(m.value.clone()) == Some(b"true"))
     }
 
     /// As serde_json's `as_u64` with `arbitrary_precision` (which keeps the
     /// number's text): the text parsed as a `u64`.
-    fn u64(&self, k: &str) -> Option<u64> {
+    fn u64(&self, k: K) -> Option<u64> {
         let m = self.get(k).filter(|m| m.kind == Kind::Number)?;
         std::str::from_utf8(self.b.get(m.value.clone())?).ok()?.parse().ok()
     }
@@ -182,22 +207,22 @@ impl Read {
     /// Reads `o` (its `message` object: `message`); `listed` as
     /// [`usage::claim`] takes it. Never `Unsure` for a parsed record.
     pub fn of<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Read, Unsure> {
-        let s = |k: &str| o.str(k).map(Cow::into_owned);
-        let m = |k: &str| message.and_then(|m| m.str(k)).map(Cow::into_owned);
+        let s = |k: K| o.str(k).map(Cow::into_owned);
+        let m = |k: K| message.and_then(|m| m.str(k)).map(Cow::into_owned);
         Ok(Read {
-            kind: match o.str("type") {
+            kind: match o.str(K::Type) {
                 Some(t) => super::RECORD_TYPES.iter().find(|k| **k == t).map_or_else(|| Cow::Owned(t.into_owned()), |k| Cow::Borrowed(*k)),
                 None => Cow::Borrowed(""),
             },
-            timestamp: s("timestamp"),
-            uuid: s("uuid"),
-            parent: s("parentUuid"),
-            logical_parent: s("logicalParentUuid"),
-            tool_use_result: o.has("toolUseResult"),
-            result_agent: o.object("toolUseResult")?.and_then(|t| t.str("agentId").map(Cow::into_owned)),
-            message_id: m("id"),
-            model: m("model"),
-            failed: o.bool("isApiErrorMessage").unwrap_or(false),
+            timestamp: s(K::Timestamp),
+            uuid: s(K::Uuid),
+            parent: s(K::ParentUuid),
+            logical_parent: s(K::LogicalParentUuid),
+            tool_use_result: o.has(K::ToolUseResult),
+            result_agent: o.object(K::ToolUseResult)?.and_then(|t| t.str(K::AgentId).map(Cow::into_owned)),
+            message_id: m(K::Id),
+            model: m(K::Model),
+            failed: o.bool(K::IsApiErrorMessage).unwrap_or(false),
             usage: usage::claim(o, message, listed)?,
         })
     }

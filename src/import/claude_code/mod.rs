@@ -15,8 +15,10 @@ mod branches;
 mod blocks;
 mod fast;
 mod head;
+mod keys;
 mod look;
 mod meta;
+mod place;
 mod records;
 mod usage;
 
@@ -38,7 +40,7 @@ type Lookup<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
 type LookupSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
 
 /// The record members whose first non-null value in a run is the run's metadata.
-const RUN_KEYS: [&str; 7] = ["sessionId", "cwd", "gitBranch", "version", "slug", "entrypoint", "agentId"];
+const RUN_KEYS: [look::K; 7] = [look::K::SessionId, look::K::Cwd, look::K::GitBranch, look::K::Version, look::K::Slug, look::K::Entrypoint, look::K::AgentId];
 
 /// Fields only Claude Code records carry, one of which a record must have
 /// besides its `type` to count as one.

@@ -13,96 +13,13 @@ use serde_json::{Map, Value};
 
 use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
-use super::look::{InBytes, Look, Read};
+use super::look::{Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
-use super::{blocks, branches, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
+use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
-use crate::json::read::{Kind, Member};
-use crate::json::string::decode_literal;
 use crate::json::Seg;
 use crate::model::{CallRef, Content, EventBody, KeyValue, Marker, Message, Metadata, ToolResult, ToolStatus};
-
-/// The members the first pass reads of a record, as serde_json reads them
-/// (the exact way, for a record [`head_in_place`] declines).
-#[derive(serde::Deserialize, Default)]
-struct HeadValues {
-    #[serde(default, rename = "isSidechain")]
-    sidechain: Option<Value>,
-    #[serde(default, rename = "agentId")]
-    agent: Option<Value>,
-    #[serde(default)]
-    uuid: Option<Value>,
-    #[serde(default, rename = "parentUuid")]
-    parent: Option<Value>,
-}
-
-/// What the first pass takes of a record to place it: `isSidechain` is
-/// `true`; `agentId`, `uuid`, `parentUuid` when strings. The strings are
-/// borrowed from the source when they hold no escape: most records go to
-/// the main run, which needs none of them.
-#[derive(Default)]
-struct Head<'b> {
-    sidechain: bool,
-    agent: Option<Cow<'b, str>>,
-    uuid: Option<Cow<'b, str>>,
-    parent: Option<Cow<'b, str>>,
-}
-
-impl From<HeadValues> for Head<'_> {
-    fn from(v: HeadValues) -> Self {
-        let text = |v: Option<Value>| match v {
-            Some(Value::String(s)) => Some(Cow::Owned(s)),
-            _ => None,
-        };
-        Head { sidechain: v.sidechain == Some(Value::Bool(true)), agent: text(v.agent), uuid: text(v.uuid), parent: text(v.parent) }
-    }
-}
-
-/// The [`Head`] serde_json would read of the record at `r`, read from its
-/// members without going through the rest (the first pass went through every
-/// record's text for four small fields: a fifth of the parse). Only for a
-/// record the split found clean (no hazard, valid UTF-8: serde_json then
-/// reads it as the text says, every value included), and not with
-/// `exact_only`; `None` asks serde_json.
-fn head_in_place<'b>(input: &Input, out: &Builder<'b>, members: &mut Vec<Member>, r: &Range<usize>) -> Option<Head<'b>> {
-    let b = out.bytes();
-    let hazards = &input.split.hazards;
-    let first = hazards.partition_point(|h| *h < r.start);
-    if out.exact_only() || !out.utf8_valid() || hazards.get(first).is_some_and(|h| *h < r.end) {
-        return None;
-    }
-    let at = crate::json::scan::skip_ws(b, r.start);
-    if b.get(at) != Some(&b'{') {
-        return None; // a list would fill the fields by position
-    }
-    crate::json::read::members(b, at, &input.split.ends, members)?;
-    let mut head = Head::default();
-    let mut seen = 0u8;
-    for m in members.iter() {
-        if m.key_escaped {
-            return None; // its text is not its bytes
-        }
-        let (field, bit) = match b.get(m.key.clone())? {
-            b"isSidechain" => (None, 1),
-            b"agentId" => (Some(&mut head.agent), 2),
-            b"uuid" => (Some(&mut head.uuid), 4),
-            b"parentUuid" => (Some(&mut head.parent), 8),
-            _ => continue,
-        };
-        if seen & bit != 0 {
-            // serde refuses a repeated field; the caller's default follows.
-            return Some(Head::default());
-        }
-        seen |= bit;
-        match field {
-            None => head.sidechain = m.kind == Kind::Bool && b.get(m.value.clone()) == Some(b"true"),
-            // `Value::as_str`: any other kind (`null` too) is no string.
-            Some(field) => *field = (m.kind == Kind::String).then(|| decode_literal(b.get(m.inner()).unwrap_or_default(), m.escaped)),
-        }
-    }
-    Some(head)
-}
 
 /// One run's records before they are read.
 struct RunRecords {
@@ -152,35 +69,41 @@ pub fn import(input: &Input, out: &mut Builder) {
             }
             continue;
         }
-        let head: Head = head_in_place(input, out, &mut members, &r.range)
-            .unwrap_or_else(|| b.get(r.range.clone()).and_then(|s| serde_json::from_slice::<HeadValues>(s).ok()).unwrap_or_default().into());
+        // Most records are the main conversation's: placed without their ids.
+        let quick = !out.exact_only() && place::not_sidechain(b, &input.split.ends, &r.range);
+        let mut head = (!quick).then(|| place::head(input, out, &mut members, &r.range));
         let as_str = |v: &Option<Cow<'_, str>>| v.as_deref().map(str::to_string);
-        let slot = if !head.sidechain {
-            let first = main_of_file.is_empty();
-            *main_of_file.entry(file.map(str::to_string)).or_insert_with(|| {
-                if first {
-                    return 0;
-                }
-                runs.push(RunRecords::new("main".to_string(), None));
-                runs.len() - 1
-            })
-        } else if let Some(agent) = as_str(&head.agent) {
-            let id = format!("agent-{agent}");
-            *by_id.entry(id.clone()).or_insert_with(|| {
-                runs.push(RunRecords::new(id, Some(agent)));
-                runs.len() - 1
-            })
-        } else {
-            match as_str(&head.parent).and_then(|p| sidechain_uuids.get(&p).copied()) {
-                Some(slot) => slot,
-                None => {
-                    runs.push(RunRecords::new(format!("sidechain-{}", runs.len()), None));
+        let slot = match head.as_ref().filter(|h| h.sidechain) {
+            None => {
+                let first = main_of_file.is_empty();
+                *main_of_file.entry(file.map(str::to_string)).or_insert_with(|| {
+                    if first {
+                        return 0;
+                    }
+                    runs.push(RunRecords::new("main".to_string(), None));
                     runs.len() - 1
-                }
+                })
             }
+            Some(head) => match as_str(&head.agent) {
+                Some(agent) => {
+                    let id = format!("agent-{agent}");
+                    *by_id.entry(id.clone()).or_insert_with(|| {
+                        runs.push(RunRecords::new(id, Some(agent)));
+                        runs.len() - 1
+                    })
+                }
+                None => match as_str(&head.parent).and_then(|p| sidechain_uuids.get(&p).copied()) {
+                    Some(slot) => slot,
+                    None => {
+                        runs.push(RunRecords::new(format!("sidechain-{}", runs.len()), None));
+                        runs.len() - 1
+                    }
+                },
+            },
         };
-        if slot != 0 && head.agent.is_none() {
-            if let Some(uuid) = as_str(&head.uuid) {
+        if slot != 0 {
+            let head = head.get_or_insert_with(|| place::head(input, out, &mut members, &r.range));
+            if let (None, Some(uuid)) = (&head.agent, as_str(&head.uuid)) {
                 sidechain_uuids.insert(uuid, slot);
             }
         }
@@ -189,7 +112,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default() };
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -206,6 +129,8 @@ struct Reader<'r, 'a> {
     calls: Lookup<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
     agent_calls: Lookup<String, String>,
+    /// The fast path's lists, kept from one record to the next.
+    bufs: fast::Buffers,
 }
 
 /// What one run's reading keeps between records.
@@ -229,8 +154,8 @@ impl RunState {
             if *have {
                 continue;
             }
-            if let Some(x) = o.value(k).ok().flatten().filter(|x| !x.is_null()) {
-                self.metadata.insert(k.to_string(), x);
+            if let Some(x) = o.value(*k).ok().flatten().filter(|x| !x.is_null()) {
+                self.metadata.insert(k.name().to_string(), x);
                 *have = true;
             }
         }
@@ -259,13 +184,12 @@ impl Reader<'_, '_> {
             let fast = if self.out.exact_only() {
                 None
             } else {
-                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, range)
+                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range)
             };
             match fast {
                 Some(f) => {
-                    if let Some(members) = InBytes::of(self.out.bytes(), self.ends, f.members) {
-                        state.run_keys(&members);
-                    }
+                    state.run_keys(&f.members);
+                    self.bufs.top = f.members.into_members();
                     self.fast_record(f.read, f.content, range, path, &mut state);
                 }
                 None => {

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::look::{Look, Unsure};
+use super::look::{Look, Unsure, K};
 use crate::import::facts;
 use crate::json::read::Kind;
 use crate::model::{Cost, EventFacts, Usage};
@@ -56,13 +56,13 @@ impl Counted {
 /// ([`content_listed`]; the fast path knows it from its reading).
 pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option<Claim>, Unsure> {
     let Some(message) = message else { return Ok(None) };
-    let Some(usage) = message.object("usage")? else { return Ok(None) };
+    let Some(usage) = message.object(K::Usage)? else { return Ok(None) };
     if !accepted(o, message, &usage, listed) {
         return Ok(None);
     }
     let Some(usage) = counts(&usage)? else { return Ok(None) };
-    let cost = facts::amount(o.value("costUSD")?.as_ref());
-    let ids = match (message.str("id"), o.str("requestId")) {
+    let cost = facts::amount(o.value(K::CostUsd)?.as_ref());
+    let ids = match (message.str(K::Id), o.str(K::RequestId)) {
         (Some(m), Some(r)) => Some((m.into_owned(), r.into_owned())),
         _ => None,
     };
@@ -72,42 +72,42 @@ pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option
 /// [`facts::usage`] of an Anthropic or OpenAI `usage` object, read through
 /// [`Look`] (in the source, without building it); its test holds the two together.
 fn counts<L: Look>(o: &L) -> Result<Option<Usage>, Unsure> {
-    let detail = |outer: &str, inner: &str| Ok::<_, Unsure>(o.object(outer)?.and_then(|d| d.u64(inner)));
-    let input = o.u64("prompt_tokens").or_else(|| o.u64("input_tokens"));
-    let output = o.u64("completion_tokens").or_else(|| o.u64("output_tokens"));
-    let cache_read = match o.u64("cache_read_input_tokens") {
+    let detail = |outer: K, inner: K| Ok::<_, Unsure>(o.object(outer)?.and_then(|d| d.u64(inner)));
+    let input = o.u64(K::PromptTokens).or_else(|| o.u64(K::InputTokens));
+    let output = o.u64(K::CompletionTokens).or_else(|| o.u64(K::OutputTokens));
+    let cache_read = match o.u64(K::CacheReadInputTokens) {
         Some(n) => Some(n),
-        None => detail("prompt_tokens_details", "cached_tokens")?,
+        None => detail(K::PromptTokensDetails, K::CachedTokens)?,
     };
-    let cache_creation = o.u64("cache_creation_input_tokens");
-    let reasoning = match detail("completion_tokens_details", "reasoning_tokens")? {
+    let cache_creation = o.u64(K::CacheCreationInputTokens);
+    let reasoning = match detail(K::CompletionTokensDetails, K::ReasoningTokens)? {
         Some(n) => Some(n),
-        None => o.u64("reasoning_output_tokens"),
+        None => o.u64(K::ReasoningOutputTokens),
     };
-    let total = o.u64("total_tokens");
-    Ok(facts::usage_of_counts([input, output, cache_read, cache_creation, reasoning, total], o.has("input_tokens")))
+    let total = o.u64(K::TotalTokens);
+    Ok(facts::usage_of_counts([input, output, cache_read, cache_creation, reasoning, total], o.has(K::InputTokens)))
 }
 
 /// ccusage's `usageDataSchema` (valibot; `optional` takes a missing key, not `null`).
 fn accepted<L: Look>(o: &L, message: &L, usage: &L, listed: bool) -> bool {
-    let opt = |m: &L, k: &str, ok: &dyn Fn(Kind) -> bool| m.kind(k).is_none_or(ok);
-    let opt_str = |m: &L, k: &str, ok: &dyn Fn(&str) -> bool| m.kind(k).is_none() || m.str(k).is_some_and(|s| ok(&s));
+    let opt = |m: &L, k: K, ok: &dyn Fn(Kind) -> bool| m.kind(k).is_none_or(ok);
+    let opt_str = |m: &L, k: K, ok: &dyn Fn(&str) -> bool| m.kind(k).is_none() || m.str(k).is_some_and(|s| ok(&s));
     let nonempty = |s: &str| !s.is_empty();
     let number = |k: Kind| k == Kind::Number;
-    o.str("timestamp").is_some_and(|t| iso_timestamp(&t))
-        && opt(o, "cwd", &|k| k == Kind::String)
-        && opt_str(o, "sessionId", &nonempty)
-        && opt_str(o, "version", &version)
-        && opt(o, "costUSD", &number)
-        && opt_str(o, "requestId", &nonempty)
-        && opt(o, "isApiErrorMessage", &|k| k == Kind::Bool)
-        && usage.kind("input_tokens") == Some(Kind::Number)
-        && usage.kind("output_tokens") == Some(Kind::Number)
-        && opt(usage, "cache_creation_input_tokens", &number)
-        && opt(usage, "cache_read_input_tokens", &number)
-        && opt_str(usage, "speed", &|s| matches!(s, "standard" | "fast"))
-        && opt_str(message, "model", &nonempty)
-        && opt_str(message, "id", &nonempty)
+    o.str(K::Timestamp).is_some_and(|t| iso_timestamp(&t))
+        && opt(o, K::Cwd, &|k| k == Kind::String)
+        && opt_str(o, K::SessionId, &nonempty)
+        && opt_str(o, K::Version, &version)
+        && opt(o, K::CostUsd, &number)
+        && opt_str(o, K::RequestId, &nonempty)
+        && opt(o, K::IsApiErrorMessage, &|k| k == Kind::Bool)
+        && usage.kind(K::InputTokens) == Some(Kind::Number)
+        && usage.kind(K::OutputTokens) == Some(Kind::Number)
+        && opt(usage, K::CacheCreationInputTokens, &number)
+        && opt(usage, K::CacheReadInputTokens, &number)
+        && opt_str(usage, K::Speed, &|s| matches!(s, "standard" | "fast"))
+        && opt_str(message, K::Model, &nonempty)
+        && opt_str(message, K::Id, &nonempty)
         && listed
 }
 
