@@ -86,7 +86,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             );
             self.d(line, Warning, "token-count-invalid", why, &at);
         }
-        let i = self.push(line, EventBody::KeyValue(KeyValue { key: "token_count".to_string(), value: Value::Object(payload) }), "token_count");
+        let i = self.push(line, EventBody::KeyValue(KeyValue { key: "token_count".to_string(), value: Value::Object(payload).into() }), "token_count");
         if let Some(e) = self.out.event_mut(i) {
             if counted.usage.is_some() {
                 let facts = e.facts_mut();
@@ -102,7 +102,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let (who, role, field, reasoning) = how;
         let text = payload.get(field).and_then(Value::as_str).unwrap_or_default();
         if self.mirrors.take(who, text) {
-            let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
+            let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload).into() }), kind);
             if let Some(e) = self.out.event_mut(i) {
                 let note = if reasoning { "a reasoning response item" } else { "a message response item" };
                 e.metadata.insert("mirrors".to_string(), Value::String(note.to_string()));

@@ -231,7 +231,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             "turn_context" => {
                 self.session.tally.turn_context(&payload);
                 let model = super::usage::model_named(&payload);
-                let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
+                let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload).into() }), kind);
                 if let (Some(m), Some(e)) = (model, self.out.event_mut(i)) {
                     e.facts_mut().model = Some(m);
                 }
@@ -246,7 +246,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             _ => {
                 let why = format!("unknown rollout line type `{kind}` (known: {}); kept as a key-value event", RECORD_TYPES.join(", "));
                 self.d(line, Warning, "unknown-line-type", why, &[Seg::key("type")]);
-                self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
+                self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload).into() }), kind);
             }
         }
     }
@@ -299,7 +299,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 run.description = payload.get("cwd").and_then(Value::as_str).map(str::to_string);
             }
         }
-        self.push(line, EventBody::KeyValue(KeyValue { key: "session_meta".to_string(), value: Value::Object(payload) }), "session_meta");
+        self.push(line, EventBody::KeyValue(KeyValue { key: "session_meta".to_string(), value: Value::Object(payload).into() }), "session_meta");
     }
 
     /// Ends the current session: warns about calls nothing answered.
