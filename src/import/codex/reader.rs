@@ -99,6 +99,7 @@ pub fn read(input: &Input, out: &mut Builder) {
             let line = Line { range: r.range.clone(), path: &r.path, event: reader.out.next_event(), timestamp: Some(timestamp) };
             match read {
                 FastLine::Item(item) => reader.fast_item(&line, item),
+                FastLine::Event(event) => reader.fast_event(&line, event),
                 FastLine::Payload(kind, payload) => reader.dispatch(&line, kind, payload, &sessions),
             }
             continue;
