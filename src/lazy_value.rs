@@ -59,6 +59,24 @@ impl LazyValue {
         self.value.get_or_init(|| self.origin.parse())
     }
 
+    /// Changes the value with `f` (parsed now if it was not yet); from then
+    /// on it is no longer the source's, so nothing reads the source for it.
+    pub fn update(&mut self, f: impl FnOnce(&mut Value)) {
+        let mut v = self.value.take().unwrap_or_else(|| self.origin.parse());
+        f(&mut v);
+        self.origin = Origin::Parsed;
+        self.value = OnceLock::from(v);
+    }
+
+    /// `f` of the value, parsed for this call only when it was not yet (a
+    /// list row or a search of values nobody opens keeps no tree of them).
+    pub fn read<R>(&self, f: impl FnOnce(&Value) -> R) -> R {
+        match self.value.get() {
+            Some(v) => f(v),
+            None => f(&self.origin.parse()),
+        }
+    }
+
     /// The value, taken out (parsed now if it was not yet).
     pub fn into_value(self) -> Value {
         let LazyValue { origin, value } = self;

@@ -442,7 +442,11 @@ pub struct Marker {
 #[derive(Debug, Clone)]
 pub struct KeyValue {
     pub key: String,
-    pub value: Value,
+    /// Left in the source where a reader can (a Codex `token_count`
+    /// payload, a mirrored turn): such values are most of the events' memory
+    /// in those formats, and a list row or a search writes only their head
+    /// ([`crate::analysis::summary`]), from the bytes when they are compact.
+    pub value: LazyValue,
 }
 
 impl Trace {

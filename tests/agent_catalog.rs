@@ -205,7 +205,7 @@ fn every_kind_maps_onto_the_model() {
     let EventBody::ToolResult(r) = &t.events[12].body else { panic!() };
     assert_eq!((r.status, r.content.text().as_str()), (ToolStatus::Error, "disk full"));
     let EventBody::KeyValue(kv) = &t.events[13].body else { panic!() };
-    assert_eq!((kv.key.as_str(), &kv.value), ("score", &serde_json::json!(0.5)));
+    assert_eq!((kv.key.as_str(), kv.value.get()), ("score", &serde_json::json!(0.5)));
     let EventBody::Span(s) = &t.events[9].body else { panic!() };
     assert_eq!((s.name.clone(), s.phase), (vec!["travel".to_string(), "planner".to_string()], SpanPhase::End));
     assert_eq!(t.events[9].metadata["state"], serde_json::json!({"done": true}));

@@ -83,7 +83,7 @@ fn openai_maps_onto_docent_messages() {
 fn events_without_chat_meaning_become_system_notes() {
     let mut trace = common::parse(OPENAI.as_bytes());
     trace.events[5].body = EventBody::Marker(Marker { label: "condensed 12 events".into() });
-    trace.events[6].body = EventBody::KeyValue(KeyValue { key: "state".into(), value: json!({"step": 3}) });
+    trace.events[6].body = EventBody::KeyValue(KeyValue { key: "state".into(), value: json!({"step": 3}).into() });
     trace.events[0].body = EventBody::Span(SpanEvent { name: vec!["agent".into(), "plan".into()], phase: SpanPhase::Begin });
     let run = doc_run(&trace, 0).unwrap();
     let texts: Vec<String> = run.transcripts[0].messages.iter().map(|m| m.text()).collect();

@@ -108,7 +108,7 @@ fn check(file: &Path) {
         Some(info) => {
             let events = transcript(&t, "info");
             let EventBody::KeyValue(kv) = &events[0].body else { panic!("{name}: info event") };
-            let info_keys: Vec<&str> = kv.value.as_object().unwrap().keys().map(String::as_str).collect();
+            let info_keys: Vec<&str> = kv.value.get().as_object().unwrap().keys().map(String::as_str).collect();
             let mut want: Vec<&str> = info["keys"].as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
             want.sort();
             let mut info_keys = info_keys;
@@ -130,7 +130,7 @@ fn check(file: &Path) {
             match info["submission"].as_str() {
                 Some(patch) => {
                     let Some(EventBody::KeyValue(kv)) = submission.map(|e| &e.body) else { panic!("{name}: submission event") };
-                    assert_eq!(kv.value.as_str(), Some(patch), "{name}: submission patch");
+                    assert_eq!(kv.value.get().as_str(), Some(patch), "{name}: submission patch");
                 }
                 None => assert!(submission.is_none(), "{name}"),
             }

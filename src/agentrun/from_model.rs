@@ -174,10 +174,10 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
         }
         EventBody::Marker(m) => info(format!("[marker] {}", m.label), "marker"),
         EventBody::KeyValue(kv) => {
-            let value = match &kv.value {
+            let value = kv.value.read(|v| match v {
                 Value::String(s) => s.clone(),
                 other => other.to_string(),
-            };
+            });
             info(format!("[{}] {value}", kv.key), "key-value")
         }
         EventBody::Unparsed(why) => info(format!("[unreadable record] {why}"), "unparsed"),

@@ -1,7 +1,8 @@
 //! The one line that says what an event is: list rows, the search text of
 //! records without content of their own, and importers' labels use it.
 
-use crate::model::{Content, ContentPart, Event, EventBody, Trace};
+use crate::lazy_value::Unparsed;
+use crate::model::{Content, ContentPart, Event, EventBody, LazyValue, Trace};
 
 /// Cuts `s` to at most `max` characters on a character boundary.
 pub fn truncate(s: &str, max: usize) -> String {
@@ -97,6 +98,22 @@ fn media_label(content: &Content) -> String {
     }
 }
 
+/// A key-value event's value on one line: its bytes when they are what
+/// serde_json writes for it (a value left in the source is not parsed for a
+/// row or a search), else the head of its JSON, from a parse kept only if
+/// one was made before.
+fn value_line(v: &LazyValue, max: usize) -> String {
+    if v.parsed().is_none() {
+        if let Some(text) = v.origin().and_then(|o| match o {
+            Unparsed::Json(bytes) => crate::json::compact::as_written(bytes),
+            Unparsed::EncodedIn(_) => None,
+        }) {
+            return one_line(text, max);
+        }
+    }
+    v.read(|v| one_line(&json_head(v, max), max))
+}
+
 /// One line that says what the event is, for list rows.
 pub fn summary(trace: &Trace, e: &Event) -> String {
     match &e.body {
@@ -123,7 +140,7 @@ pub fn summary(trace: &Trace, e: &Event) -> String {
         }
         EventBody::Span(s) => format!("{:?} {}", s.phase, s.name.join("/")),
         EventBody::Marker(m) => m.label.clone(),
-        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, one_line(&json_head(&kv.value, KEY_VALUE_SHOWN), KEY_VALUE_SHOWN)),
+        EventBody::KeyValue(kv) => format!("{} = {}", kv.key, value_line(&kv.value, KEY_VALUE_SHOWN)),
         EventBody::Unparsed(why) => why.clone(),
     }
 }
@@ -131,6 +148,30 @@ pub fn summary(trace: &Trace, e: &Event) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value left in the source reads on its line as its parse does,
+    /// whether its bytes are written as serde_json writes them or not, and
+    /// is not kept parsed.
+    #[test]
+    fn a_value_in_the_source_lines_up_as_its_parse_does() {
+        let long = "é😀 x\\n  \\u0041 ".repeat(500);
+        let canonical = "é😀 x\\n\\u001b  ".repeat(500);
+        for text in [
+            format!(r#"{{"out":"{canonical}","n":1}}"#),
+            format!(r#"{{"out":"{long}","n":1}}"#),
+            format!(r#"{{"out": "{long}"}}"#),
+            r#"{"a":"x\u0041\/","a":[1.50,-0,1e5]}"#.to_string(),
+            r#"{"a":"b","c":[true,null]}"#.to_string(),
+        ] {
+            let source: crate::text::Source = std::sync::Arc::new(text.clone().into_bytes());
+            let lazy = LazyValue::in_source(&source, 0..text.len());
+            let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for max in [0, 7, 100] {
+                assert_eq!(value_line(&lazy, max), one_line(&json_head(&parsed, max), max), "{text}");
+            }
+            assert!(lazy.parsed().is_none());
+        }
+    }
 
     #[test]
     fn a_json_head_lines_up_as_the_whole_value_does() {

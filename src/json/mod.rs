@@ -4,6 +4,7 @@
 //! out in a file, so the split into top-level values happens once here.
 
 pub mod build;
+pub mod compact;
 pub mod descent;
 pub mod ends;
 pub mod fields;

@@ -44,7 +44,7 @@ use memchr::memmem::Finder;
 use crate::analysis::summary::{line_head_chars, KEY_VALUE_SHOWN};
 use crate::json::string::decode_literal;
 use crate::lazy_value::Unparsed;
-use crate::model::{Arguments, Content, ContentPart, EventBody, Trace};
+use crate::model::{Arguments, Content, ContentPart, EventBody, LazyValue, Trace};
 use crate::text::{RawText, Text};
 
 use super::ci_find::{CiFinder, Found};
@@ -157,7 +157,7 @@ impl InPlace {
             EventBody::Marker(m) => self.plain(&m.label),
             // Written as `key = value` (the value one line, cut): a run of the
             // needle's letters is in the key or the head of the value's JSON if anywhere.
-            EventBody::KeyValue(kv) if self.letters.as_ref().is_some_and(|l| !self.str_may_hold(&kv.key, l) && !self.head_may_hold(&kv.value, l)) => false,
+            EventBody::KeyValue(kv) if self.letters.as_ref().is_some_and(|l| !self.str_may_hold(&kv.key, l) && !self.value_head_may_hold(&kv.value, l)) => false,
             _ => {
                 let mut text = String::new();
                 event_text_into(trace, i, &mut text);
@@ -322,6 +322,21 @@ impl InPlace {
             Hold::Maybe
         } else {
             Hold::No
+        }
+    }
+
+    /// [`InPlace::head_may_hold`] of a key-value event's value. One left in
+    /// the source is looked at in its bytes, not parsed: a run of letters
+    /// its JSON writes is in them as it stands unless an escape makes it
+    /// (a `\u` escape of an ASCII letter, `K`, `İ`), and only what the
+    /// bytes hold can be in the head.
+    fn value_head_may_hold(&self, v: &LazyValue, letters: &CiFinder) -> bool {
+        match (v.parsed(), v.origin()) {
+            (Some(parsed), _) => self.head_may_hold(parsed, letters),
+            (None, Some(Unparsed::Json(bytes))) => {
+                letters.find_at(bytes, 0).is_some() || ascii_escape(bytes, self.ki) || (self.ki && lowers_to_ascii(bytes))
+            }
+            (None, _) => v.read(|parsed| self.head_may_hold(parsed, letters)),
         }
     }
 

@@ -178,3 +178,112 @@ fn codex_payload_lines_and_mirrors_parse_the_same_both_ways() {
     let left_in_source = edits_parse_the_same(edits, "codex", codex_rollout);
     assert!(left_in_source > edits.len() * 2 * 3, "only {left_in_source} texts read fast");
 }
+
+/// `codex_rollout` with the spaces after its keys and between its members
+/// taken out: the payloads then read as serde_json writes them, so a
+/// key-value event's line and search text come from the bytes.
+fn compact_rollout(edit: (&str, &str)) -> String {
+    codex_rollout(edit).replace("\": ", "\":").replace(", \"", ",\"")
+}
+
+/// What a key-value event shows and what free-text queries find, whether
+/// its value was left in the source or parsed: compared before anything
+/// parses the values left in the source. Returns how many were left there.
+fn same_lines_and_hits(doc: &str) -> Result<usize, String> {
+    use agent_trace_viewer::analysis::summary::summary;
+    use agent_trace_viewer::query::{filter, QueryIndex};
+    let options = |exact_only| ParseOptions { format: Some("codex".to_string()), exact_only, ..Default::default() };
+    let fast = parse_trace(doc.as_bytes().to_vec(), &options(false)).map_err(|e| e.to_string())?;
+    let exact = parse_trace(doc.as_bytes().to_vec(), &options(true)).map_err(|e| e.to_string())?;
+    let lines = |t: &agent_trace_viewer::model::Trace| t.events.iter().map(|e| summary(t, e)).collect::<Vec<_>>();
+    for needle in ["done", "tokens", "token", "rate", "x", "info total", "10", "nope", "one", "ONE two", "kelvin", "\"type\"", "ka", "b \\", "1e5", "0 1e5", "a b"] {
+        let hits = |t| filter(t, needle, &mut QueryIndex::default()).map_err(|e| e.to_string());
+        if hits(&fast)? != hits(&exact)? {
+            return Err(format!("{needle:?} finds other events"));
+        }
+    }
+    if lines(&fast) != lines(&exact) {
+        return Err(format!("lines differ:\n{:#?}\n{:#?}", lines(&fast), lines(&exact)));
+    }
+    let in_source = |t: &agent_trace_viewer::model::Trace| {
+        t.events.iter().filter(|e| matches!(&e.body, EventBody::KeyValue(kv) if kv.value.source_range().is_some())).count()
+    };
+    assert_eq!(in_source(&exact), 0, "the exact path leaves no value in the source");
+    Ok(in_source(&fast))
+}
+
+/// `event_msg` lines read from the bytes (`fast_events.rs`): a
+/// `token_count`'s counts and a mirror's text, the payload left in the
+/// source. Each edit is one it must read as the exact path does, or leave
+/// to it; each is tried on the rollout as written and compacted.
+#[test]
+fn codex_event_msgs_read_fast_parse_the_same_both_ways() {
+    const LAST: &str = r#""last_token_usage": {"input_tokens": 10, "output_tokens": 2}"#;
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        // Counts.
+        (LAST, r#""last_token_usage": {"input_tokens": 10.0, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": -1, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": "10", "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": null, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 1e3, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 99999999999999999999, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 18446744073709551615, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 10, "input_tokens": 11, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"in\u0070ut_tokens": 10, "output_tokens": 2}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 10, "output_tokens": 2, "cache_read_input_tokens": 7}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 10, "cached_input_tokens": null, "cache_read_input_tokens": 7}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 10, "cached_input_tokens": 3, "cache_read_input_tokens": 7, "total_tokens": 0}"#),
+        (LAST, r#""last_token_usage": {"input_tokens": 0, "output_tokens": 0}"#),
+        (LAST, r#""last_token_usage": null"#),
+        (LAST, r#""last_token_usage": [1]"#),
+        (LAST, r#""lastTokenUsage": {}"#),
+        (r#""cached_input_tokens": 5"#, r#""cached_input_tokens": 5.5"#),
+        (r#""total_tokens": 12"#, r#""total_tokens": 0"#),
+        // `info` and the model.
+        (r#""info": {"total_token_usage""#, r#""info": null, "x": {"total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""info": 5, "x": {"total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""inf": {"total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""info": {"model": "o4", "total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""info": {"model_name": "o4", "total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""info": {"metadata": {"model": "o4"}, "total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""model": "o3", "info": {"total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""metadata": {"model": "o3"}, "info": {"total_token_usage""#),
+        (r#""info": {"total_token_usage""#, r#""info": {}, "info": {"total_token_usage""#),
+        (r#""type": "token_count""#, r#""type": "token_c\u006funt""#),
+        (r#""type": "token_count""#, r#""typ\u0065": "token_count""#),
+        (r#""rate_limits": null"#, r#""rate_limits": {"primary": {"used_percent": 1.50, "note": "a\/b \u00e9 \u0041"}}, "rate_limits": 2"#),
+        (r#""rate_limits": null"#, r#""rate_limits": {"a": 1, "a": {"x": "rate"}}"#),
+        (r#""rate_limits": null"#, r#""rate_limits": "\u212a one two""#),
+        // Mirrors.
+        (r#""message": "done"}"#, r#""message": 5}"#),
+        (r#""message": "done"}"#, r#""message": null}"#),
+        (r#""message": "done"}"#, r#""message": "d\u006fne"}"#),
+        (r#""message": "done"}"#, r#""message": "nope"}"#),
+        (r#""message": "done"}"#, r#""message": "done", "message": "x"}"#),
+        (r#""message": "done"}"#, r#""images": null, "message": "done"}"#),
+        (r#""message": "done"}"#, r#""message": "done", "text": 5}"#),
+        // What the line shows, from the bytes or from a parse.
+        (r#""message": "done"}"#, r#""message": "done", "x": "\/ \u0041 \u00e9 \u001B \u001b \t", "n": [1.50, -0, 1E5, 1e5, 10]}"#),
+        (r#"{"type": "agent_message", "message": "done"}"#, r#"{"type": "agent_message", "x": 1, "message": "done", "x": 2}"#),
+        (r#"{"type": "agent_message", "message": "done"}"#, r#"{"type": "agent_message", "x": {"y": 1, "y": "done"}, "message": "done"}"#),
+        (r#""message": "done"}"#, r#""message": "done", "k": "\u212a \u0130 K İ"}"#),
+        (r#""message": "done"}"#, r#""message": "done", "x": "a\/b"}"#),
+        (r#""type": "agent_message""#, r#""type": "agent_mess\u0061ge""#),
+        (r#""type": "agent_message""#, r#""type": "user_message""#),
+        (r#""type": "agent_reasoning""#, r#""type": "agent_reasoning_raw_content""#),
+        (r#""type": "agent_reasoning", "text": "think""#, r#""type": "agent_reasoning", "text": "thought""#),
+        (r#""message": "fix it \u00e9", "images": []"#, r#""message": "other", "images": ["data:,"]"#),
+        (r#""message": "fix it \u00e9", "images": []"#, r#""message": "fix it \u00e9", "images": [], "x": "\u001b[0m \/""#),
+    ];
+    let mut left = 0;
+    for edit in edits {
+        for doc in [codex_rollout(*edit), compact_rollout(*edit)] {
+            left += same_lines_and_hits(&doc).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+    }
+    // The fast path was taken: a token count and three mirrors in most.
+    assert!(left > edits.len() * 2 * 3, "only {left} values left in the source");
+    edits_parse_the_same(edits, "codex", codex_rollout);
+    edits_parse_the_same(edits, "codex", compact_rollout);
+}

@@ -187,7 +187,7 @@ impl Reader<'_, '_> {
         if c.get(VALUE).is_none() {
             self.missing(ctx, &content_at("value"), " for a `key-value` record (null is allowed)");
         }
-        KeyValue { key: k, value: c.get(VALUE).cloned().unwrap_or(Value::Null) }
+        KeyValue { key: k, value: c.get(VALUE).cloned().unwrap_or(Value::Null).into() }
     }
 
     /// A required `str` shown as the message text.

@@ -76,7 +76,7 @@ pub fn read(out: &mut Builder, rec: &MetaRecord, meta: &mut RunMeta) -> Option<V
     for (k, x) in &o {
         meta.fields.insert(k.clone(), x.clone());
     }
-    let ev = out.push_event(EventBody::KeyValue(KeyValue { key: KIND.to_string(), value: Value::Object(o) }), KIND, rec.range.clone(), rec.path.clone(), None);
+    let ev = out.push_event(EventBody::KeyValue(KeyValue { key: KIND.to_string(), value: Value::Object(o).into() }), KIND, rec.range.clone(), rec.path.clone(), None);
     if let (Some(file), Some(e)) = (&rec.file, out.event_mut(ev)) {
         e.metadata.insert("file".to_string(), Value::from(file.clone()));
     }

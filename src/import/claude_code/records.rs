@@ -232,7 +232,7 @@ impl Reader<'_, '_> {
         let Value::Object(o) = v else {
             let at = self.out.next_event();
             self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
-            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v }), "(not an object)", range.clone(), path.to_string(), None);
+            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v.into() }), "(not an object)", range.clone(), path.to_string(), None);
             return;
         };
         let message = o.get("message").and_then(Value::as_object);
@@ -260,7 +260,7 @@ impl Reader<'_, '_> {
                 // As `dispatch` reads a progress record.
                 self.agent_progress(&data, parent_tool_use_id.as_deref());
                 let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
-                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path.to_string(), read.timestamp);
+                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data.into() }), "progress", range.clone(), path.to_string(), read.timestamp);
                 self.finish(ev, Rest::InSource(fast::progress_shape), range);
             }
         }
@@ -326,13 +326,13 @@ impl Reader<'_, '_> {
                 let data = o.remove("data").unwrap_or(Value::Null);
                 self.agent_progress(&data, o.get("parentToolUseID").and_then(Value::as_str));
                 let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
-                EventBody::KeyValue(KeyValue { key, value: data })
+                EventBody::KeyValue(KeyValue { key, value: data.into() })
             }
-            "file-history-snapshot" => EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.remove("snapshot").unwrap_or(Value::Null) }),
-            "attachment" => EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.remove("attachment").unwrap_or(Value::Null) }),
+            "file-history-snapshot" => EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.remove("snapshot").unwrap_or(Value::Null).into() }),
+            "attachment" => EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.remove("attachment").unwrap_or(Value::Null).into() }),
             "custom-title" => {
                 state.title = str_field(&o, "customTitle").or(state.title.take());
-                EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.get("customTitle").cloned().unwrap_or(Value::Null) })
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value: o.get("customTitle").cloned().unwrap_or(Value::Null).into() })
             }
             "queue-operation" => {
                 let value = match (o.get("operation"), o.get("content")) {
@@ -340,14 +340,14 @@ impl Reader<'_, '_> {
                     (Some(op), None) => op.clone(),
                     _ => Value::Null,
                 };
-                EventBody::KeyValue(KeyValue { key: kind.clone(), value })
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value: value.into() })
             }
             _ => {
                 // A record type this reader does not know: kept whole.
                 let key = if kind.is_empty() { "(no type)".to_string() } else { kind.clone() };
                 let value = Value::Object(o.clone());
                 o.clear();
-                EventBody::KeyValue(KeyValue { key, value })
+                EventBody::KeyValue(KeyValue { key, value: value.into() })
             }
         };
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };

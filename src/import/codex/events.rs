@@ -11,7 +11,9 @@ use super::reader::{Line, Reader};
 use crate::diagnostic::Severity::Warning;
 use crate::import::json_type;
 use crate::json::Seg;
-use crate::model::{Content, ContentPart, EventBody, KeyValue, Message};
+use super::fast_events::FastEvent;
+use super::usage::Counted;
+use crate::model::{Content, ContentPart, EventBody, KeyValue, LazyValue, Message};
 
 /// A mirrorable event: the item kind it repeats, the role of its message,
 /// the field holding its text, and whether the text is reasoning.
@@ -86,7 +88,42 @@ impl<'r, 'a> Reader<'r, 'a> {
             );
             self.d(line, Warning, "token-count-invalid", why, &at);
         }
-        let i = self.push(line, EventBody::KeyValue(KeyValue { key: "token_count".to_string(), value: Value::Object(payload) }), "token_count");
+        self.place_token_count(line, Value::Object(payload).into(), counted);
+    }
+
+    /// An `event_msg` the fast path read ([`super::fast_events`]), placed as
+    /// the exact path places it; a text no response item says is read by
+    /// the exact path (a message event).
+    pub fn fast_event(&mut self, line: &Line, event: FastEvent) {
+        match event {
+            FastEvent::TokenCount { payload, info } => {
+                let counted = match info {
+                    Some((last, total)) => self.session.tally.add(last, total, || None, Counted::default()),
+                    None => Counted::default(),
+                };
+                let value = self.out.json(payload);
+                self.place_token_count(line, value, counted);
+            }
+            FastEvent::Mirror { kind, payload, text } => {
+                let Some((who, _, _, reasoning)) = mirrored(kind) else { return };
+                if self.mirrors.take(who, &text.decoded()) {
+                    let value = self.out.json(payload);
+                    self.place_mirror(line, kind, value, reasoning);
+                    return;
+                }
+                let parsed = crate::json::build::from_slice(self.out.source().get(payload.clone()).unwrap_or(&[]));
+                match parsed {
+                    Ok(Value::Object(p)) => self.event_msg(line, p),
+                    // The split validated the line: not reached; kept whole all the same.
+                    _ => drop(self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: self.out.json(payload) }), kind)),
+                }
+            }
+        }
+    }
+
+    /// A `token_count`'s key-value event and the usage it counts.
+    fn place_token_count(&mut self, line: &Line, value: LazyValue, counted: Counted) {
+        let i = self.push(line, EventBody::KeyValue(KeyValue { key: "token_count".to_string(), value }), "token_count");
         if let Some(e) = self.out.event_mut(i) {
             if counted.usage.is_some() {
                 let facts = e.facts_mut();
@@ -102,11 +139,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let (who, role, field, reasoning) = how;
         let text = payload.get(field).and_then(Value::as_str).unwrap_or_default();
         if self.mirrors.take(who, text) {
-            let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
-            if let Some(e) = self.out.event_mut(i) {
-                let note = if reasoning { "a reasoning response item" } else { "a message response item" };
-                e.metadata.insert("mirrors".to_string(), Value::String(note.to_string()));
-            }
+            self.place_mirror(line, kind, Value::Object(payload).into(), reasoning);
             return;
         }
         let mut parts = vec![if reasoning { ContentPart::Reasoning(text.into()) } else { ContentPart::Text(text.into()) }];
@@ -114,6 +147,17 @@ impl<'r, 'a> Reader<'r, 'a> {
             parts.extend(images.iter().filter_map(Value::as_str).map(|u| ContentPart::Image { url: u.into() }));
         }
         self.push(line, EventBody::Message(Message { role: role.to_string(), content: Content::Parts(parts), tool_calls: Vec::new() }), kind);
+    }
+}
+
+impl Reader<'_, '_> {
+    /// A key-value event for an event that mirrors a response item.
+    fn place_mirror(&mut self, line: &Line, kind: &str, value: LazyValue, reasoning: bool) {
+        let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value }), kind);
+        if let Some(e) = self.out.event_mut(i) {
+            let note = if reasoning { "a reasoning response item" } else { "a message response item" };
+            e.metadata.insert("mirrors".to_string(), Value::String(note.to_string()));
+        }
     }
 }
 

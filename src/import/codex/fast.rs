@@ -25,6 +25,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::fast_events::FastEvent;
 use super::items::{string_output, ShellOutcome};
 use super::reader::MirrorKey;
 use super::RECORD_TYPES;
@@ -39,6 +40,7 @@ use crate::model::{Arguments, Content, ContentPart, LazyValue, ToolStatus};
 /// of that type of line).
 pub enum FastLine {
     Item(FastItem),
+    Event(FastEvent),
     Payload(&'static str, Map<String, Value>),
 }
 
@@ -53,8 +55,9 @@ pub enum FastItem {
 #[derive(Default)]
 pub struct Scratch {
     line: Vec<Member>,
-    payload: Vec<Member>,
-    part: Vec<Member>,
+    pub(super) payload: Vec<Member>,
+    pub(super) part: Vec<Member>,
+    pub(super) usage: Vec<Member>,
     items: Vec<Range<usize>>,
     decoded: String,
 }
@@ -72,7 +75,7 @@ impl Bytes<'_, '_> {
     }
 
     /// A plain string value's bytes (`None` for another kind or an escape).
-    fn plain(&self, m: Option<&Member>) -> Option<&[u8]> {
+    pub(super) fn plain(&self, m: Option<&Member>) -> Option<&[u8]> {
         m.filter(|m| m.kind == Kind::String && !m.escaped).and_then(|m| self.b.get(m.inner()))
     }
 }
@@ -147,6 +150,11 @@ pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Optio
     if kind == "response_item" {
         if let Some(item) = item(s, open.start, scratch) {
             return Some((timestamp, FastLine::Item(item)));
+        }
+    }
+    if kind == "event_msg" {
+        if let Some(event) = super::fast_events::event(s, open.clone(), scratch) {
+            return Some((timestamp, FastLine::Event(event)));
         }
     }
     // The payload alone: the split found no hazard in the line, so it

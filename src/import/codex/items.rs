@@ -88,7 +88,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     Some(v) => format!("response item `type` must be a string, found {}", json_type(v)),
                 };
                 self.d(line, Error, "item-type-missing", why, &[key("payload")]);
-                self.push(line, EventBody::KeyValue(KeyValue { key: "response_item".to_string(), value: Value::Object(payload) }), "response_item");
+                self.push(line, EventBody::KeyValue(KeyValue { key: "response_item".to_string(), value: Value::Object(payload).into() }), "response_item");
                 return;
             }
         };
@@ -102,7 +102,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                     let why = format!("unknown response item type `{kind}` (read: {}); kept as a key-value event", READ.join(", "));
                     self.d(line, Warning, "unknown-item-type", why, &[key("payload"), key("type")]);
                 }
-                self.push(line, EventBody::KeyValue(KeyValue { key: kind.clone(), value: Value::Object(payload) }), &kind);
+                self.push(line, EventBody::KeyValue(KeyValue { key: kind.clone(), value: Value::Object(payload).into() }), &kind);
             }
         }
     }

@@ -12,6 +12,7 @@
 
 mod events;
 mod fast;
+mod fast_events;
 mod items;
 mod reader;
 mod shell;

@@ -22,7 +22,12 @@ pub type MirrorKey = (&'static str, String);
 /// occurs by who says it: an `event_msg` with one of them mirrors that item.
 /// Looked up by `&str`, so that an event's text is not copied to be looked up.
 #[derive(Default)]
-pub struct Mirrors(HashMap<String, [usize; 3]>);
+pub struct Mirrors(Lookup<String, [usize; 3]>);
+
+/// The reader's tables: foldhash, several times cheaper than std's SipHash
+/// on the texts of every message (the mirrors were 8% of a parse);
+/// nothing iterates them, so their order never shows.
+type Lookup<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 impl Mirrors {
     fn slot(who: &str) -> usize {
@@ -65,7 +70,7 @@ pub struct Line<'p> {
 pub struct Session {
     pub tally: Tally,
     /// Calls by `call_id`, to link outputs to.
-    pub calls: HashMap<String, CallRef>,
+    pub calls: Lookup<String, CallRef>,
     /// Calls an output should answer, in order, for the warning at the end.
     pub sites: Vec<CallSite>,
 }
@@ -99,6 +104,7 @@ pub fn read(input: &Input, out: &mut Builder) {
             let line = Line { range: r.range.clone(), path: &r.path, event: reader.out.next_event(), timestamp: Some(timestamp) };
             match read {
                 FastLine::Item(item) => reader.fast_item(&line, item),
+                FastLine::Event(event) => reader.fast_event(&line, event),
                 FastLine::Payload(kind, payload) => reader.dispatch(&line, kind, payload, &sessions),
             }
             continue;
@@ -231,7 +237,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             "turn_context" => {
                 self.session.tally.turn_context(&payload);
                 let model = super::usage::model_named(&payload);
-                let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
+                let i = self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload).into() }), kind);
                 if let (Some(m), Some(e)) = (model, self.out.event_mut(i)) {
                     e.facts_mut().model = Some(m);
                 }
@@ -246,7 +252,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             _ => {
                 let why = format!("unknown rollout line type `{kind}` (known: {}); kept as a key-value event", RECORD_TYPES.join(", "));
                 self.d(line, Warning, "unknown-line-type", why, &[Seg::key("type")]);
-                self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload) }), kind);
+                self.push(line, EventBody::KeyValue(KeyValue { key: kind.to_string(), value: Value::Object(payload).into() }), kind);
             }
         }
     }
@@ -299,7 +305,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 run.description = payload.get("cwd").and_then(Value::as_str).map(str::to_string);
             }
         }
-        self.push(line, EventBody::KeyValue(KeyValue { key: "session_meta".to_string(), value: Value::Object(payload) }), "session_meta");
+        self.push(line, EventBody::KeyValue(KeyValue { key: "session_meta".to_string(), value: Value::Object(payload).into() }), "session_meta");
     }
 
     /// Ends the current session: warns about calls nothing answered.

@@ -20,7 +20,7 @@ use crate::model::Usage;
 
 /// The counts of one `TokenUsage` object, as ccusage normalises them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Raw {
+pub struct Raw {
     input: u64,
     cached: u64,
     output: u64,
@@ -51,7 +51,17 @@ pub struct Counted {
     pub bad: Vec<BadCount>,
 }
 
-const FIELDS: [&str; 5] = ["input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens"];
+pub const FIELDS: [&str; 5] = ["input_tokens", "cached_input_tokens", "output_tokens", "reasoning_output_tokens", "total_tokens"];
+
+impl Raw {
+    /// The counts of [`FIELDS`] (0 where absent or null), with ccusage's
+    /// total: input + output when `total_tokens` is 0.
+    pub fn from_counts(n: [u64; 5]) -> Raw {
+        let [input, cached, output, reasoning, total] = n;
+        let total = if total > 0 { total } else { input.saturating_add(output) };
+        Raw { input, cached, output, reasoning, total }
+    }
+}
 
 /// A `TokenUsage` object; `None` when it is not an object.
 fn raw(v: Option<&Value>, key: &str, bad: &mut Vec<BadCount>) -> Option<Raw> {
@@ -71,9 +81,7 @@ fn raw(v: Option<&Value>, key: &str, bad: &mut Vec<BadCount>) -> Option<Raw> {
             },
         }
     }
-    let [input, cached, output, reasoning, total] = n;
-    let total = if total > 0 { total } else { input.saturating_add(output) };
-    Some(Raw { input, cached, output, reasoning, total })
+    Some(Raw::from_counts(n))
 }
 
 /// The model an object names: `info.model`, `info.model_name`,
@@ -114,6 +122,14 @@ impl Tally {
         }
         let last = raw(info.and_then(|i| i.get("last_token_usage")), "last_token_usage", &mut out.bad);
         let total = raw(info.and_then(|i| i.get("total_token_usage")), "total_token_usage", &mut out.bad);
+        self.add(last, total, || model_named(payload), out)
+    }
+
+    /// A timestamped `token_count` whose `info` is absent or an object, by
+    /// the usage objects it gives (`None`: absent or not an object) and the
+    /// model it names; `out` holds what was reported of its counts. The
+    /// fast path reads these from the bytes (`fast_events.rs`).
+    pub fn add(&mut self, last: Option<Raw>, total: Option<Raw>, model: impl FnOnce() -> Option<String>, mut out: Counted) -> Counted {
         let counted = last.or_else(|| total.map(|t| since(t, self.previous.unwrap_or_default())));
         if total.is_some() {
             self.previous = total;
@@ -123,7 +139,7 @@ impl Tally {
         if r.input == 0 && cached == 0 && r.output == 0 && r.reasoning == 0 {
             return out;
         }
-        if let Some(m) = model_named(payload) {
+        if let Some(m) = model() {
             self.model = Some(m);
         }
         out.model = self.model.clone();

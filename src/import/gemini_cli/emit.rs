@@ -84,7 +84,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                     let time = set.and_then(|s| s.get("lastUpdated")).and_then(Value::as_str).map(str::to_string);
                     // A bare `lastUpdated` (written after every message) is data, not a moment.
                     let body = if keys == ["lastUpdated"] {
-                        EventBody::KeyValue(KeyValue { key: "$set".to_string(), value: Value::Null })
+                        EventBody::KeyValue(KeyValue { key: "$set".to_string(), value: Value::Null.into() })
                     } else {
                         EventBody::Marker(Marker { label })
                     };
@@ -95,7 +95,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                             set.remove("messages");
                         }
                         if let EventBody::KeyValue(kv) = &mut e.body {
-                            kv.value = e.metadata.remove("$set").unwrap_or(Value::Null);
+                            kv.value = e.metadata.remove("$set").unwrap_or(Value::Null).into();
                         }
                     }
                     self.nested(msgs, others);
@@ -103,7 +103,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 Item::Meta { range, path, mut value, msgs, others } => {
                     value.remove("messages");
                     let time = value.get("startTime").and_then(Value::as_str).map(str::to_string);
-                    let body = EventBody::KeyValue(KeyValue { key: "session".to_string(), value: Value::Object(value) });
+                    let body = EventBody::KeyValue(KeyValue { key: "session".to_string(), value: Value::Object(value).into() });
                     if !self.plan.document {
                         self.out.push_event(body, "session", range, path, time);
                     }
@@ -116,7 +116,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                         other => format!("a session record must be an object, found {}: Gemini CLI skips it; kept as a key-value event", json_type(other)),
                     };
                     self.d((&range, &path), Warning, "unknown-record", why, &[], i);
-                    self.out.push_event(EventBody::KeyValue(KeyValue { key: "record".to_string(), value }), "record", range, path, None);
+                    self.out.push_event(EventBody::KeyValue(KeyValue { key: "record".to_string(), value: value.into() }), "record", range, path, None);
                 }
             }
         }
@@ -126,8 +126,12 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let line = self.out.events().get(by as usize).map(|x| self.out.line_at(x.raw.start));
             if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
                 ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
-                if let EventBody::KeyValue(KeyValue { value: Value::Object(note), .. }) = &mut ev.body {
-                    note.insert("replaced_by_line".to_string(), Value::from(line));
+                if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
+                    value.update(|v| {
+                        if let Value::Object(note) = v {
+                            note.insert("replaced_by_line".to_string(), Value::from(line));
+                        }
+                    });
                 }
             }
         }
@@ -144,7 +148,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let i = self.out.next_event();
             let why = format!("a `messages` item must be a message record with a string `id`, found {}: Gemini CLI skips it", json_type(&n.value));
             self.d((&n.range, &n.path), Warning, "message-id-missing", why, &[], i);
-            self.out.push_event(EventBody::KeyValue(KeyValue { key: "messages item".to_string(), value: n.value }), "record", n.range, n.path, None);
+            self.out.push_event(EventBody::KeyValue(KeyValue { key: "messages item".to_string(), value: n.value.into() }), "record", n.range, n.path, None);
         }
     }
 
@@ -189,7 +193,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             _ => {
                 let why = format!("unknown message type `{kind}` (known: {}); kept as a key-value event", MESSAGE_TYPES.join(", "));
                 self.d((&range, &path), Warning, "unknown-message-type", why, &[key("type")], i);
-                EventBody::KeyValue(KeyValue { key: kind.clone(), value: value.get("content").cloned().unwrap_or(Value::Null) })
+                EventBody::KeyValue(KeyValue { key: kind.clone(), value: value.get("content").cloned().unwrap_or(Value::Null).into() })
             }
         };
         let usage = if kind == "gemini" && loaded {
@@ -220,7 +224,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
         let i = self.out.next_event();
         let mut note = Map::new();
         note.insert("id".to_string(), Value::String(id.clone()));
-        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note) });
+        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note).into() });
         self.out.push_event(body, &kind, range, path, time);
         if let Some(e) = self.out.event_mut(i) {
             e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
@@ -309,7 +313,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
         if mirrors {
             // Moved out, not copied: `content` is the next member the metadata's shape removes.
             let parts = v.remove("content").unwrap_or(Value::Null);
-            return EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: parts });
+            return EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: parts.into() });
         }
         EventBody::Message(Message { role: "user".to_string(), content: content::content(v.get("content")), tool_calls: Vec::new() })
     }

@@ -226,7 +226,7 @@ fn user(src: &Src, m: Option<&Member>, call_ids: &HashSet<String>, s: &mut Scrat
             mirrors = answers_a_call(src, item.start, call_ids, &mut s.inner)?;
         }
         if mirrors {
-            return Some(EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: src.value(&list.value)? }));
+            return Some(EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: src.value(&list.value)?.into() }));
         }
     }
     Some(EventBody::Message(Message { role: "user".to_string(), content: content_of(src, m, s)?, tool_calls: Vec::new() }))

@@ -194,7 +194,7 @@ fn marker(label: String) -> EventBody {
 }
 
 fn key_value(key: &str, v: Option<Value>) -> EventBody {
-    EventBody::KeyValue(KeyValue { key: key.to_string(), value: v.unwrap_or(Value::Null) })
+    EventBody::KeyValue(KeyValue { key: key.to_string(), value: v.unwrap_or(Value::Null).into() })
 }
 
 fn model_marker(v: &Record) -> EventBody {

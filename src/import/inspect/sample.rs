@@ -138,7 +138,7 @@ fn transcript_events(out: &mut Builder, r: Range<usize>, ends: &ContainerEnds, s
         if k != "events" {
             let path = format!("{sample_path}.transcript.{k}");
             match out.parse_record(kr, &path) {
-                Ok(v) => drop(out.push_event(EventBody::KeyValue(KeyValue { key: format!("transcript.{k}"), value: v }), "transcript", kr.clone(), path, None)),
+                Ok(v) => drop(out.push_event(EventBody::KeyValue(KeyValue { key: format!("transcript.{k}"), value: v.into() }), "transcript", kr.clone(), path, None)),
                 Err(_) => drop(out.push_event(EventBody::Unparsed("a value that could not be read".to_string()), "unparsed", kr.clone(), path, None)),
             }
         }
@@ -231,7 +231,7 @@ fn outcome_events(out: &mut Builder, s: &SampleAt, has_events: bool) {
         let Some(v) = get(&mr) else { continue };
         let (usage, cost) = (usage_of(&v), cost_of(&v));
         let path = crate::json::render_path(&s.path, &[Seg::key("model_usage"), Seg::key(&model)]);
-        let i = out.push_event(EventBody::KeyValue(KeyValue { key: format!("model_usage: {model}"), value: v }), "sample.model_usage", mr, path, None);
+        let i = out.push_event(EventBody::KeyValue(KeyValue { key: format!("model_usage: {model}"), value: v.into() }), "sample.model_usage", mr, path, None);
         if let Some(e) = out.event_mut(i) {
             let facts = e.facts_mut();
             facts.usage = Some(usage);

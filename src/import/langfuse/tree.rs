@@ -62,7 +62,7 @@ fn score(out: &mut Builder, s: &Obs, check: bool) {
         _ => s.o.get("stringValue").cloned().unwrap_or(Value::Null),
     };
     let at = s.o.get("timestamp").and_then(Value::as_str).map(str::to_string);
-    let index = out.push_event(EventBody::KeyValue(KeyValue { key: format!("score: {key}"), value }), "score", s.range.clone(), s.path.clone(), at);
+    let index = out.push_event(EventBody::KeyValue(KeyValue { key: format!("score: {key}"), value: value.into() }), "score", s.range.clone(), s.path.clone(), at);
     let metadata = if s.own_range && out.can_defer_metadata(&s.range) { out.metadata_in_source(s.range.clone(), keep_all, Metadata::new()) } else { s.o.clone().into() };
     if let Some(e) = out.event_mut(index) {
         e.metadata = metadata;

@@ -100,26 +100,26 @@ impl Run {
                     "summary": o.get("summary").cloned().unwrap_or(Value::Null),
                     "summary_offset": o.get("summary_offset").cloned().unwrap_or(Value::Null),
                 });
-                EventBody::KeyValue(KeyValue { key: "condensation".to_string(), value })
+                EventBody::KeyValue(KeyValue { key: "condensation".to_string(), value: value.into() })
             }
             "CondensationRequest" => marker("condensation requested"),
             "CondensationSummaryEvent" => EventBody::KeyValue(KeyValue {
                 key: "condensation summary".to_string(),
-                value: o.get("summary").cloned().unwrap_or(Value::Null),
+                value: o.get("summary").cloned().unwrap_or(Value::Null).into(),
             }),
             "ConversationStateUpdateEvent" => EventBody::KeyValue(KeyValue {
                 key: format!("state: {}", str_field(o, "key").unwrap_or("?")),
-                value: o.get("value").cloned().unwrap_or(Value::Null),
+                value: o.get("value").cloned().unwrap_or(Value::Null).into(),
             }),
             "LLMCompletionLogEvent" => EventBody::KeyValue(KeyValue {
                 key: "llm completion log".to_string(),
-                value: pick(o, &["filename", "model_name", "usage_id"]),
+                value: pick(o, &["filename", "model_name", "usage_id"]).into(),
             }),
             "TokenEvent" => {
                 let n = |k: &str| o.get(k).and_then(Value::as_array).map(Vec::len).unwrap_or(0);
                 EventBody::KeyValue(KeyValue {
                     key: "token ids".to_string(),
-                    value: json!({"prompt_tokens": n("prompt_token_ids"), "response_tokens": n("response_token_ids")}),
+                    value: json!({"prompt_tokens": n("prompt_token_ids"), "response_tokens": n("response_token_ids")}).into(),
                 })
             }
             "PauseEvent" => marker("paused"),
@@ -142,11 +142,11 @@ impl Run {
             }
             "SecurityAnalysisEvent" => EventBody::KeyValue(KeyValue {
                 key: "security analysis".to_string(),
-                value: pick(o, &["analyzer", "policy", "risks"]),
+                value: pick(o, &["analyzer", "policy", "risks"]).into(),
             }),
             "StreamingDeltaEvent" => EventBody::KeyValue(KeyValue {
                 key: "streaming delta".to_string(),
-                value: pick(o, &["content", "reasoning_content"]),
+                value: pick(o, &["content", "reasoning_content"]).into(),
             }),
             "ACPToolCallEvent" => {
                 let call = ToolCall {

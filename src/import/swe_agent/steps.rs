@@ -173,7 +173,7 @@ pub fn read_info(rd: &mut Reader, r: Range<usize>, path: &str, model: Option<Str
         }
     }
     let submission = o.get("submission").filter(|s| !s.is_null()).cloned();
-    rd.out.push_event(EventBody::KeyValue(KeyValue { key: "info".to_string(), value: v.clone() }), "info", r.clone(), path.to_string(), None);
+    rd.out.push_event(EventBody::KeyValue(KeyValue { key: "info".to_string(), value: v.clone().into() }), "info", r.clone(), path.to_string(), None);
     if let Some(e) = rd.out.event_mut(at) {
         if usage.is_some() || model.is_some() {
             let facts = e.facts_mut();
@@ -185,7 +185,7 @@ pub fn read_info(rd: &mut Reader, r: Range<usize>, path: &str, model: Option<Str
     let start = scan::skip_ws(rd.b, r.start);
     let member = scan::object_members_in(rd.b, start, rd.ends).ok().and_then(|m| m.into_iter().find(|(k, _)| k == "submission"));
     if let Some((_, range)) = member {
-        let body = EventBody::KeyValue(KeyValue { key: "submission".to_string(), value: patch });
+        let body = EventBody::KeyValue(KeyValue { key: "submission".to_string(), value: patch.into() });
         rd.out.push_event(body, "submission", range, format!("{path}.submission"), None);
     }
 }
