@@ -2,6 +2,9 @@
 //! left in the source, metadata deferred) give what the exact path gives,
 //! edited in the ways the byte-level reader could misread.
 
+use agent_trace_viewer::analysis::summary::summary;
+use agent_trace_viewer::model::{EventBody, Trace};
+use agent_trace_viewer::query::{filter, QueryIndex};
 use agent_trace_viewer::render::{agent_run_text, TextOptions};
 use agent_trace_viewer::{parse_trace, ParseOptions};
 
@@ -116,6 +119,12 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         (r#""fix it \u00e9""#, r#""fix it \ud800""#),
         (r#""output": "a\nb"}}}], "status""#, r#""output": "a\udc00"}}}], "status""#),
         (r#""args": {"p": "."}"#, r#""args": {"p": NaN}"#),
+        // A mirrored turn left in the source: its line is written from the bytes.
+        (r#""response": {"output": "a\nb"}}}, {"functionResponse": {"id": "c2""#, r#""response": {"output": "\u0041b\/\u00e9\ud83d\ude00 \u001b\u0008 \"q\" \\ ls"}}}, {"functionResponse": {"id": "c2""#),
+        (r#""response": {"output": "a\nb"}}}, {"functionResponse": {"id": "c2""#, r#""response": {"output": "a\nb", "n": [1.50, -0, 1E+5, 2e-3, true, null]}}}, {"functionResponse": {"id": "c2""#),
+        (r#""response": {"output": "a\nb"}}}, {"functionResponse": {"id": "c2""#, r#""response": {"output": "z", "output": "a\nb"}}}, {"functionResponse": {"id": "c2""#),
+        (r#""response": {"output": "a\nb"}}}, {"functionResponse": {"id": "c2""#, r#""response": {"output": "a\u000ab"}}}, {"functionResponse": {"id": "c2""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response": {"output": "a\nb"}}}, {"functionResponse""#, r#"[ {"functionResponse" :{ "id":"c1","name":"ls","response":{"output":"a\tb  K \u212a \u0130"}} } , {"functionResponse""#),
         // Byte-level traps that must read the same: spaces, escapes, big numbers.
         (r#""content": "ok""#, r#""content" :  "\/ok\t""#),
         (r#""total": 6}"#, r#""total": 123456789012345678901234567890}"#),
@@ -126,10 +135,12 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     ];
     let mut deferred = 0;
     let mut left_in_source = 0;
+    let mut values_in_source = 0;
     for edit in edits {
         let doc = gemini_session(*edit);
         let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only: false, ..Default::default() }).unwrap();
         deferred += t.events.iter().filter(|e| e.metadata.is_deferred()).count();
+        values_in_source += lines_and_queries_agree(&doc, edit);
         for format in [None, Some("gemini-cli")] {
             left_in_source += same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
         }
@@ -143,4 +154,26 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     // The clean records were read fast: their metadata deferred, their texts in the source.
     assert!(deferred > edits.len() * 5, "only {deferred} events' metadata deferred");
     assert!(left_in_source > edits.len() * 2 * 8, "only {left_in_source} texts read fast");
+    assert!(values_in_source > edits.len() / 2, "only {values_in_source} mirrored turns left in the source");
+}
+
+/// The events' lines (a mirrored turn's written from its bytes) and the
+/// first free-text queries (searched in place) are the exact path's; returns
+/// how many key-value values the fast path left in the source.
+fn lines_and_queries_agree(doc: &str, edit: &(&str, &str)) -> usize {
+    let parse = |exact_only| parse_trace(doc.as_bytes().to_vec(), &ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() }).unwrap();
+    let in_source = |t: &Trace| t.events.iter().filter(|e| matches!(&e.body, EventBody::KeyValue(kv) if kv.value.source_range().is_some())).count();
+    let lines = |t: &Trace| t.events.iter().map(|e| summary(t, e)).collect::<Vec<_>>();
+    let (fast, exact) = (parse(false), parse(true));
+    let n = in_source(&fast);
+    assert_eq!(in_source(&exact), 0, "edit {edit:?}");
+    assert_eq!(lines(&fast), lines(&exact), "edit {edit:?}: lines differ");
+    for needle in ["ls", "functionresponse", "a b", "no such", "output\":\"a", "c1", "qu", "ak", "ki", "bo", "ab", "\\/"] {
+        let (fast, exact) = (parse(false), parse(true));
+        let hits = |t: &Trace| filter(t, needle, &mut QueryIndex::default()).unwrap();
+        assert_eq!(hits(&fast), hits(&exact), "edit {edit:?}: {needle:?} finds other events");
+    }
+    // Nothing above kept a parse of them.
+    assert_eq!(in_source(&fast), n, "edit {edit:?}");
+    n
 }

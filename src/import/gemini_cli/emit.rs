@@ -30,6 +30,8 @@ pub struct Emitter<'r, 'a> {
     pub out: &'r mut Builder<'a>,
     pub plan: Plan,
     ends: &'r ContainerEnds,
+    /// The split's objects that may repeat a key, sorted (`None`: not known).
+    repeats: Option<&'r [usize]>,
     /// Replaced messages' events and the message that replaced each.
     replaced: Vec<(u32, usize)>,
     /// Tool calls that ran a sub-agent: its session id (`agentId`) and the call.
@@ -46,9 +48,9 @@ fn key(k: &str) -> Seg {
 }
 
 impl<'r, 'a> Emitter<'r, 'a> {
-    pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds) -> Self {
+    pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds, repeats: Option<&'r [usize]>) -> Self {
         let n = plan.msgs.len();
-        Emitter { out, plan, ends, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
+        Emitter { out, plan, ends, repeats, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
     }
 
     /// A diagnostic at `segs` inside the record at `at` (its range and path).
@@ -163,7 +165,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 return self.replaced_message(m, (range, path), id, by, kind, time);
             }
         } else if fast {
-            if let Some(read) = super::fast::message(self.out, self.ends, &range, loaded, &self.plan.call_ids, &mut self.scratch) {
+            if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &range, loaded, &self.plan.call_ids, &mut self.scratch) {
                 let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
                 return self.place(m, (range, path), fate, read, metadata);
             }

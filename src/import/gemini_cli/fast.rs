@@ -11,10 +11,12 @@
 //! call's `args` and an object `resultDisplay` stay there as
 //! [`crate::model::LazyValue`]s, and a result event's metadata is left in
 //! the source (shaped by [`super::emit::result_metadata`], which the exact
-//! path calls too). Only a part that is no text (an image, a
-//! `functionCall`, …), `tokens`, and the content of a user turn that
-//! mirrors tool results (kept as a key-value event) are built, as the exact
-//! path builds them.
+//! path calls too). The content of a user turn that mirrors tool results
+//! (kept as a key-value event; 5.7 of the kit's 10 MB) stays in the source
+//! too when no object in it may repeat a key (the split's `repeats`): its
+//! line is then its bytes when they are compact, and a search looks at
+//! them, without a parse. Only a part that is no text (an image, a `functionCall`, …) and
+//! `tokens` are built, as the exact path builds them.
 //!
 //! Taken only when the record is plain (`Builder::can_defer_metadata`), the
 //! keys read are neither escaped nor repeated, and the record would give
@@ -37,6 +39,7 @@ use crate::import::Builder;
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
 use crate::json::{scan, ContainerEnds};
+use crate::lazy_value::LazyValue;
 use crate::model::{Arguments, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall};
 
 /// Buffers reused from record to record.
@@ -54,6 +57,8 @@ struct Src<'r, 'a> {
     out: &'r Builder<'a>,
     b: &'a [u8],
     ends: &'r ContainerEnds,
+    /// The split's objects that may repeat a key, sorted (`None`: not known).
+    repeats: Option<&'r [usize]>,
 }
 
 impl Src<'_, '_> {
@@ -73,6 +78,17 @@ impl Src<'_, '_> {
     /// The value at `r`, built as the exact path builds it.
     fn value(&self, r: &Range<usize>) -> Option<Value> {
         crate::json::build::from_slice(self.b.get(r.clone())?).ok()
+    }
+
+    /// The value at `r` left in the source when no object in it may repeat
+    /// a key (its line is then its bytes when they are compact, with no
+    /// parse), else built.
+    fn unrepeated(&self, r: &Range<usize>) -> Option<LazyValue> {
+        let first = |rs: &[usize]| rs.get(rs.partition_point(|o| *o < r.start)).copied();
+        match self.repeats.map(first) {
+            Some(next) if next.is_none_or(|o| o >= r.end) => Some(LazyValue::in_source(self.out.source(), r.clone())),
+            _ => Some(self.value(r)?.into()),
+        }
     }
 
     /// The member `key` of the object at `open` (`Some(None)` when it has
@@ -96,7 +112,7 @@ const RECORD_FIELDS: [&[u8]; 7] = [b"timestamp", b"type", b"content", b"toolCall
 /// The `type` (the event's kind) and `timestamp` of a message a later
 /// record replaced, or `None` for the exact path.
 pub fn replaced(out: &Builder, ends: &ContainerEnds, range: &Range<usize>, s: &mut Scratch) -> Option<(String, Option<String>)> {
-    let src = Src { out, b: out.bytes(), ends };
+    let src = Src { out, b: out.bytes(), ends, repeats: None };
     read::members(src.b, scan::skip_ws(src.b, range.start), ends, &mut s.record)?;
     let f = Fields::find(src.b, &s.record, [b"type", b"timestamp"])?;
     let kind = f.get(&s.record, 0).filter(|m| m.kind == Kind::String).map(|m| src.owned(m)).filter(|k| !k.is_empty());
@@ -106,8 +122,15 @@ pub fn replaced(out: &Builder, ends: &ContainerEnds, range: &Range<usize>, s: &m
 
 /// The message record at `range` read fast, as the exact path would read
 /// it (`loaded`: in the conversation the loader returns), or `None`.
-pub fn message(out: &Builder, ends: &ContainerEnds, range: &Range<usize>, loaded: bool, call_ids: &HashSet<String>, s: &mut Scratch) -> Option<Read> {
-    let src = Src { out, b: out.bytes(), ends };
+pub fn message(
+    out: &Builder,
+    (ends, repeats): (&ContainerEnds, Option<&[usize]>),
+    range: &Range<usize>,
+    loaded: bool,
+    call_ids: &HashSet<String>,
+    s: &mut Scratch,
+) -> Option<Read> {
+    let src = Src { out, b: out.bytes(), ends, repeats };
     let b = src.b;
     read::members(b, scan::skip_ws(b, range.start), ends, &mut s.record)?;
     let record = std::mem::take(&mut s.record);
@@ -226,7 +249,7 @@ fn user(src: &Src, m: Option<&Member>, call_ids: &HashSet<String>, s: &mut Scrat
             mirrors = answers_a_call(src, item.start, call_ids, &mut s.inner)?;
         }
         if mirrors {
-            return Some(EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: src.value(&list.value)?.into() }));
+            return Some(EventBody::KeyValue(KeyValue { key: "function responses".to_string(), value: src.unrepeated(&list.value)? }));
         }
     }
     Some(EventBody::Message(Message { role: "user".to_string(), content: content_of(src, m, s)?, tool_calls: Vec::new() }))

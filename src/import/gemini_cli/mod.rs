@@ -48,6 +48,12 @@ impl Format for GeminiCli {
     fn import(&self, input: &Input, out: &mut Builder) {
         // Sub-agent calls seen so far: `agentId` → (call, parent session).
         let mut agents: HashMap<String, (CallRef, String)> = HashMap::new();
+        // The objects that may repeat a key, sorted, when the split found them all.
+        let repeats = input.split.errors.is_empty().then(|| {
+            let mut r = input.split.repeats.clone();
+            r.sort_unstable();
+            r
+        });
         for plan in plan::plan(input, out) {
             let meta = plan.metadata.clone();
             let session = meta.get("sessionId").and_then(Value::as_str).map(str::to_string);
@@ -73,7 +79,7 @@ impl Format for GeminiCli {
                 let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";
                 out.diag(Warning, "metadata-missing", why.to_string(), "$".to_string(), first.unwrap_or(0), None);
             }
-            for (agent, call) in emit::Emitter::new(out, plan, &input.split.ends).run() {
+            for (agent, call) in emit::Emitter::new(out, plan, &input.split.ends, repeats.as_deref()).run() {
                 agents.entry(agent).or_insert((call, id.clone()));
             }
         }
