@@ -83,6 +83,11 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         (r#""output": 2, "cached""#, r#""output": -2, "cached""#),
         (r#""output": 2, "cached""#, r#""output": 2.5, "cached""#),
         (r#""input": 5, "output": 1"#, r#""input": "5", "output": 1"#),
+        // Counts read from the bytes, and those left to the exact path.
+        (r#""input": 5, "output": 1"#, r#""input": 0, "output" : 18446744073709551615, "cached": null"#),
+        (r#""input": 5, "output": 1"#, r#""input": 5, "output": 18446744073709551616"#),
+        (r#""input": 5, "output": 1"#, r#""input": 5, "output": 1e3"#),
+        (r#""input": 5, "output": 1"#, r#""input": 5, "output": 1, "tool": "x", "thoughts": 7"#),
         (r#""id": "c1", "name": "ls""#, r#""id": 1, "name": "ls""#),
         (r#""id": "c1", "name": "ls""#, r#""name": "ls""#),
         (r#""id": "c1", "name": "ls""#, r#""id": "c1", "name": """#),

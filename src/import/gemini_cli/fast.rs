@@ -40,7 +40,7 @@ use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
 use crate::json::{scan, ContainerEnds};
 use crate::lazy_value::LazyValue;
-use crate::model::{Arguments, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall};
+use crate::model::{Arguments, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall, Usage};
 
 /// Buffers reused from record to record.
 #[derive(Default)]
@@ -155,15 +155,18 @@ pub fn message(
         let usage = match get(TOKENS) {
             None => None,
             Some(m) if m.kind == Kind::Null => None,
-            Some(m) if m.kind == Kind::Object => {
-                let mut bad = Vec::new();
-                let usage = content::usage(Some(&src.value(&m.value)?), &mut bad);
-                // Bad counts are reported where counted: the exact path's.
-                if !bad.is_empty() && kind == "gemini" && loaded {
-                    return None;
+            Some(m) if m.kind == Kind::Object => match counts(&src, m, &mut s.inner) {
+                Some(usage) => Some(usage),
+                None => {
+                    let mut bad = Vec::new();
+                    let usage = content::usage(Some(&src.value(&m.value)?), &mut bad);
+                    // Bad counts are reported where counted: the exact path's.
+                    if !bad.is_empty() && kind == "gemini" && loaded {
+                        return None;
+                    }
+                    usage
                 }
-                usage
-            }
+            },
             Some(_) => return None,
         };
         let model = src.string(get(MODEL)).map(|t| t.decoded().into_owned()).filter(|m| !m.is_empty());
@@ -193,6 +196,33 @@ pub fn message(
     })();
     s.record = record;
     read
+}
+
+/// `tokens` read from the bytes when every count `content::usage` reads is
+/// absent, `null` or a plain whole number (digits only, below `u64::MAX`):
+/// the counts of nearly every `gemini` message, which were built into a map
+/// each. `None` for anything else (the map is built and read then).
+fn counts(src: &Src, m: &Member, buf: &mut Vec<Member>) -> Option<Usage> {
+    read::members(src.b, m.value.start, src.ends, buf)?;
+    let f = Fields::find(src.b, buf, [b"input", b"output", b"cached", b"thoughts", b"total"])?;
+    let n = |k: usize| -> Option<u64> {
+        match f.get(buf, k) {
+            None => Some(0),
+            Some(m) if m.kind == Kind::Null => Some(0),
+            Some(m) => {
+                let digits = src.b.get(m.value.clone()).filter(|d| (1..=19).contains(&d.len()) && d.iter().all(u8::is_ascii_digit))?;
+                std::str::from_utf8(digits).ok()?.parse().ok()
+            }
+        }
+    };
+    Some(Usage {
+        input_tokens: n(0)?,
+        output_tokens: n(1)?,
+        cache_read_input_tokens: n(2)?,
+        cache_creation_input_tokens: 0,
+        reasoning_output_tokens: n(3)?,
+        total_tokens: n(4)?,
+    })
 }
 
 /// A message's `content` (a member that is no string, part or list of
