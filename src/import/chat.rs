@@ -59,15 +59,30 @@ impl Msg {
     pub fn fingerprint(&self) -> u64 {
         let mut h = fingerprint_hasher();
         self.role.hash(&mut h);
-        self.content().text().hash(&mut h);
+        match self.parts.as_slice() {
+            [ContentPart::Text(t)] => hash_text(t, &mut h),
+            _ => self.content().text().hash(&mut h),
+        }
         for c in &self.calls {
             (&c.id, &c.function).hash(&mut h);
         }
         for r in &self.results {
-            (&r.call_id, r.content.text()).hash(&mut h);
+            r.call_id.hash(&mut h);
+            match &r.content {
+                Content::Text(t) => hash_text(t, &mut h),
+                other => other.text().hash(&mut h),
+            }
         }
         h.finish()
     }
+}
+
+/// Hashes a text as its `String` would hash (`Content::text`), decoded once
+/// into a buffer of its size, or not copied at all when it needs no decoding
+/// (copied piece by piece, the re-sent tool outputs were a twentieth of a
+/// Langfuse parse).
+fn hash_text(t: &crate::model::Text, h: &mut impl Hasher) {
+    (*t.decoded()).hash(h);
 }
 
 /// The messages of a model call's input or output, or None when `v` is

@@ -17,10 +17,10 @@ use std::ops::Range;
 
 use crate::import::chat::{Msg, Res};
 use crate::import::Builder;
-use crate::json::fields::Fields;
+use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::ContainerEnds;
-use crate::model::{Arguments, Content, ContentPart, ToolCall};
+use crate::model::{Arguments, Content, ContentPart, LazyValue, ToolCall};
 
 const TYPE: usize = 0;
 const ROLE: usize = 1;
@@ -135,7 +135,12 @@ fn calls(out: &Builder, ends: &ContainerEnds, list: &Member) -> Option<Vec<ToolC
             Kind::Object => Arguments { value: Some(out.json(args.value.clone())), text: None },
             Kind::String => {
                 let text = out.text(args.inner(), args.escaped);
-                let value = crate::json::build::from_str(&text.decoded()).ok().map(Into::into);
+                let decoded = text.decoded();
+                // An object serde_json reads as the scanner does is parsed
+                // when first read (most arguments never are), as the openai
+                // fast path leaves them; anything else is parsed now.
+                let value = if fields::encodes_an_object(&decoded) { Some(LazyValue::encoded_in(text.clone())) } else { crate::json::build::from_str(&decoded).ok().map(Into::into) };
+                drop(decoded);
                 Arguments { value, text: Some(text) }
             }
             _ => return None,

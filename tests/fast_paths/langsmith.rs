@@ -68,3 +68,47 @@ fn langsmith_tool_outputs_left_in_the_source_parse_the_same_both_ways() {
     let in_source = edits_parse_the_same(TOOL_EDITS, "langsmith", langsmith_runs);
     assert!(in_source > TOOL_EDITS.len() * 4, "the fast path read the runs ({in_source} texts left in the source)");
 }
+
+/// The first `llm` run's output choice, the anchor of [`CHOICE_EDITS`].
+const CHOICE: &str = r#""choices": [{"index": 0, "message": {"role": "assistant", "content": "calling"}, "finish_reason": "stop"}]"#;
+
+/// Edits of an `llm` run's `outputs`, whose `choices` the reader leaves in
+/// the source and the walk reads from the bytes.
+const CHOICE_EDITS: &[(&str, &str)] = &[
+    (CHOICE, r#""choices": [{"index": 0, "message": {"role": "assistant", "content": "calling \u00e9\n", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{\"path\": \"/\"}"}}]}, "finish_reason": "tool_calls"}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": {"role": "assistant", "content": "a"}}, {"index": 1, "message": {"role": "assistant", "content": "b"}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "delta": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": null, "delta": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": "calling"}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": {"content": "calling"}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": {"role": "assistant", "content": [{"type": "text", "text": "calling"}]}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": {"type": "ai", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": {"role": "assistant", "content": "\ud800"}}]"#),
+    (CHOICE, r#""choices": [{"index": 0, "message": {"role": "user", "content": "x"}, "message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": [{"ind\u0065x": 0, "message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": [1, [2], {"index": 0, "message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": []"#),
+    (CHOICE, r#""choices": [{"index": 0}]"#),
+    (CHOICE, r#""choices": null"#),
+    (CHOICE, r#""choices": {"message": {"role": "assistant", "content": "calling"}}"#),
+    (CHOICE, r#""choices": [], "choices": [{"message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choic\u0065s": [{"message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""role": "assistant", "content": "hi", "choices": []"#),
+    (CHOICE, r#""type": "x", "choices": [{"message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""messages": [{"role": "assistant", "content": "m"}], "choices": [{"message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""input": [], "choices": [{"message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""generations": [[{"text": "g"}]], "choices": [{"message": {"role": "assistant", "content": "calling"}}]"#),
+    (CHOICE, r#""choices": [{"message": {"role": "assistant", "content": "calling"}}], "usage_metadata": {"input_tokens": 7, "output_tokens": 1, "total_cost": 0.5}, "model": "n""#),
+    (r#""outputs": {"choices""#, r#""outputs": {"model": "m2", "choices""#),
+    (r#""outputs": {"choices""#, r#""outputs": null, "x": {"choices""#),
+    (r#""outputs": {"choices""#, r#""outputs": [{"choices""#),
+];
+
+#[test]
+fn langsmith_output_choices_left_in_the_source_parse_the_same_both_ways() {
+    for (from, _) in CHOICE_EDITS {
+        assert!(langsmith_runs(("", "")).contains(from), "the anchor is in the runs");
+    }
+    let in_source = edits_parse_the_same(CHOICE_EDITS, "langsmith", langsmith_runs);
+    assert!(in_source > CHOICE_EDITS.len() * 4, "the fast path read the runs ({in_source} texts left in the source)");
+}

@@ -11,6 +11,7 @@ use crate::import::{Builder, Input};
 use crate::model::Text;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
+use super::validate;
 use crate::json::{scan, ContainerEnds};
 
 /// What the reader left in the source of one observation.
@@ -25,6 +26,57 @@ pub struct Left {
     /// A generation's `output` object (`null` stands in for it; the walk
     /// reads its message from the bytes).
     pub output_object: Option<Range<usize>>,
+    /// When members nothing reads were not built ([`to_build`]): the rules
+    /// they passed by their kind (bits by `validate::observation_rule`).
+    pub unbuilt: Option<u64>,
+}
+
+/// The members of an observation that something reads besides the rules:
+/// the reader's tests of what a record is (`reader::is_*`), the walk
+/// (`tree.rs`) and the facts (`facts.rs`). A tool's `metadata` too.
+const READ: [&[u8]; 31] = [
+    b"id", b"traceId", b"type", b"name", b"parentObservationId", b"startTime", b"endTime", b"level", b"statusMessage", b"model",
+    b"usageDetails", b"usage", b"costDetails", b"promptTokens", b"completionTokens", b"totalTokens", b"calculatedTotalCost",
+    b"calculatedInputCost", b"calculatedOutputCost", b"totalCost", b"inputCost", b"outputCost", b"input", b"output",
+    b"trace", b"observations", b"timestamp", b"htmlPath", b"spanId", b"meta", b"data",
+];
+
+/// Of an observation's members, those to build into its value, and the
+/// rules the others pass by their kind alone (bits by
+/// `validate::observation_rule`): a member nothing reads is not built when
+/// its rule asks no more than its kind (`environment`, `projectId`,
+/// `modelParameters`, the nulls: a third of a generation's members), nor is
+/// a list or object left in the source with `null` in its place. `None`
+/// when a key read or ruled appears twice (serde_json keeps the last copy:
+/// the record is read the exact way).
+fn to_build<'m>(b: &[u8], members: &'m [Member], placeholders: &[(&Member, Value)], tool: bool) -> Option<(Vec<&'m Member>, u64)> {
+    let (mut read_seen, mut rule_seen, mut passed) = (0u64, 0u64, 0u64);
+    let bit = |i: usize| u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i));
+    let mut kept = Vec::with_capacity(members.len());
+    for m in members {
+        let key = b.get(m.key.clone())?;
+        let read = READ.iter().position(|k| *k == key);
+        let rule = validate::observation_rule(key);
+        for (seen, at) in [(&mut read_seen, read), (&mut rule_seen, rule)] {
+            if let Some(i) = at {
+                let bit = bit(i)?;
+                if *seen & bit != 0 {
+                    return None;
+                }
+                *seen |= bit;
+            }
+        }
+        let needed = match placeholders.iter().find(|(at, _)| at.value == m.value) {
+            Some((_, v)) => !v.is_null(),
+            None => read.is_some() || (tool && key == b"metadata"),
+        };
+        match rule {
+            Some(i) if !needed && validate::passes_by_kind(i, m.kind) => passed |= bit(i)?,
+            None if !needed => {}
+            _ => kept.push(m),
+        }
+    }
+    Some((kept, passed))
 }
 
 /// The record at `r` as serde_json reads it, but for the input messages of
@@ -88,7 +140,8 @@ fn observation(out: &Builder, ends: &ContainerEnds, members: &[Member]) -> Optio
     let kind = f.get(members, 0).filter(|m| m.kind == Kind::String && !m.escaped)?;
     // The members left in the source, and the values standing in for them.
     let mut left_out: Vec<(&Member, Value)> = Vec::with_capacity(2);
-    let left = match b.get(kind.inner())? {
+    let tool = b.get(kind.inner())? == b"TOOL";
+    let mut left = match b.get(kind.inner())? {
         b"GENERATION" => {
             let input = f.get(members, 1)?;
             let (placeholder, at) = messages_in_source(b, ends, input, true)?;
@@ -97,15 +150,17 @@ fn observation(out: &Builder, ends: &ContainerEnds, members: &[Member]) -> Optio
             if let Some(output) = output {
                 left_out.push((output, Value::Null));
             }
-            Left { history: Some(at), output: None, output_object: output.map(|m| m.value.clone()) }
+            Left { history: Some(at), output: None, output_object: output.map(|m| m.value.clone()), unbuilt: None }
         }
         b"TOOL" => {
             let output = f.get(members, 2).filter(|m| m.kind == Kind::String)?;
             left_out.push((output, Value::Null));
-            Left { history: None, output: Some(out.text(output.inner(), output.escaped)), output_object: None }
+            Left { history: None, output: Some(out.text(output.inner(), output.escaped)), output_object: None, unbuilt: None }
         }
         _ => return None,
     };
-    let o = fields::build_object(b, members, |_, m| left_out.iter_mut().find(|(at, _)| at.value == m.value).map(|(_, v)| std::mem::take(v)))?;
+    let (kept, passed) = to_build(b, members, &left_out, tool)?;
+    left.unbuilt = (kept.len() < members.len()).then_some(passed);
+    let o = fields::build_object(b, kept, |_, m| left_out.iter_mut().find(|(at, _)| at.value == m.value).map(|(_, v)| std::mem::take(v)))?;
     Some((o, left))
 }

@@ -34,6 +34,10 @@ pub struct Obs {
     /// A generation's `output` object, when left in the source (`o` holds
     /// `null` in its place).
     pub output_object: Option<Range<usize>>,
+    /// When members nothing reads were not built into `o`: the rules they
+    /// passed (see `generations::Left::unbuilt`); the observation as written
+    /// is then read from `range`.
+    pub unbuilt: Option<u64>,
 }
 
 impl Obs {
@@ -107,8 +111,8 @@ fn list_of(out: &mut Builder, input: &Input, range: &Range<usize>, path: &str, p
         let item_range = ranges.get(i).cloned().unwrap_or_else(|| range.clone());
         match item {
             Value::Object(o) => {
-                let Left { history, output, output_object } = left.get_mut(i).map(std::mem::take).unwrap_or_default();
-                found.push(Obs { range: item_range, path: item_path, o, own_range, history, output, output_object })
+                let Left { history, output, output_object, unbuilt } = left.get_mut(i).map(std::mem::take).unwrap_or_default();
+                found.push(Obs { range: item_range, path: item_path, o, own_range, history, output, output_object, unbuilt })
             }
             other => {
                 out.diag_in(Error, "langfuse-invalid", format!("expected {what} object, found {}", crate::import::json_type(&other)), range, path, &segs, None);
@@ -157,8 +161,8 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
             traces.push(TraceRec { id, trace: o, range: r.range.clone(), path: r.path.clone(), shape: "api-trace", observations, scores });
         } else if is_observation_page(&o) || is_observation(&o) {
             let list = if is_observation(&o) {
-                let Left { history, output, output_object } = left.first_mut().map(std::mem::take).unwrap_or_default();
-                vec![Obs { range: r.range.clone(), path: r.path.clone(), o, own_range: true, history, output, output_object }]
+                let Left { history, output, output_object, unbuilt } = left.first_mut().map(std::mem::take).unwrap_or_default();
+                vec![Obs { range: r.range.clone(), path: r.path.clone(), o, own_range: true, history, output, output_object, unbuilt }]
             } else {
                 let meta = o.remove("meta");
                 let list = list_of(out, input, &r.range, &r.path, &[], "data", o.remove("data"), "an observation", &mut []);

@@ -240,6 +240,13 @@ impl Walk<'_, '_, '_> {
         };
         let metadata = if o.own_range && self.out.can_defer_metadata(&o.range) {
             self.out.metadata_in_source(o.range.clone(), shape, Metadata::new())
+        } else if o.unbuilt.is_some() {
+            // Not all of it was built: the observation as written.
+            let all = match history::value_at(self.input.bytes, &o.range) {
+                Value::Object(all) => all,
+                _ => o.o.clone(),
+            };
+            shape(all, &Metadata::new()).into()
         } else {
             let mut all = o.o.clone();
             if let Some(at) = &o.history {
@@ -259,7 +266,7 @@ impl Walk<'_, '_, '_> {
             e.facts = facts::observation(&o.o);
             e.metadata = metadata;
         }
-        validate::observation(self.out, &At { range: &o.range, path: &o.path, event: Some(index) }, &o.o, self.export);
+        validate::observation(self.out, &At { range: &o.range, path: &o.path, event: Some(index) }, &o.o, self.export, o.unbuilt.unwrap_or(0));
         if let Some(msgs) = input {
             self.conversation(o, path, msgs, output.unwrap_or_default(), start);
         } else if kind == "TOOL" {

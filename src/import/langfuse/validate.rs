@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::Severity::Error;
 use crate::import::pydantic_lax as lax;
 use crate::import::{json_type, Builder};
+use crate::json::read::Kind;
 use crate::json::Seg;
 
 #[derive(Clone, Copy)]
@@ -194,21 +195,64 @@ fn check_value(v: &Value, ty: Ty, segs: &dyn Fn() -> Vec<Seg>, out: &mut Vec<Pro
         Ty::Level if !matches!(v.as_str(), Some("DEBUG" | "DEFAULT" | "WARNING" | "ERROR")) => bad(format!("expected a level (DEBUG, DEFAULT, WARNING or ERROR), found {v}")),
         Ty::ScoreSource if !matches!(v.as_str(), Some("ANNOTATION" | "API" | "EVAL")) => bad(format!("expected a score source (ANNOTATION, API or EVAL), found {v}")),
         Ty::Usage => match v {
-            Value::Object(m) => check_rules(m, USAGE, &segs(), out),
+            Value::Object(m) => check_rules(m, USAGE, &segs(), out, 0),
             other => bad(format!("expected a usage object (`input`, `output`, `total`), found {}", json_type(other))),
         },
         _ => {}
     }
 }
 
-fn check_rules(o: &Map<String, Value>, rules: &[Rule], prefix: &[Seg], out: &mut Vec<Problem>) {
-    for &(key, ty, required) in rules {
+/// The values of `o` that `rules` name, by rule, found in one pass over its
+/// members (a SipHash lookup per rule was most of the checks' time).
+fn by_rule<'v>(o: &'v Map<String, Value>, rules: &[Rule], found: &mut [Option<&'v Value>]) {
+    for (k, v) in o {
+        if let Some(slot) = rules.iter().position(|r| r.0 == k).and_then(|i| found.get_mut(i)) {
+            *slot = Some(v);
+        }
+    }
+}
+
+/// At most this many rules are looked up in one pass (more: one lookup each).
+const MAX_RULES: usize = 40;
+
+/// The index of `key` among an observation's rules.
+pub fn observation_rule(key: &[u8]) -> Option<usize> {
+    OBSERVATION.iter().position(|r| r.0.as_bytes() == key)
+}
+
+/// True when a member of `kind` passes an observation's rule `i` whatever
+/// its value: any value where any is allowed, a string where a string is
+/// wanted, an object where an object is, null where the field is optional
+/// (the reader need not build such a member for the rules).
+pub fn passes_by_kind(i: usize, kind: Kind) -> bool {
+    let Some(&(_, ty, required)) = OBSERVATION.get(i) else { return false };
+    match (ty, kind) {
+        (Ty::Any, _) => true,
+        (_, Kind::Null) => !required,
+        (Ty::Str, Kind::String) | (Ty::Dict, Kind::Object) => true,
+        _ => false,
+    }
+}
+
+/// Checks `o` against `rules`, but for those `passed` (bits by index) says
+/// a member not in `o` passed.
+fn check_rules(o: &Map<String, Value>, rules: &[Rule], prefix: &[Seg], out: &mut Vec<Problem>, passed: u64) {
+    let mut found = [None; MAX_RULES];
+    let one_pass = rules.len() <= MAX_RULES;
+    if one_pass {
+        by_rule(o, rules, &mut found);
+    }
+    for (i, &(key, ty, required)) in rules.iter().enumerate() {
+        if u32::try_from(i).ok().and_then(|i| passed.checked_shr(i)).is_some_and(|p| p & 1 == 1) {
+            continue;
+        }
         let segs = || {
             let mut segs = prefix.to_vec();
             segs.push(Seg::key(key));
             segs
         };
-        match o.get(key) {
+        let value = if one_pass { found.get(i).copied().flatten() } else { o.get(key) };
+        match value {
             None if required => out.push((prefix.to_vec(), format!("`{key}` is required"))),
             None => {}
             Some(Value::Null) if required && !matches!(ty, Ty::Any) => out.push((segs(), format!("`{key}` is required (found null)"))),
@@ -234,31 +278,33 @@ pub fn trace(out: &mut Builder, at: &At, o: &Map<String, Value>, full: bool) {
             o.insert("metadata".to_string(), Value::Object(m));
         }
     }
-    check_rules(&o, TRACE, &[], &mut problems);
+    check_rules(&o, TRACE, &[], &mut problems, 0);
     if full {
-        check_rules(&o, FULL_TRACE, &[], &mut problems);
+        check_rules(&o, FULL_TRACE, &[], &mut problems, 0);
     }
     report(out, at, problems);
 }
 
 /// An observation. `export` for the UI export, which has no `usage` object.
-pub fn observation(out: &mut Builder, at: &At, o: &Map<String, Value>, export: bool) {
+/// `passed`: the rules (bits by [`observation_rule`]) its members not in `o`
+/// passed ([`passes_by_kind`]).
+pub fn observation(out: &mut Builder, at: &At, o: &Map<String, Value>, export: bool, passed: u64) {
     let mut problems = Vec::new();
+    let mut passed = passed;
     if export && !o.contains_key("usage") {
         // Not cloned to add the missing `usage`: an observation holds the
         // whole conversation so far, and no other rule reads it.
-        let rules: Vec<Rule> = OBSERVATION.iter().copied().filter(|r| r.0 != "usage").collect();
-        check_rules(o, &rules, &[], &mut problems);
-    } else {
-        check_rules(o, OBSERVATION, &[], &mut problems);
+        let usage = observation_rule(b"usage").and_then(|i| u32::try_from(i).ok()).and_then(|i| 1u64.checked_shl(i));
+        passed |= usage.unwrap_or(0);
     }
+    check_rules(o, OBSERVATION, &[], &mut problems, passed);
     report(out, at, problems);
 }
 
 /// A score of a trace with full details: `ScoreV1`, chosen by `dataType`.
 pub fn score(out: &mut Builder, at: &At, o: &Map<String, Value>) {
     let mut problems = Vec::new();
-    check_rules(o, SCORE, &[], &mut problems);
+    check_rules(o, SCORE, &[], &mut problems, 0);
     let kind = o.get("dataType").and_then(Value::as_str);
     let more: &[Rule] = match kind {
         Some("NUMERIC") => &[("value", Ty::Float, true)],
@@ -269,6 +315,6 @@ pub fn score(out: &mut Builder, at: &At, o: &Map<String, Value>) {
             &[]
         }
     };
-    check_rules(o, more, &[], &mut problems);
+    check_rules(o, more, &[], &mut problems, 0);
     report(out, at, problems);
 }

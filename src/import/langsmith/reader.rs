@@ -30,6 +30,9 @@ pub struct RunRec {
     /// A tool run's `outputs.output` text, when left in the source (`o`
     /// holds `outputs: {}` in its place).
     pub output: Option<crate::model::Text>,
+    /// An `llm` run's `outputs.choices`, when left in the source (`o`
+    /// holds its `outputs` without them).
+    pub choices: Option<llm_record::Choices>,
     /// `range` is the run object `o` was read from (no patch laid over it):
     /// its event's metadata may be left there (`Builder::can_defer_metadata`).
     pub own_range: bool,
@@ -90,6 +93,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                 if let Some(run) = self.runs.get_mut(first) {
                     run.history = left.history;
                     run.output = left.output;
+                    run.choices = left.choices;
                 }
                 continue;
             }
@@ -143,7 +147,7 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                     Vec::new()
                 }
             };
-            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, output: None, own_range: own, parent, trace });
+            self.runs.push(RunRec { range, path, o, patch: None, patch_keys: Vec::new(), history: None, output: None, choices: None, own_range: own, parent, trace });
             stack.extend(kids.into_iter().rev());
         }
     }
@@ -198,6 +202,9 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                         if !v.is_null() {
                             if k == "inputs" {
                                 run.history = None;
+                            }
+                            if k == "outputs" {
+                                run.choices = None;
                             }
                             run.patch_keys.push(k.clone());
                             run.o.insert(k, v);

@@ -164,7 +164,7 @@ impl Walk<'_, '_, '_> {
         let index = self.out.push_event(EventBody::Span(SpanEvent { name: path.to_vec(), phase: SpanPhase::Begin }), "run", r.range.clone(), r.path.clone(), start.clone());
         let llm = r.str_field("run_type") == "llm";
         let (input, whole_inputs) = if llm { self.input_of(r) } else { (None, None) };
-        let output = if llm { r.o.get("outputs").and_then(|v| chat::messages(v, "assistant")) } else { None };
+        let output = if llm { self.output_of(r) } else { None };
         // Left in the source when it can be, else the fields as read.
         let mut shown = Metadata::new();
         for (k, as_messages) in [("inputs", input.is_some()), ("outputs", output.is_some())] {
@@ -182,9 +182,10 @@ impl Walk<'_, '_, '_> {
                 None => {
                     for (k, v) in &r.o {
                         if !shown.contains_key(k) {
-                            let v = match (&whole_inputs, &r.output) {
-                                (Some(whole), _) if k == "inputs" => whole.clone(),
-                                (_, Some(t)) if k == "outputs" => serde_json::json!({ "output": t.decoded() }),
+                            let v = match (&whole_inputs, &r.output, &r.choices) {
+                                (Some(whole), _, _) if k == "inputs" => whole.clone(),
+                                (_, Some(t), _) if k == "outputs" => serde_json::json!({ "output": t.decoded() }),
+                                (_, _, Some(c)) if k == "outputs" => history::value_at(self.input.bytes, &c.outputs),
                                 _ => v.clone(),
                             };
                             e.metadata.insert(k.clone(), v);
@@ -220,6 +221,16 @@ impl Walk<'_, '_, '_> {
         }
         let whole = history::value_at(b, &at.value);
         (inputs(&whole).map(Sent::whole), Some(whole))
+    }
+
+    /// An `llm` run's output messages: its `choices` read from the bytes
+    /// when they were left in the source (else its outputs read whole).
+    fn output_of(&self, r: &RunRec) -> Option<Vec<Msg>> {
+        let Some(at) = &r.choices else { return r.o.get("outputs").and_then(|v| chat::messages(v, "assistant")) };
+        match super::llm_record::choice_messages(self.out, &self.input.split.ends, at) {
+            Some(found) => found,
+            None => chat::messages(&history::value_at(self.input.bytes, &at.outputs), "assistant"),
+        }
     }
 
     /// The run's events other than streamed tokens, as markers.
