@@ -96,7 +96,7 @@ pub fn check_trace(t: &Trace) {
     for (i, e) in t.events.iter().enumerate() {
         assert!(e.raw.start <= e.raw.end && e.raw.end <= len, "event {i}: raw {:?} outside the source ({len})", e.raw);
         assert!((e.run as usize) < t.runs.len(), "event {i}: run {} of {}", e.run, t.runs.len());
-        assert!(e.line >= 1, "event {i}: line 0");
+        assert!(t.event_position(i).is_some_and(|p| p.line >= 1), "event {i}: line 0");
         match &e.body {
             EventBody::Message(m) => {
                 for c in &m.tool_calls {
