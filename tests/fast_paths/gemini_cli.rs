@@ -162,6 +162,63 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     assert!(values_in_source > edits.len() / 2, "only {values_in_source} mirrored turns left in the source");
 }
 
+/// `$set` lines: a bare `lastUpdated` is read from the bytes (its value left
+/// in the source), anything else the exact way, to the same model.
+#[test]
+fn gemini_cli_set_lines_read_fast_parse_the_same_both_ways() {
+    let set = r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#;
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        // Spacing, escapes in the value.
+        (set, r#"  {  "$set" :{"lastUpdated"   :   "2025-01-01T00:00:03.000Z" } }  "#),
+        (set, r#"{"$set":{"lastUpdated":"2025-01-01T00:00:03.000Z"}}"#),
+        (set, r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000\u005a \/ \"q\" \u00e9\ud83d\ude00"}}"#),
+        (set, r#"{"$set": {"lastUpdated": ""}}"#),
+        // Escaped keys.
+        (set, r#"{"\u0024set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#),
+        (set, r#"{"$set": {"lastUpd\u0061ted": "2025-01-01T00:00:03.000Z"}}"#),
+        // Repeated keys.
+        (set, r#"{"$set": {"lastUpdated": "x"}, "$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#),
+        (set, r#"{"$set": {"lastUpdated": "x", "lastUpdated": "2025-01-01T00:00:03.000Z"}}"#),
+        // Other keys, other values.
+        (set, r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z", "summary": "s"}}"#),
+        (set, r#"{"$set": {"summary": "s", "n": [1.50, -0, 1E+5], "o": {"a": {"b": null}}}}"#),
+        (set, r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}, "x": 1}"#),
+        (set, r#"{"id": "m9", "$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#),
+        (set, r#"{"$set": {}}"#),
+        (set, r#"{"$set": {"lastUpdated": 5}}"#),
+        (set, r#"{"$set": {"lastUpdated": 123456789012345678901234567890}}"#),
+        (set, r#"{"$set": {"lastUpdated": null}}"#),
+        (set, r#"{"$set": {"lastUpdated": {"at": "2025-01-01T00:00:03.000Z"}}}"#),
+        (set, r#"{"$set": "lastUpdated"}"#),
+        (set, r#"{"$set": ["lastUpdated"]}"#),
+        (set, r#"["$set"]"#),
+        (set, r#"{"$set": {"messages": []}}"#),
+        // Hazards: a lone surrogate, NaN.
+        (set, r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z\ud800"}}"#),
+        (set, r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}, "n": NaN}"#),
+        // Two in a row, one right after the metadata line.
+        (set, "{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"$set\": {\"lastUpdated\": \"b\"}}"),
+        (r#""kind": "main"}"#, "\"kind\": \"main\"}\n{\"$set\": {\"lastUpdated\": \"2025-01-01T00:00:00.500Z\"}}"),
+    ];
+    let mut fast_sets = 0;
+    for edit in edits {
+        let doc = gemini_session(*edit);
+        let options = |exact_only| ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() };
+        let (fast, exact) = (parse_trace(doc.clone().into_bytes(), &options(false)).unwrap(), parse_trace(doc.clone().into_bytes(), &options(true)).unwrap());
+        fast_sets += fast.events.iter().filter(|e| matches!(&e.body, EventBody::KeyValue(kv) if kv.key == "$set" && kv.value.source_range().is_some())).count();
+        assert_eq!(fast.metadata, exact.metadata, "edit {edit:?}: session metadata differs");
+        lines_and_queries_agree(&doc, edit);
+        for format in [None, Some("gemini-cli")] {
+            same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+        let run = |exact_only| parse_trace(doc.clone().into_bytes(), &options(exact_only)).ok().and_then(|t| agent_run_text(&t, &TextOptions::default(), None).ok()).map(|t| t.concat());
+        assert_eq!(run(false), run(true), "edit {edit:?}: AgentRun texts differ");
+    }
+    // The plain ones were read from the bytes.
+    assert!(fast_sets >= 7, "only {fast_sets} `$set` lines read fast");
+}
+
 /// The events' lines (a mirrored turn's written from its bytes) and the
 /// first free-text queries (searched in place) are the exact path's; returns
 /// how many key-value values the fast path left in the source.
@@ -173,7 +230,7 @@ fn lines_and_queries_agree(doc: &str, edit: &(&str, &str)) -> usize {
     let n = in_source(&fast);
     assert_eq!(in_source(&exact), 0, "edit {edit:?}");
     assert_eq!(lines(&fast), lines(&exact), "edit {edit:?}: lines differ");
-    for needle in ["ls", "functionresponse", "a b", "no such", "output\":\"a", "c1", "qu", "ak", "ki", "bo", "ab", "\\/"] {
+    for needle in ["lastupdated", "00:03", "u00e9", "$set", "ls", "functionresponse", "a b", "no such", "output\":\"a", "c1", "qu", "ak", "ki", "bo", "ab", "\\/"] {
         let (fast, exact) = (parse(false), parse(true));
         let hits = |t: &Trace| filter(t, needle, &mut QueryIndex::default()).unwrap();
         assert_eq!(hits(&fast), hits(&exact), "edit {edit:?}: {needle:?} finds other events");

@@ -102,6 +102,12 @@ impl<'r, 'a> Emitter<'r, 'a> {
                     }
                     self.nested(msgs, others);
                 }
+                Item::Touch { range, path, set, time } => {
+                    // As `Set` with a bare `lastUpdated`: the record has no
+                    // other key, so its metadata is empty.
+                    let body = EventBody::KeyValue(KeyValue { key: "$set".to_string(), value: self.out.json(set) });
+                    self.out.push_event(body, "$set", range, path, Some(time));
+                }
                 Item::Meta { range, path, mut value, msgs, others } => {
                     value.remove("messages");
                     let time = value.get("startTime").and_then(Value::as_str).map(str::to_string);

@@ -51,6 +51,9 @@ pub enum Item {
     Message(usize),
     /// `{"$set": {...}}`, with the messages of a checkpoint (`$set.messages`).
     Set { range: Range<usize>, path: String, value: Map<String, Value>, msgs: Vec<usize>, others: Vec<Nested> },
+    /// `{"$set": {"lastUpdated": "…"}}` read from the bytes: the range of
+    /// the `$set` object and the decoded `lastUpdated`.
+    Touch { range: Range<usize>, path: String, set: Range<usize>, time: String },
     /// The metadata line (string `sessionId` and `projectHash`), or a whole
     /// older session on one line, with its messages.
     Meta { range: Range<usize>, path: String, value: Map<String, Value>, msgs: Vec<usize>, others: Vec<Nested> },
@@ -62,7 +65,7 @@ impl Plan {
     /// Where the session's first record starts.
     pub fn start(&self) -> Option<usize> {
         Some(match self.items.first()? {
-            Item::Broken { range, .. } | Item::Rewind { range, .. } | Item::Set { range, .. } | Item::Meta { range, .. } | Item::Other { range, .. } => range.start,
+            Item::Broken { range, .. } | Item::Rewind { range, .. } | Item::Set { range, .. } | Item::Touch { range, .. } | Item::Meta { range, .. } | Item::Other { range, .. } => range.start,
             Item::Message(m) => self.msgs.get(*m)?.range.start,
         })
     }
@@ -148,6 +151,12 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
                 p.items.push(Item::Message(m));
                 continue;
             }
+            if let Some((set, time)) = touch_in_bytes(out, b, ends, &r.range, &mut scratch) {
+                let Some((p, _, _)) = sessions.last_mut() else { break };
+                p.metadata.insert("lastUpdated".to_string(), Value::String(time.clone()));
+                p.items.push(Item::Touch { range: r.range, path: r.path, set, time });
+                continue;
+            }
         }
         let v = if r.broken { None } else { out.parse_record(&r.range, &r.path).ok() };
         let meta = v.as_ref().and_then(Value::as_object).is_some_and(|o| {
@@ -194,6 +203,34 @@ fn message_in_bytes(
         }
     }
     Some((id, calls))
+}
+
+/// A record that is only `{"$set": {"lastUpdated": "…"}}` (Gemini CLI
+/// writes one after every message), read from the bytes: the range of the
+/// `$set` object and the decoded time. `None` for anything else (another
+/// key, an escaped or repeated one, a `lastUpdated` that is no string):
+/// then it is parsed.
+fn touch_in_bytes(
+    out: &crate::import::Builder,
+    b: &[u8],
+    ends: &scan::ContainerEnds,
+    r: &Range<usize>,
+    scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
+) -> Option<(Range<usize>, String)> {
+    if !out.reads_fast(r) {
+        return None;
+    }
+    let (members, _, inner) = scratch;
+    read::members(b, scan::skip_ws(b, r.start), ends, members)?;
+    let [set] = members.as_slice() else { return None };
+    let f = Fields::find(b, members, [b"$set"])?;
+    f.get(members, 0).filter(|m| m.kind == Kind::Object)?;
+    read::members(b, set.value.start, ends, inner)?;
+    let [time] = inner.as_slice() else { return None };
+    let g = Fields::find(b, inner, [b"lastUpdated"])?;
+    g.get(inner, 0).filter(|m| m.kind == Kind::String)?;
+    let text = out.text(time.inner(), time.escaped).decoded().into_owned();
+    Some((set.value.clone(), text))
 }
 
 /// A metadata record: string `sessionId` and `projectHash` (the older
