@@ -57,7 +57,6 @@ pub struct Scratch {
     line: Vec<Member>,
     pub(super) payload: Vec<Member>,
     pub(super) part: Vec<Member>,
-    pub(super) usage: Vec<Member>,
     items: Vec<Range<usize>>,
     decoded: String,
 }
