@@ -27,7 +27,7 @@ use super::messages::INPUT;
 use super::convert::TOOL_RESULT;
 use super::genai_schema::ATTRIBUTES;
 use super::messages::{OUTPUT, SYSTEM};
-use super::reader::{SpanRec, SpanTexts};
+use super::reader::{SpanFields, SpanRec, SpanTexts};
 use super::schema::{self, get, Message};
 use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
@@ -148,7 +148,7 @@ impl Reader<'_, '_> {
             return None;
         }
         read::members(self.b, range.start, self.ends, members)?;
-        let (span, list) = self.object(members, &schema::SPAN, "attributes")?;
+        let (fields, list) = self.span_fields(members)?;
         let mut attrs = Map::new();
         let mut input_text = None;
         let mut texts = SpanTexts::default();
@@ -195,7 +195,8 @@ impl Reader<'_, '_> {
         Some(SpanRec {
             range: range.clone(),
             path: String::new(),
-            span,
+            span: Map::new(),
+            fields,
             attrs,
             resource: Rc::new(Map::new()),
             scope: Rc::new(Value::Null),
@@ -204,6 +205,57 @@ impl Reader<'_, '_> {
             input_text,
             texts,
         })
+    }
+
+    /// A span's fields read from its `members`, and where its attribute
+    /// list is; `None` where [`Reader::object`] gives `None`. The ids and
+    /// times, written plainly, are checked and read from their bytes; any
+    /// other member is built and checked alone (`schema::check_member`),
+    /// and only the walk's fields are kept (no span object is built: the
+    /// event's metadata is read from the source).
+    fn span_fields(&self, members: &[Member]) -> Option<(SpanFields, Option<Range<usize>>)> {
+        let mut fields = SpanFields::default();
+        let mut list = None;
+        for (n, m) in members.iter().enumerate() {
+            let key = self.b.get(m.key.clone())?;
+            if m.key_escaped || !schema::is_json_name(&schema::SPAN, key) || members.get(..n)?.iter().any(|o| self.b.get(o.key.clone()) == Some(key)) {
+                return None;
+            }
+            let plain = (m.kind == Kind::String && !m.escaped).then(|| self.b.get(m.inner())).flatten();
+            match (key, plain) {
+                (b"attributes", _) if m.kind == Kind::Array => list = Some(m.value.clone()),
+                (b"attributes", _) => return None,
+                // `Ty::HexId`: an even number of hex digits.
+                (b"traceId" | b"spanId" | b"parentSpanId", Some(id)) if id.len() % 2 == 0 && id.iter().all(u8::is_ascii_hexdigit) => {
+                    let id = std::str::from_utf8(id).ok()?.to_string();
+                    match key {
+                        b"traceId" => fields.trace_id = id,
+                        b"spanId" => fields.span_id = id,
+                        _ => fields.parent_span_id = id,
+                    }
+                }
+                // A `fixed64` of up to 19 digits: in range, and `nanos` reads it.
+                (b"startTimeUnixNano" | b"endTimeUnixNano", Some(digits)) if (1..=19).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) => {
+                    let n = digits.iter().fold(0u64, |n, c| n * 10 + u64::from(c - b'0'));
+                    if key == b"startTimeUnixNano" {
+                        fields.start = n;
+                    } else {
+                        fields.end = n;
+                    }
+                }
+                _ => {
+                    let key = std::str::from_utf8(key).ok()?;
+                    let v = crate::json::build::value(self.b.get(m.value.clone())?)?;
+                    let mut problems = Vec::new();
+                    schema::check_member(&schema::SPAN, key, &v, &mut problems);
+                    if !problems.is_empty() {
+                        return None;
+                    }
+                    fields.set(key, &v);
+                }
+            }
+        }
+        Some((fields, list))
     }
 
     /// The usual attribute, `{"key":"…","value":{"stringValue":"…"}}` written
