@@ -237,6 +237,16 @@ fn otel_spans_read_fast_parse_the_same_both_ways() {
         (r#""kind":3"#, r#""kind":3,"x":1"#),
         (r#""name":"chat m""#, r#""name":7"#),
         (r#""name":"chat m""#, r#""name":"execute_tool \"ls\"""#),
+        // Attribute lists walked once with their span (`otel/span_walk.rs`):
+        // compact items and others side by side, braces inside a value.
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"ch}}at"}"#),
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"chat"} "#),
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"chat"}},{"key":"y","value":{"stringValue":"]}"#),
+        (r#"{"key":"gen_ai.operation.name","#, r#"{"key": "gen_ai.operation.name","#),
+        (r#"{"key":"gen_ai.operation.name","#, r#"{"key":"a","value":{"stringValue":"b","x":{}}},{"key":"gen_ai.operation.name","#),
+        (r#"{"key":"gen_ai.operation.name","#, r#" {"key":"gen_ai.operation.name","#),
+        (r#""attributes":["#, r#""attributes":[{"key":"z","value":{"stringValue":"q"}}],"attributes":["#),
+        (r#""attributes":["#, r#""attributes" : ["#),
         (r#""name":"chat m""#, r#""name":"chat \u006d""#),
         (r#""name":"chat m""#, r#""name":null"#),
         (r#""kind":3"#, r#""kind":"SPAN_KIND_CLIENT""#),

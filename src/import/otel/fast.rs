@@ -28,6 +28,7 @@ use super::convert::TOOL_RESULT;
 use super::genai_schema::ATTRIBUTES;
 use super::messages::{OUTPUT, SYSTEM};
 use super::reader::{SpanFields, SpanRec, SpanTexts};
+use super::span_walk::{span_members, AttrValue};
 use super::schema::{self, get, Message};
 use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
@@ -103,13 +104,6 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
 /// An object built without one of its lists, and where that list is.
 type ObjectWithList = (Map<String, Value>, Option<Range<usize>>);
 
-/// An attribute's value: a `stringValue`'s contents (and whether they hold
-/// an escape), or any other value object's bytes.
-enum AttrValue {
-    Text(Range<usize>, bool),
-    Other(Range<usize>),
-}
-
 struct Reader<'r, 'a> {
     out: &'r Builder<'a>,
     b: &'r [u8],
@@ -147,19 +141,19 @@ impl Reader<'_, '_> {
         if !self.out.can_defer_metadata(range) {
             return None;
         }
-        read::members(self.b, range.start, self.ends, members)?;
+        let mut items = Vec::new();
+        span_members(self.b, range.start, self.ends, members, &mut items)?;
         let (fields, list) = self.span_fields(members)?;
         let mut attrs = Map::new();
         let mut input_text = None;
         let mut texts = SpanTexts::default();
-        if let Some(list) = list {
-            let (mut items, mut kv, mut value) = (Vec::new(), Vec::new(), Vec::new());
-            read::items(self.b, list.start, self.ends, &mut items)?;
+        if list.is_some() {
+            let (mut kv, mut value) = (Vec::new(), Vec::new());
             let mut genai_at = [None; 3];
-            for (n, item) in items.iter().enumerate() {
-                let (name, found) = match self.compact_attribute(item) {
+            for (n, (item, compact)) in items.into_iter().enumerate() {
+                let (name, found) = match compact {
                     Some(found) => found,
-                    None => self.attribute(item, &mut kv, &mut value)?,
+                    None => self.attribute(&item, &mut kv, &mut value)?,
                 };
                 let name = std::str::from_utf8(self.b.get(name)?).ok()?;
                 if let Some(k) = ATTRIBUTES.iter().position(|(key, _)| *key == name) {
@@ -256,31 +250,6 @@ impl Reader<'_, '_> {
             }
         }
         Some((fields, list))
-    }
-
-    /// The usual attribute, `{"key":"…","value":{"stringValue":"…"}}` written
-    /// compactly (as exporters write it), matched byte for byte: what
-    /// [`Reader::attribute`] finds in it, without reading its two objects
-    /// member by member (that was a sixth of reading a request). `None`
-    /// for any other spelling.
-    fn compact_attribute(&self, item: &Range<usize>) -> Option<(Range<usize>, AttrValue)> {
-        const HEAD: &[u8] = br#"{"key":""#;
-        const MID: &[u8] = br#","value":{"stringValue":"#;
-        let b = self.b;
-        if !b.get(item.clone())?.starts_with(HEAD) {
-            return None;
-        }
-        let key_open = item.start + HEAD.len() - 1;
-        let (key_end, key_escaped) = read::string_end(b, key_open)?;
-        let open = key_end + MID.len();
-        if key_escaped || b.get(key_end..open)? != MID || b.get(open) != Some(&b'"') {
-            return None;
-        }
-        let (end, escaped) = self.ends.string_at(open).or_else(|| read::string_end(b, open))?;
-        if b.get(end..item.end)? != b"}}" {
-            return None;
-        }
-        Some((key_open + 1..key_end - 1, AttrValue::Text(open + 1..end - 1, escaped)))
     }
 
     /// An attribute `{"key": "…", "value": {…}}` read member by member: its
