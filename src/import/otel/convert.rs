@@ -120,17 +120,28 @@ pub const TOOL_RESULT: &str = "gen_ai.tool.call.result";
 
 /// What a tool span says about its call: name, call id, arguments, result
 /// (as the result event shows it).
-pub struct ToolSpan {
+pub struct ToolSpan<'a> {
     pub name: String,
     pub call_id: Option<String>,
-    pub arguments: Arguments,
+    /// The arguments attribute, read ([`ToolSpan::arguments`]) only when
+    /// the span makes its own call event: a call a message made already
+    /// (nearly every tool span's) keeps that message's arguments, and
+    /// parsing the span's JSON text for nothing was 2% of an otel parse.
+    arguments: Option<&'a Value>,
     pub result: Option<Content>,
+}
+
+impl ToolSpan<'_> {
+    /// The call's arguments, as a call event shows them.
+    pub fn arguments(&self) -> Arguments {
+        chat::arguments(self.arguments)
+    }
 }
 
 /// A tool span (`gen_ai.operation.name` = `execute_tool`, or OpenInference
 /// kind `TOOL`), else None. `result_text`: its `gen_ai.tool.call.result`
 /// string when a fast reader left it in the source (`attrs` holds `null`).
-pub fn tool_span(a: &Map<String, Value>, span_name: &str, result_text: Option<&Text>) -> Option<ToolSpan> {
+pub fn tool_span<'a>(a: &'a Map<String, Value>, span_name: &str, result_text: Option<&Text>) -> Option<ToolSpan<'a>> {
     let genai = str_of(a, "gen_ai.operation.name") == Some("execute_tool");
     let oi = str_of(a, "openinference.span.kind").is_some_and(|k| k.eq_ignore_ascii_case("TOOL"));
     if !genai && !oi {
@@ -147,7 +158,7 @@ pub fn tool_span(a: &Map<String, Value>, span_name: &str, result_text: Option<&T
         Some(t) => Some(Content::Text(t.clone())),
         None => [TOOL_RESULT, "output.value", "output"].iter().find_map(|k| a.get(*k)).map(|v| chat::content_value(Some(&json_in_text(v)))),
     };
-    Some(ToolSpan { name, call_id, arguments: chat::arguments(args), result })
+    Some(ToolSpan { name, call_id, arguments: args, result })
 }
 
 /// A result kept as the text it was, unless it is structured already.

@@ -365,13 +365,13 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
 
     /// A tool span's call: the message's call with its id, else (no message
     /// made it) a call event from the span.
-    fn tool_call(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan) -> (convert::ToolSpan, CallRef) {
+    fn tool_call<'t>(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan<'t>) -> (convert::ToolSpan<'t>, CallRef) {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let known = t.call_id.as_ref().and_then(|id| self.calls.get(id)).copied().filter(|c| !self.out.answered(*c));
         let call = match known {
             Some(c) => c,
             None => {
-                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments.clone(), result: None });
+                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments(), result: None });
                 let start = rfc3339(s.fields.start);
                 let index = self.out.push_event(body, "tool span", s.range.clone(), attrs_path.clone(), start);
                 if let Some(e) = self.out.event_mut(index) {
@@ -388,7 +388,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     /// A tool span's result, answering its call.
-    fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan, call: CallRef, failed: bool, at: Option<String>) {
+    fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan<'_>, call: CallRef, failed: bool, at: Option<String>) {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let status = if failed { ToolStatus::Error } else if t.result.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
         let content = match (t.result, failed) {
