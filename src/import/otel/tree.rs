@@ -170,7 +170,9 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let Some(s) = spans.get(i) else { return };
         let (start, end) = (s.fields.start, s.fields.end);
         let failed = status_code(s) == 2;
-        let index = self.out.push_event(EventBody::Span(ModelSpan { name: (**path).clone(), phase: SpanPhase::Begin }), "span", s.range.clone(), s.path.clone(), rfc3339(start));
+        // Formatted once: the begin event and the input messages are at the start.
+        let start_at = rfc3339(start);
+        let index = self.out.push_event(EventBody::Span(ModelSpan { name: (**path).clone(), phase: SpanPhase::Begin }), "span", s.range.clone(), s.path.clone(), start_at.clone());
         // Left in the source when it can be: held built, every chat span's
         // attributes (the conversation so far, as JSON text) were the bulk
         // of the model, 4.6 times the file.
@@ -223,7 +225,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         };
         // In time order: what was sent, the call a tool span makes, the
         // span's own events, what came back.
-        let output = self.conversation(s, path, sent, read, &x.output, rfc3339(start));
+        let output = self.conversation(s, path, sent, read, &x.output, start_at.clone());
         let tool = tool_span(&s.attrs, &s.fields.name, s.texts.result.as_ref()).map(|t| self.tool_call(s, path, t));
         for (k, (name, attrs, at)) in events.iter().enumerate() {
             let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
@@ -247,7 +249,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 e.metadata = attrs.clone().into();
             }
         }
-        let at = rfc3339(end).or(rfc3339(start));
+        let at = rfc3339(end).or(start_at);
         for m in output {
             self.message(s, path, m, "output", at.clone());
         }
