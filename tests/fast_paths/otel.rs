@@ -210,6 +210,43 @@ fn otel_spans_read_fast_parse_the_same_both_ways() {
         (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""trace\u0049d":"5b8efff798038103d269b633813fc60c""#),
         (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":1767225602000000000"#),
         (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"soon""#),
+        // The ids and times the fast reader checks and reads from their
+        // bytes (`fast::Reader::span_fields`), and those it builds instead.
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""traceId":"5b8efff798038103d269b633813fc60""#),
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""traceId":"5b8efff798038103d269b633813fc60g""#),
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""traceId":"5b8efff798038103d269b633813fc60\u0063""#),
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""traceId":null"#),
+        (r#""traceId":"5b8efff798038103d269b633813fc60c""#, r#""traceId":"""#),
+        (r#""spanId":"aaaaaaaaaaaaaaa3""#, r#""spanId":"aaaaaaaaaaaaaaa""#),
+        (r#""spanId":"aaaaaaaaaaaaaaa3""#, r#""spanId":7"#),
+        (r#""parentSpanId":"aaaaaaaaaaaaaaa0""#, r#""parentSpanId":"aaaaaaaaaaaaaaa\u0030""#),
+        (r#""parentSpanId":"aaaaaaaaaaaaaaa0""#, r#""parentSpanId":"aaaaaaaaaaaaaaa0 ""#),
+        (r#""parentSpanId":"aaaaaaaaaaaaaaa0""#, r#""parentSpanId":"aaaaaaaaaaaaaaa3""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"01767225602000000000""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"17672256020000000000""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"99999999999999999999""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"-1767225602000000000""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"1767225602\u0030000000000""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"1767225699000000000""#),
+        (r#""startTimeUnixNano":"1767225602000000000""#, r#""startTimeUnixNano":"1""#),
+        (r#""endTimeUnixNano":"1767225602000500000""#, r#""endTimeUnixNano":"1767225602900500000""#),
+        (r#""endTimeUnixNano":"1767225602000500000""#, r#""endTimeUnixNano":"-0""#),
+        (r#""endTimeUnixNano":"1767225602000500000""#, r#""endTimeUnixNano":1.5"#),
+        (r#""kind":3"#, r#""kind":2147483648"#),
+        (r#""kind":3"#, r#""kind":3,"x":1"#),
+        (r#""name":"chat m""#, r#""name":7"#),
+        (r#""name":"chat m""#, r#""name":"execute_tool \"ls\"""#),
+        // Attribute lists walked once with their span (`otel/span_walk.rs`):
+        // compact items and others side by side, braces inside a value.
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"ch}}at"}"#),
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"chat"} "#),
+        (r#"{"stringValue":"chat"}"#, r#"{"stringValue":"chat"}},{"key":"y","value":{"stringValue":"]}"#),
+        (r#"{"key":"gen_ai.operation.name","#, r#"{"key": "gen_ai.operation.name","#),
+        (r#"{"key":"gen_ai.operation.name","#, r#"{"key":"a","value":{"stringValue":"b","x":{}}},{"key":"gen_ai.operation.name","#),
+        (r#"{"key":"gen_ai.operation.name","#, r#" {"key":"gen_ai.operation.name","#),
+        (r#""attributes":["#, r#""attributes":[{"key":"z","value":{"stringValue":"q"}}],"attributes":["#),
+        (r#""attributes":["#, r#""attributes" : ["#),
         (r#""name":"chat m""#, r#""name":"chat \u006d""#),
         (r#""name":"chat m""#, r#""name":null"#),
         (r#""kind":3"#, r#""kind":"SPAN_KIND_CLIENT""#),
@@ -378,4 +415,31 @@ fn re_sent_outputs_parse_the_same_both_ways() {
         }
         same_agent_run_text(&d, "otel").unwrap();
     }
+}
+
+/// A tool span whose call no message made shows that call with the span's
+/// arguments (`convert::ToolSpan::arguments`, parsed only then); a call a
+/// message made keeps the message's arguments.
+#[test]
+fn tool_spans_show_their_arguments_when_they_make_the_call() {
+    use agent_trace_viewer::model::EventBody;
+    use agent_trace_viewer::{parse_trace, ParseOptions};
+    let t = "5b8efff798038103d269b633813fc60c";
+    let tool = |id: &str, parent: &str, start: u64| {
+        json!({"traceId": t, "spanId": id, "parentSpanId": parent, "name": "execute_tool ls", "kind": 1,
+            "startTimeUnixNano": (1_767_225_600_000_000_000u64 + start * 1_000_000).to_string(), "endTimeUnixNano": (1_767_225_600_000_000_000u64 + start * 1_000_000 + 500).to_string(),
+            "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", &format!("call-{id}")),
+                text_attr("gen_ai.tool.call.arguments", &format!(r#"{{"path":"/span/{id}"}}"#)), text_attr("gen_ai.tool.call.result", "a")]})
+    };
+    let call = json!({"role": "assistant", "parts": [{"type": "tool_call", "id": "call-aaaaaaaaaaaaaaa2", "name": "ls", "arguments": {"path": "/message"}}]});
+    let spans = vec![chat(t, "aaaaaaaaaaaaaaa1", 1000, "be brief", &[user("go")], &[call]), tool("aaaaaaaaaaaaaaa2", "aaaaaaaaaaaaaaa0", 2000), tool("aaaaaaaaaaaaaaa3", "aaaaaaaaaaaaaaa0", 3000)];
+    let doc = serde_json::to_string(&json!({"resourceSpans": [{"scopeSpans": [{"scope": {"name": "s"}, "spans": spans}]}]})).unwrap();
+    for exact_only in [false, true] {
+        let trace = parse_trace(doc.clone().into_bytes(), &ParseOptions { format: Some("otel".to_string()), exact_only, ..Default::default() }).unwrap();
+        let mut args: Vec<String> = trace.events.iter().filter_map(|e| if let EventBody::Message(m) = &e.body { Some(m.tool_calls.iter().map(|c| c.arguments.display()).collect::<Vec<_>>()) } else { None }).flatten().collect();
+        args.extend(trace.events.iter().filter_map(|e| if let EventBody::ToolCall(c) = &e.body { Some(c.arguments.display()) } else { None }));
+        assert_eq!(args.len(), 2, "{args:?}");
+        assert!(args[0].contains("/message") && args[1].contains("/span/aaaaaaaaaaaaaaa3"), "{args:?}");
+    }
+    same_both_ways(doc.as_bytes(), Some("otel")).unwrap();
 }

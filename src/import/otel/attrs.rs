@@ -57,9 +57,9 @@ pub fn str_of<'a>(a: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     a.get(key).and_then(Value::as_str)
 }
 
-/// A count attribute (an int, or a string or float holding one).
-pub fn count(a: &Map<String, Value>, key: &str) -> Option<u64> {
-    match a.get(key)? {
+/// A count attribute's value (an int, or a string or float holding one).
+pub fn count_of(v: &Value) -> Option<u64> {
+    match v {
         Value::Number(n) => n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,

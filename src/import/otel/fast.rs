@@ -27,7 +27,8 @@ use super::messages::INPUT;
 use super::convert::TOOL_RESULT;
 use super::genai_schema::ATTRIBUTES;
 use super::messages::{OUTPUT, SYSTEM};
-use super::reader::{SpanRec, SpanTexts};
+use super::reader::{SpanFields, SpanRec, SpanTexts};
+use super::span_walk::{span_members, AttrValue};
 use super::schema::{self, get, Message};
 use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
@@ -103,13 +104,6 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
 /// An object built without one of its lists, and where that list is.
 type ObjectWithList = (Map<String, Value>, Option<Range<usize>>);
 
-/// An attribute's value: a `stringValue`'s contents (and whether they hold
-/// an escape), or any other value object's bytes.
-enum AttrValue {
-    Text(Range<usize>, bool),
-    Other(Range<usize>),
-}
-
 struct Reader<'r, 'a> {
     out: &'r Builder<'a>,
     b: &'r [u8],
@@ -147,19 +141,19 @@ impl Reader<'_, '_> {
         if !self.out.can_defer_metadata(range) {
             return None;
         }
-        read::members(self.b, range.start, self.ends, members)?;
-        let (span, list) = self.object(members, &schema::SPAN, "attributes")?;
+        let mut items = Vec::new();
+        span_members(self.b, range.start, self.ends, members, &mut items)?;
+        let (fields, list) = self.span_fields(members)?;
         let mut attrs = Map::new();
         let mut input_text = None;
         let mut texts = SpanTexts::default();
-        if let Some(list) = list {
-            let (mut items, mut kv, mut value) = (Vec::new(), Vec::new(), Vec::new());
-            read::items(self.b, list.start, self.ends, &mut items)?;
+        if list.is_some() {
+            let (mut kv, mut value) = (Vec::new(), Vec::new());
             let mut genai_at = [None; 3];
-            for (n, item) in items.iter().enumerate() {
-                let (name, found) = match self.compact_attribute(item) {
+            for (n, (item, compact)) in items.into_iter().enumerate() {
+                let (name, found) = match compact {
                     Some(found) => found,
-                    None => self.attribute(item, &mut kv, &mut value)?,
+                    None => self.attribute(&item, &mut kv, &mut value)?,
                 };
                 let name = std::str::from_utf8(self.b.get(name)?).ok()?;
                 if let Some(k) = ATTRIBUTES.iter().position(|(key, _)| *key == name) {
@@ -195,7 +189,8 @@ impl Reader<'_, '_> {
         Some(SpanRec {
             range: range.clone(),
             path: String::new(),
-            span,
+            span: Map::new(),
+            fields,
             attrs,
             resource: Rc::new(Map::new()),
             scope: Rc::new(Value::Null),
@@ -206,29 +201,55 @@ impl Reader<'_, '_> {
         })
     }
 
-    /// The usual attribute, `{"key":"…","value":{"stringValue":"…"}}` written
-    /// compactly (as exporters write it), matched byte for byte: what
-    /// [`Reader::attribute`] finds in it, without reading its two objects
-    /// member by member (that was a sixth of reading a request). `None`
-    /// for any other spelling.
-    fn compact_attribute(&self, item: &Range<usize>) -> Option<(Range<usize>, AttrValue)> {
-        const HEAD: &[u8] = br#"{"key":""#;
-        const MID: &[u8] = br#","value":{"stringValue":"#;
-        let b = self.b;
-        if !b.get(item.clone())?.starts_with(HEAD) {
-            return None;
+    /// A span's fields read from its `members`, and where its attribute
+    /// list is; `None` where [`Reader::object`] gives `None`. The ids and
+    /// times, written plainly, are checked and read from their bytes; any
+    /// other member is built and checked alone (`schema::check_member`),
+    /// and only the walk's fields are kept (no span object is built: the
+    /// event's metadata is read from the source).
+    fn span_fields(&self, members: &[Member]) -> Option<(SpanFields, Option<Range<usize>>)> {
+        let mut fields = SpanFields::default();
+        let mut list = None;
+        for (n, m) in members.iter().enumerate() {
+            let key = self.b.get(m.key.clone())?;
+            if m.key_escaped || !schema::is_json_name(&schema::SPAN, key) || members.get(..n)?.iter().any(|o| self.b.get(o.key.clone()) == Some(key)) {
+                return None;
+            }
+            let plain = (m.kind == Kind::String && !m.escaped).then(|| self.b.get(m.inner())).flatten();
+            match (key, plain) {
+                (b"attributes", _) if m.kind == Kind::Array => list = Some(m.value.clone()),
+                (b"attributes", _) => return None,
+                // `Ty::HexId`: an even number of hex digits.
+                (b"traceId" | b"spanId" | b"parentSpanId", Some(id)) if id.len() % 2 == 0 && id.iter().all(u8::is_ascii_hexdigit) => {
+                    let id = std::str::from_utf8(id).ok()?.to_string();
+                    match key {
+                        b"traceId" => fields.trace_id = id,
+                        b"spanId" => fields.span_id = id,
+                        _ => fields.parent_span_id = id,
+                    }
+                }
+                // A `fixed64` of up to 19 digits: in range, and `nanos` reads it.
+                (b"startTimeUnixNano" | b"endTimeUnixNano", Some(digits)) if (1..=19).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) => {
+                    let n = digits.iter().fold(0u64, |n, c| n * 10 + u64::from(c - b'0'));
+                    if key == b"startTimeUnixNano" {
+                        fields.start = n;
+                    } else {
+                        fields.end = n;
+                    }
+                }
+                _ => {
+                    let key = std::str::from_utf8(key).ok()?;
+                    let v = crate::json::build::value(self.b.get(m.value.clone())?)?;
+                    let mut problems = Vec::new();
+                    schema::check_member(&schema::SPAN, key, &v, &mut problems);
+                    if !problems.is_empty() {
+                        return None;
+                    }
+                    fields.set(key, &v);
+                }
+            }
         }
-        let key_open = item.start + HEAD.len() - 1;
-        let (key_end, key_escaped) = read::string_end(b, key_open)?;
-        let open = key_end + MID.len();
-        if key_escaped || b.get(key_end..open)? != MID || b.get(open) != Some(&b'"') {
-            return None;
-        }
-        let (end, escaped) = self.ends.string_at(open).or_else(|| read::string_end(b, open))?;
-        if b.get(end..item.end)? != b"}}" {
-            return None;
-        }
-        Some((key_open + 1..key_end - 1, AttrValue::Text(open + 1..end - 1, escaped)))
+        Some((fields, list))
     }
 
     /// An attribute `{"key": "…", "value": {…}}` read member by member: its

@@ -18,6 +18,7 @@ mod messages;
 mod output_reuse;
 mod reader;
 mod schema;
+mod span_walk;
 mod time;
 mod tree;
 

@@ -204,6 +204,18 @@ pub fn check_object(o: &Map<String, Value>, message: &'static Message, skip: &[&
     check_object_at(o, message, skip, &mut Vec::new(), out);
 }
 
+/// [`check_object`]'s verdict on one member `key` of a `message` object
+/// whose keys are each written once, by JSON names: a fast reader checks
+/// the members it builds one by one, and reads the others from the bytes.
+pub fn check_member(message: &'static Message, key: &str, v: &Value, out: &mut Vec<Problem>) {
+    let mut at = vec![At::Key(key)];
+    match field(message, key) {
+        None => push(out, &at, format!("`{key}` is not a field of {}", message.name)),
+        Some(fl) if !v.is_null() => check_field(v, fl, &mut at, out),
+        Some(_) => {}
+    }
+}
+
 /// A step of the path being checked, borrowed from the value: made a
 /// [`Seg`] only for a problem (a `String` per member checked was a third
 /// of checking a span).

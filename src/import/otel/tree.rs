@@ -40,7 +40,7 @@ pub fn runs(spans: &[SpanRec], out: &mut Builder) {
     let mut order: Vec<String> = Vec::new();
     let mut members: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, s) in spans.iter().enumerate() {
-        let trace = s.str_field("traceId").to_ascii_lowercase();
+        let trace = s.fields.trace_id.to_ascii_lowercase();
         let entry = members.entry(trace.clone()).or_insert_with(|| {
             order.push(trace);
             Vec::new()
@@ -92,7 +92,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let mut by_id: HashMap<&str, usize> = HashMap::new();
         for &i in indices {
             let Some(s) = self.spans.get(i) else { continue };
-            let id = s.str_field("spanId");
+            let id = s.fields.span_id.as_str();
             if id.is_empty() {
                 continue;
             }
@@ -104,13 +104,13 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let mut roots = Vec::new();
         for &i in indices {
             let Some(s) = self.spans.get(i) else { continue };
-            let parent = s.str_field("parentSpanId");
+            let parent = s.fields.parent_span_id.as_str();
             match by_id.get(parent).filter(|&&p| p != i) {
                 Some(&p) if !parent.is_empty() => children.entry(p).or_default().push(i),
                 _ => roots.push(i),
             }
         }
-        let start = |i: &usize| self.spans.get(*i).and_then(|s| get(&s.span, &schema::SPAN, "startTimeUnixNano")).and_then(nanos).unwrap_or(0);
+        let start = |i: &usize| self.spans.get(*i).map_or(0, |s| s.fields.start);
         crate::sort::by_key(&mut roots, start);
         for list in children.values_mut() {
             crate::sort::by_key(list, start);
@@ -168,10 +168,11 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn begin(&mut self, i: usize, path: &std::rc::Rc<Vec<String>>) {
         let spans = self.spans;
         let Some(s) = spans.get(i) else { return };
-        let start = get(&s.span, &schema::SPAN, "startTimeUnixNano").and_then(nanos).unwrap_or(0);
-        let end = get(&s.span, &schema::SPAN, "endTimeUnixNano").and_then(nanos).unwrap_or(0);
+        let (start, end) = (s.fields.start, s.fields.end);
         let failed = status_code(s) == 2;
-        let index = self.out.push_event(EventBody::Span(ModelSpan { name: (**path).clone(), phase: SpanPhase::Begin }), "span", s.range.clone(), s.path.clone(), rfc3339(start));
+        // Formatted once: the begin event and the input messages are at the start.
+        let start_at = rfc3339(start);
+        let index = self.out.push_event(EventBody::Span(ModelSpan { name: (**path).clone(), phase: SpanPhase::Begin }), "span", s.range.clone(), s.path.clone(), start_at.clone());
         // Left in the source when it can be: held built, every chat span's
         // attributes (the conversation so far, as JSON text) were the bulk
         // of the model, 4.6 times the file.
@@ -187,10 +188,8 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             e.metadata = metadata;
             e.facts = convert::facts(&s.attrs, duration_ms(start, end));
         }
-        let events: Vec<(String, Map<String, Value>, Option<u64>)> = get(&s.span, &schema::SPAN, "events")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+        let events: Vec<(String, Map<String, Value>, Option<u64>)> = s.fields.events
+            .iter()
             .map(|e| {
                 let name = e.get("name").and_then(Value::as_str).unwrap_or("").to_string();
                 (name, key_values(e.get("attributes")), e.get("timeUnixNano").and_then(nanos))
@@ -226,8 +225,8 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         };
         // In time order: what was sent, the call a tool span makes, the
         // span's own events, what came back.
-        let output = self.conversation(s, path, sent, read, &x.output, rfc3339(start));
-        let tool = tool_span(&s.attrs, s.str_field("name"), s.texts.result.as_ref()).map(|t| self.tool_call(s, path, t));
+        let output = self.conversation(s, path, sent, read, &x.output, start_at.clone());
+        let tool = tool_span(&s.attrs, &s.fields.name, s.texts.result.as_ref()).map(|t| self.tool_call(s, path, t));
         for (k, (name, attrs, at)) in events.iter().enumerate() {
             let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
             if consumed {
@@ -250,7 +249,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 e.metadata = attrs.clone().into();
             }
         }
-        let at = rfc3339(end).or(rfc3339(start));
+        let at = rfc3339(end).or(start_at);
         for m in output {
             self.message(s, path, m, "output", at.clone());
         }
@@ -295,15 +294,15 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
 
     fn end(&mut self, i: usize, path: &[String]) {
         let Some(s) = self.spans.get(i) else { return };
-        let end = get(&s.span, &schema::SPAN, "endTimeUnixNano").and_then(nanos).unwrap_or(0);
+        let end = s.fields.end;
         let index = self.out.push_event(EventBody::Span(ModelSpan { name: path.to_vec(), phase: SpanPhase::End }), "span", s.range.clone(), s.path.clone(), rfc3339(end));
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some(path.to_vec());
             e.failed = status_code(s) == 2;
-            if let Some(st) = get(&s.span, &schema::SPAN, "status") {
+            if let Some(st) = &s.fields.status {
                 e.metadata.insert("status".to_string(), st.clone());
             }
-            e.metadata.insert("span_id".to_string(), Value::String(s.str_field("spanId").to_string()));
+            e.metadata.insert("span_id".to_string(), Value::String(s.fields.span_id.clone()));
         }
     }
 
@@ -368,14 +367,14 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
 
     /// A tool span's call: the message's call with its id, else (no message
     /// made it) a call event from the span.
-    fn tool_call(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan) -> (convert::ToolSpan, CallRef) {
+    fn tool_call<'t>(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan<'t>) -> (convert::ToolSpan<'t>, CallRef) {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let known = t.call_id.as_ref().and_then(|id| self.calls.get(id)).copied().filter(|c| !self.out.answered(*c));
         let call = match known {
             Some(c) => c,
             None => {
-                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments.clone(), result: None });
-                let start = get(&s.span, &schema::SPAN, "startTimeUnixNano").and_then(nanos).and_then(rfc3339);
+                let body = EventBody::ToolCall(ToolCall { id: t.call_id.clone(), function: t.name.clone(), arguments: t.arguments(), result: None });
+                let start = rfc3339(s.fields.start);
                 let index = self.out.push_event(body, "tool span", s.range.clone(), attrs_path.clone(), start);
                 if let Some(e) = self.out.event_mut(index) {
                     e.span = Some(path.to_vec());
@@ -391,12 +390,12 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     }
 
     /// A tool span's result, answering its call.
-    fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan, call: CallRef, failed: bool, at: Option<String>) {
+    fn tool_result(&mut self, s: &SpanRec, path: &[String], t: convert::ToolSpan<'_>, call: CallRef, failed: bool, at: Option<String>) {
         let attrs_path = if s.flat { s.path.clone() } else { format!("{}.attributes", s.path) };
         let status = if failed { ToolStatus::Error } else if t.result.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
         let content = match (t.result, failed) {
             (Some(c), _) => c,
-            (None, true) => chat::content_value(get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("message"))),
+            (None, true) => chat::content_value(s.fields.status.as_ref().and_then(|st| st.get("message"))),
             (None, false) => Content::None,
         };
         let r = ToolResult { call_id: t.call_id, content, status, call: None, implicit_link: false };
@@ -410,7 +409,7 @@ fn is_message_event(name: &str) -> bool {
 
 /// A span's name: its own, else (flat attributes) its operation and model.
 fn name_of(s: &SpanRec) -> String {
-    let name = s.str_field("name");
+    let name = s.fields.name.as_str();
     if !name.is_empty() && !s.flat {
         return name.to_string();
     }
@@ -427,7 +426,7 @@ fn name_of(s: &SpanRec) -> String {
 
 /// `status.code` as a number (2 is ERROR).
 fn status_code(s: &SpanRec) -> i64 {
-    match get(&s.span, &schema::SPAN, "status").and_then(|st| st.get("code")) {
+    match s.fields.status.as_ref().and_then(|st| st.get("code")) {
         Some(Value::Number(n)) => n.as_i64().unwrap_or(0),
         Some(Value::String(c)) if c == "STATUS_CODE_ERROR" => 2,
         Some(Value::String(c)) if c == "STATUS_CODE_OK" => 1,
