@@ -149,6 +149,44 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
         (r#""parentUuid": "u3""#, r#""parentUuid": "u1""#),
         (r#""requestId": "req_1""#, r#""requestId": "req_1", "extra": 1e999"#),
         (r#""isSidechain": false"#, r#""isSidechain": true, "agentId": "ag7""#),
+        // Ids kept as the source's bytes where they hold no escape, decoded
+        // where they do: the turn, the usage counted once per
+        // `message.id` + `requestId`, and the tree must match them alike.
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_\u0032", "uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_3", "uuid": "a3""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": "msg_\u0032", "role": "assistant", "content": [{"type": "text""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": "msg_2 ", "role": "assistant", "content": [{"type": "text""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": "msg_2", "id": "msg_2", "role": "assistant", "content": [{"type": "text""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": null, "role": "assistant", "content": [{"type": "text""#),
+        (r#""model": "claude", "id": "msg_2""#, r#""model": "claude", "id": "msg_\u0032""#),
+        (r#""uuid": "a2""#, r#""uuid": "\u00e92""#),
+        (r#""parentUuid": "a2""#, r#""parentUuid": "\u00e92""#),
+        (r#""uuid": "a2""#, r#""uuid": "é2""#),
+        (r#""parentUuid": "a2""#, r#""parentUuid": "é2""#),
+        (r#""parentUuid": "a2""#, r#""parentUuid": "a\u0032""#),
+        (r#""uuid": "u5""#, r#""uuid": "u\u0035", "logicalParentUuid": "a\u0034""#),
+        (r#""logicalParentUuid": "s1""#, r#""logicalParentUuid": "s\u0031""#),
+        (r#""logicalParentUuid": "s1""#, r#""logicalParentUuid": 1"#),
+        // ccusage's schema read on the texts' bytes.
+        (r#""version": "2.1.39""#, r#""version": "2\u002e1.39""#),
+        (r#""version": "2.1.39""#, r#""version": "2.1.""#),
+        (r#""version": "2.1.39""#, r#""version": "2..39""#),
+        (r#""version": "2.1.39""#, r#""version": "2.1.3x""#),
+        (r#""version": "2.1.39""#, r#""version": "２.1.39""#),
+        (r#""version": "2.1.39""#, r#""version": """#),
+        (r#""sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591""#, r#""sessionId": "\u0020""#),
+        (r#""requestId": "req_1""#, r#""requestId": "\u0000""#),
+        (r#""model": "claude", "id": "msg_1""#, r#""model": "\u00e9", "id": "msg_1""#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02.000Z ""#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02Z""#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02.0000Z""#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 3, "output_tokens": 5, "speed": "f\u0061st"}"#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 3, "output_tokens": 5, "speed": "fast "}"#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 18446744073709551615, "output_tokens": 0, "cache_read_input_tokens": -0, "cache_creation_input_tokens": 1E2}"#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 99999999999999999999, "output_tokens": 10, "total_tokens": 0.5}"#),
+        (r#""type": "user""#, r#""type": "brand-new""#),
+        (r#""type": "user""#, r#""type": "br\u0061nd-new""#),
+        (r#""type": "user""#, r#""type": "pr\u006fgress""#),
     ];
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 6, "only {left_in_source} texts read fast");
@@ -245,4 +283,48 @@ fn claude_code_files_placed_early_the_same_both_ways() {
         super::model(&t)
     };
     assert_eq!(files(false), files(true));
+}
+
+/// A `progress` record's `data` is left in the source and only its `type`
+/// and (for a sub-agent's progress) `agentId` are read from its bytes: the
+/// session with a sub-agent run `ag7` after it, so that the call a progress
+/// names shows as the run's parent; edited in the ways that reading could
+/// misread `data`.
+#[test]
+fn claude_code_progress_read_fast_parse_the_same_both_ways() {
+    let data = r#""data": {"type": "hook_progress", "hookEvent": "PostToolUse", "command": "fmt"}"#;
+    let agent = r#""data": {"type": "agent_progress", "agentId": "ag7", "prompt": "p"}"#;
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (data, agent),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag7", "agentId": "ag8"}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag8", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "hook_progress", "type": "agent_progress", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "agent_progress", "type": "hook_progress", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "agent\u005fprogress", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "a\u00677"}"#),
+        (data, r#""data": {"type": "agent_progress", "agent\u0049d": "ag7"}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": 7}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": null}"#),
+        (data, r#""data": {"type": "agent_progress"}"#),
+        (data, r#""data": {"agentId": "ag7", "nested": {"type": "agent_progress"}}"#),
+        (data, r#""data": [{"type": "agent_progress", "agentId": "ag7"}]"#),
+        (data, r#""data": null"#),
+        (data, r#""data": 5"#),
+        (data, r#""data": {}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag7", "n": 1.50, "big": 123456789012345678901234567890}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag7"}, "data": {"type": "hook_progress"}"#),
+        (data, r#""data": {"type": "hook_progress"}, "data": {"type": "agent_progress", "agentId": "ag7"}"#),
+        (r#""parentToolUseID": "toolu_1", "#, ""),
+        (r#""parentToolUseID": "toolu_1""#, r#""parentToolUseID": 1"#),
+        (r#""parentToolUseID": "toolu_1""#, r#""parentToolUseID": "toolu_\u0032""#),
+        (r#""parentToolUseID": "toolu_1""#, r#""parentToolUseID": "toolu_9", "parentToolUseID": "toolu_2""#),
+    ];
+    let sub_agent = r#"{"parentUuid": null, "isSidechain": true, "agentId": "ag7", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "type": "user", "message": {"role": "user", "content": "sub"}, "uuid": "x1", "timestamp": "2025-01-01T00:00:10.000Z"}"#;
+    let with_agent = |edit: (&str, &str)| {
+        // The sub-agent's result (`toolUseResult.agentId`) names no agent here: the progress alone links it.
+        let session = claude_code_session(("", "")).replace(r#""agentId": "ag7", "status""#, r#""status""#);
+        format!("{}\n{sub_agent}", edited(&session, edit))
+    };
+    edits_parse_the_same(edits, "claude-code", with_agent);
 }

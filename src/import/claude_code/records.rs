@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
-use super::look::{Look, Read};
+use super::look::{Id, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
 use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
@@ -124,7 +124,7 @@ struct Reader<'r, 'a> {
     ends: &'r crate::json::ContainerEnds,
     hazards: &'r [usize],
     /// The usage counted so far (once per `message.id` + `requestId`).
-    usage: usage::Counted,
+    usage: usage::Counted<'r>,
     /// Tool calls by their `tool_use` id.
     calls: Lookup<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
@@ -135,19 +135,19 @@ struct Reader<'r, 'a> {
 
 /// What one run's reading keeps between records.
 #[derive(Default)]
-struct RunState {
+struct RunState<'b> {
     /// The assistant turn being written: its `message.id` and event.
-    turn: Option<(String, u32)>,
-    /// Calls of the run, with their record and place in it, to warn about unanswered ones.
-    sites: Vec<(CallRef, Range<usize>, Vec<Seg>)>,
-    nodes: Vec<branches::Node>,
+    turn: Option<(Id<'b>, u32)>,
+    /// Calls of the run, with their record and index in its content, to warn about unanswered ones.
+    sites: Vec<(CallRef, Range<usize>, usize)>,
+    nodes: Vec<branches::Node<'b>>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
     run_keys: [bool; RUN_KEYS.len()],
     title: Option<String>,
 }
 
-impl RunState {
+impl RunState<'_> {
     /// The run's keys the record has that the run has not yet: its first non-null values.
     fn run_keys<L: Look>(&mut self, o: &L) {
         for (k, have) in RUN_KEYS.iter().zip(&mut self.run_keys) {
@@ -162,8 +162,8 @@ impl RunState {
     }
 }
 
-impl Reader<'_, '_> {
-    fn run(&mut self, run: RunRecords) {
+impl<'r> Reader<'r, '_> {
+    fn run(&mut self, mut run: RunRecords) {
         let offset = run.records.first().map(|(r, _)| r.start);
         self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
@@ -171,7 +171,7 @@ impl Reader<'_, '_> {
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
             if let Some(v) = meta::read(self.out, rec, &mut run_meta) {
-                self.record(v, &rec.range, &rec.path, &mut state);
+                self.record(v, &rec.range, rec.path.clone(), &mut state);
             }
         }
         if let (true, Some(rec)) = (run.records.is_empty(), run.metas.first()) {
@@ -180,7 +180,9 @@ impl Reader<'_, '_> {
         if let (Some(agent), Some(call)) = (&run.agent, run_meta.tool_use_id()) {
             self.agent_calls.entry(agent.clone()).or_insert_with(|| call.to_string());
         }
-        for (range, path) in &run.records {
+        // Each record's path moves into its event (a copy each was an allocation).
+        for (range, path) in std::mem::take(&mut run.records) {
+            let range = &range;
             let fast = if self.out.exact_only() {
                 None
             } else {
@@ -193,7 +195,7 @@ impl Reader<'_, '_> {
                     self.fast_record(f.read, f.content, range, path, &mut state);
                 }
                 None => {
-                    let Ok(v) = self.out.parse_record(range, path) else { continue };
+                    let Ok(v) = self.out.parse_record(range, &path) else { continue };
                     if let Some(o) = v.as_object() {
                         state.run_keys(&o);
                     }
@@ -201,13 +203,13 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        for (call, range, segs) in std::mem::take(&mut state.sites) {
+        for (call, range, index) in std::mem::take(&mut state.sites) {
             if self.out.answered(call) {
                 continue;
             }
             let name = self.out.call(call).map(|c| c.function.clone()).unwrap_or_default();
             let message = format!("call to `{name}` has no tool_result in this session");
-            self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &segs, Some(call.event));
+            self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &CallBlock::segs(index), Some(call.event));
         }
         branches::mark(self.out, &state.nodes);
         let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id)?)));
@@ -228,27 +230,27 @@ impl Reader<'_, '_> {
     }
 
     /// One record read the exact way.
-    fn record(&mut self, v: Value, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn record(&mut self, v: Value, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let Value::Object(o) = v else {
             let at = self.out.next_event();
-            self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
-            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v.into() }), "(not an object)", range.clone(), path.to_string(), None);
+            self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.clone(), range.start, Some(at));
+            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v.into() }), "(not an object)", range.clone(), path, None);
             return;
         };
         let message = o.get("message").and_then(Value::as_object);
         let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default(); // (never unsure: parsed)
         let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
         let at = self.node(&mut read, results, state);
-        let usage = self.usage.take(read.usage.take());
+        let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());
         self.dispatch(o, read, range, path, state);
         self.fill_usage(usage, at);
     }
 
     /// One record the fast path read.
-    fn fast_record(&mut self, mut read: Read, content: FastContent, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn fast_record(&mut self, mut read: Read<'r>, content: FastContent, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let results = matches!(content, FastContent::OneResult { .. });
         let at = self.node(&mut read, results, state);
-        let usage = self.usage.take(read.usage.take());
+        let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());
         match content {
             FastContent::Blocks { content, calls } if read.kind == "assistant" => self.assistant(None, (content, calls), read, range, path, state),
             FastContent::OneResult { tool_use_id, is_error, content } => {
@@ -256,11 +258,13 @@ impl Reader<'_, '_> {
                 self.user(None, (results, UserBody::OneResult(content)), read, range, path);
             }
             FastContent::Blocks { content, .. } => self.user(None, (Vec::new(), UserBody::Message(content)), read, range, path),
-            FastContent::Progress { data, parent_tool_use_id } => {
+            FastContent::Progress { data, key, agent_call } => {
                 // As `dispatch` reads a progress record.
-                self.agent_progress(&data, parent_tool_use_id.as_deref());
-                let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
-                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data.into() }), "progress", range.clone(), path.to_string(), read.timestamp);
+                if let Some((agent, call)) = agent_call {
+                    self.agent_calls.entry(agent).or_insert(call);
+                }
+                let key = key.unwrap_or_else(|| "progress".to_string());
+                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path, read.timestamp);
                 self.finish(ev, Rest::InSource(fast::progress_shape), range);
             }
         }
@@ -271,7 +275,7 @@ impl Reader<'_, '_> {
     /// taken from `read`); its event's number. `results`: the record's
     /// content holds a `tool_result` block (a tool-result record of any type,
     /// as it always was).
-    fn node(&mut self, read: &mut Read, results: bool, state: &mut RunState) -> u32 {
+    fn node(&mut self, read: &mut Read<'r>, results: bool, state: &mut RunState<'r>) -> u32 {
         let at = self.out.next_event();
         let logical = read.parent.is_none() && read.logical_parent.is_some();
         state.nodes.push(branches::Node {
@@ -293,7 +297,7 @@ impl Reader<'_, '_> {
     }
 
     /// Reads the record by its type into exactly one event.
-    fn dispatch(&mut self, mut o: Map<String, Value>, read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn dispatch(&mut self, mut o: Map<String, Value>, read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
         let kind = read.kind.to_string();
         let body = match kind.as_str() {
@@ -301,7 +305,7 @@ impl Reader<'_, '_> {
                 let (message, content) = take_message(&mut o);
                 if message.is_none() {
                     let at = self.out.next_event();
-                    self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, path, &[Seg::Key("message".into())], Some(at));
+                    self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, &path, &[Seg::Key("message".into())], Some(at));
                 }
                 let content = blocks::content(content.as_ref());
                 return self.assistant(Some((o, message.unwrap_or_default())), content, read, range, path, state);
@@ -351,7 +355,7 @@ impl Reader<'_, '_> {
             }
         };
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
-        let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), read.timestamp);
+        let ev = self.out.push_event(body, source_kind, range.clone(), path, read.timestamp);
         self.finish(ev, Rest::Parsed(o), range);
     }
 
@@ -388,9 +392,9 @@ impl Reader<'_, '_> {
 
     /// An assistant record: `exact` is the record read the exact way, less
     /// its `message`, and that message less its content (`None`: read fast).
-    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let (message_id, timestamp) = (read.message_id, read.timestamp);
-        let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(id.as_str())).map(|(_, ev)| *ev);
+        let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(&**id)).map(|(_, ev)| *ev);
         let (ev, turn_event, base) = match open {
             Some(turn_event) => {
                 // A later record of the same API response: its blocks join the turn.
@@ -404,8 +408,9 @@ impl Reader<'_, '_> {
                     }
                     m.tool_calls.extend(calls.iter().map(|c| c.call.clone()));
                 }
-                let label = format!("continues assistant message {} (event {turn_event})", message_id.as_deref().unwrap_or_default());
-                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path.to_string(), timestamp);
+                // (The id is a JSON string's text: UTF-8.)
+                let label = format!("continues assistant message {} (event {turn_event})", String::from_utf8_lossy(message_id.as_deref().unwrap_or_default()));
+                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path, timestamp);
                 if let Some(e) = self.out.event_mut(ev) {
                     e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
                 }
@@ -414,7 +419,7 @@ impl Reader<'_, '_> {
             None => {
                 let tool_calls = calls.iter().map(|c| c.call.clone()).collect();
                 let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
-                let ev = self.out.push_event(body, "assistant", range.clone(), path.to_string(), timestamp);
+                let ev = self.out.push_event(body, "assistant", range.clone(), path, timestamp);
                 state.turn = message_id.clone().map(|id| (id, ev));
                 (ev, ev, 0)
             }
@@ -424,7 +429,7 @@ impl Reader<'_, '_> {
             if let Some(id) = &c.call.id {
                 self.calls.insert(id.clone(), call);
             }
-            state.sites.push((call, range.clone(), c.segs));
+            state.sites.push((call, range.clone(), c.index));
         }
         self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
@@ -437,7 +442,7 @@ impl Reader<'_, '_> {
 
     /// A user record (`exact` as [`Reader::assistant`] takes it), with its
     /// `tool_result` blocks and body.
-    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (Vec<ResultBlock>, UserBody), read: Read, range: &Range<usize>, path: &str) {
+    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (Vec<ResultBlock>, UserBody), read: Read<'_>, range: &Range<usize>, path: String) {
         let at = self.out.next_event();
         let mut failed = false;
         let mut links = Vec::new();
@@ -448,7 +453,7 @@ impl Reader<'_, '_> {
                 None => {
                     let segs = [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(r.index), Seg::Key("tool_use_id".into())];
                     let message = format!("tool_result for `{}` answers no tool_use of this session", r.tool_use_id.as_deref().unwrap_or_default());
-                    self.out.diag_in(Severity::Warning, "orphan-tool-result", message, range, path, &segs, Some(at));
+                    self.out.diag_in(Severity::Warning, "orphan-tool-result", message, range, &path, &segs, Some(at));
                 }
             }
         }
@@ -467,7 +472,7 @@ impl Reader<'_, '_> {
             }),
             UserBody::Message(content) => EventBody::Message(Message { role: "user".to_string(), content, tool_calls: Vec::new() }),
         };
-        let ev = self.out.push_event(body, "user", range.clone(), path.to_string(), read.timestamp);
+        let ev = self.out.push_event(body, "user", range.clone(), path, read.timestamp);
         for call in links {
             self.out.link_result(call, ev);
         }
@@ -545,3 +550,4 @@ fn user_blocks(content: Option<&Value>) -> (Vec<ResultBlock>, UserBody) {
         .collect();
     (results, body)
 }
+
