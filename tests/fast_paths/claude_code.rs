@@ -187,6 +187,14 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
         (r#""type": "user""#, r#""type": "brand-new""#),
         (r#""type": "user""#, r#""type": "br\u0061nd-new""#),
         (r#""type": "user""#, r#""type": "pr\u006fgress""#),
+        // A later record of a turn: its blocks and calls move into the turn's event.
+        (r#""content": [{"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}]"#, r#""content": "first""#),
+        (r#""content": [{"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}]"#, r#""content": null"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "id": "toolu_5", "name": "X", "input": {}}, {"type": "text", "text": "t"}, {"type": "tool_use", "id": "toolu_6", "name": "Y", "input": []}]"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": null"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "name": "X", "input": 1}]"#),
+        (r#""id": "msg_3""#, r#""id": "msg_2""#),
+        (r#""id": "msg_3""#, r#""id": "msg_\u0032""#),
     ];
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 6, "only {left_in_source} texts read fast");
@@ -224,7 +232,9 @@ fn claude_code_records_are_placed_the_same_both_ways() {
 fn claude_code_ordered(edit: (&str, &str)) -> String {
     let head = r#", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39", "isSidechain": false"#;
     let ordered = r#", "isSidechain": false, "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39""#;
-    edited(&claude_code_session(("", "")).replace(head, ordered), edit)
+    // `LONG` in an edit: a string long enough for the split to record its end.
+    let long = "x".repeat(300);
+    edited(&claude_code_session(("", "")).replace(head, ordered), (edit.0, &edit.1.replace("LONG", &long)))
 }
 
 /// Records placed from their first members (`isSidechain` not `true` there:
@@ -256,6 +266,13 @@ fn claude_code_records_placed_early_the_same_both_ways() {
         (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechain": true, "command": "\ud800""#),
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "u1", "isSidechain": true, "agentId": null"#),
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"["u1", true"#),
+        // A first member's string value, its end found by a scan: escaped quotes, long, empty.
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": "\", \"isSidechain\": false, \"", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "u1\\", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "LONG \"isSidechain\": false LONG", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "LONG", "isSidechain": false, "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "\u00e9", "isSidechain": true"#),
     ];
     edits_parse_the_same(edits, "claude-code", claude_code_ordered);
     let sidechain = |edit: (&str, &str)| edited(&claude_code_ordered(("", "")).replace(r#""isSidechain": false"#, r#""isSidechain": true"#), edit);

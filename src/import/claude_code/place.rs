@@ -47,7 +47,10 @@ pub(super) fn not_sidechain(b: &[u8], ends: &ContainerEnds, r: &Range<usize>) ->
         if b.get(at + 1..key_end.saturating_sub(1)) == Some(b"isSidechain") {
             return matches!(b.get(start), Some(b'f' | b'n' | b'"' | b'{' | b'[' | b'-' | b'0'..=b'9'));
         }
-        let Some(end) = value_end(b, start, ends) else { return false };
+        // A short string (`parentUuid` comes first) ends sooner by a scan
+        // than by a search of the split's table of ends.
+        let end = if b.get(start) == Some(&b'"') { string_end(b, start).map(|(end, _)| end) } else { value_end(b, start, ends) };
+        let Some(end) = end else { return false };
         at = skip_ws(b, end);
         if b.get(at) != Some(&b',') || end > r.end {
             return false;

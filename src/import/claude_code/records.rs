@@ -395,42 +395,49 @@ impl<'r> Reader<'r, '_> {
     fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let (message_id, timestamp) = (read.message_id, read.timestamp);
         let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(&**id)).map(|(_, ev)| *ev);
-        let (ev, turn_event, base) = match open {
-            Some(turn_event) => {
-                // A later record of the same API response: its blocks join the turn.
-                let mut base = 0;
-                if let Some(EventBody::Message(m)) = self.out.event_mut(turn_event).map(|e| &mut e.body) {
-                    base = m.tool_calls.len();
-                    if let (Content::Parts(have), Content::Parts(more)) = (&mut m.content, &content) {
-                        have.extend(more.iter().cloned());
-                    } else if !matches!(content, Content::None | Content::Parts(_)) {
-                        m.content = content.clone();
-                    }
-                    m.tool_calls.extend(calls.iter().map(|c| c.call.clone()));
-                }
-                // (The id is a JSON string's text: UTF-8.)
-                let label = format!("continues assistant message {} (event {turn_event})", String::from_utf8_lossy(message_id.as_deref().unwrap_or_default()));
-                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path, timestamp);
-                if let Some(e) = self.out.event_mut(ev) {
-                    e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
-                }
-                (ev, turn_event, base)
-            }
-            None => {
-                let tool_calls = calls.iter().map(|c| c.call.clone()).collect();
-                let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
-                let ev = self.out.push_event(body, "assistant", range.clone(), path, timestamp);
-                state.turn = message_id.clone().map(|id| (id, ev));
-                (ev, ev, 0)
-            }
+        // The turn's event and its calls so far: a later record of the same
+        // API response adds its blocks to the turn's event.
+        let (turn_event, base) = match open {
+            Some(turn_event) => match self.out.event_mut(turn_event).map(|e| &e.body) {
+                Some(EventBody::Message(m)) => (turn_event, m.tool_calls.len()),
+                _ => (turn_event, 0),
+            },
+            None => (self.out.next_event(), 0),
         };
+        // The calls move into the turn (cloning them was a tenth of this reading).
+        let mut tool_calls = Vec::with_capacity(calls.len());
         for (k, c) in calls.into_iter().enumerate() {
             let call = CallRef { event: turn_event, call: crate::source::clamp_u32(base + k) };
             if let Some(id) = &c.call.id {
                 self.calls.insert(id.clone(), call);
             }
             state.sites.push((call, range.clone(), c.index));
+            tool_calls.push(c.call);
         }
+        let ev = match open {
+            Some(turn_event) => {
+                if let Some(EventBody::Message(m)) = self.out.event_mut(turn_event).map(|e| &mut e.body) {
+                    match (&mut m.content, content) {
+                        (Content::Parts(have), Content::Parts(more)) => have.extend(more),
+                        (_, Content::None | Content::Parts(_)) => {}
+                        (have, other) => *have = other,
+                    }
+                    m.tool_calls.extend(tool_calls);
+                }
+                let label = continues_label(message_id.as_deref().unwrap_or_default(), turn_event);
+                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path, timestamp);
+                if let Some(e) = self.out.event_mut(ev) {
+                    e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
+                }
+                ev
+            }
+            None => {
+                let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
+                let ev = self.out.push_event(body, "assistant", range.clone(), path, timestamp);
+                state.turn = message_id.map(|id| (id, ev));
+                ev
+            }
+        };
         self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = read.failed;
@@ -481,6 +488,32 @@ impl<'r> Reader<'r, '_> {
             e.failed = failed;
         }
     }
+}
+
+/// `continues assistant message <id> (event <n>)`, written without
+/// `format!` (a tenth of an assistant record's reading); `id` is a JSON
+/// string's text, so UTF-8.
+fn continues_label(id: &[u8], turn_event: u32) -> String {
+    let mut label = String::with_capacity(48 + id.len());
+    label.push_str("continues assistant message ");
+    match std::str::from_utf8(id) {
+        Ok(id) => label.push_str(id),
+        Err(_) => label.push_str(&String::from_utf8_lossy(id)),
+    }
+    label.push_str(" (event ");
+    let mut digits = [0u8; 10];
+    let (mut at, mut n) = (digits.len(), turn_event);
+    while let Some(d) = at.checked_sub(1).and_then(|i| digits.get_mut(i)) {
+        *d = b'0' + (n % 10) as u8;
+        at -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    label.extend(digits.get(at..).unwrap_or_default().iter().map(|d| char::from(*d)));
+    label.push(')');
+    label
 }
 
 /// What is left of a record for its event's metadata.
@@ -551,3 +584,12 @@ fn user_blocks(content: Option<&Value>) -> (Vec<ResultBlock>, UserBody) {
     (results, body)
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn continues_label_reads_as_format_writes_it() {
+        for (id, n) in [("msg_1", 0u32), ("", 7), ("é✓", 10), ("x", u32::MAX), ("m", 1_000_000), ("m", 9)] {
+            assert_eq!(super::continues_label(id.as_bytes(), n), format!("continues assistant message {id} (event {n})"));
+        }
+    }
+}
