@@ -195,6 +195,17 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
         (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "name": "X", "input": 1}]"#),
         (r#""id": "msg_3""#, r#""id": "msg_2""#),
         (r#""id": "msg_3""#, r#""id": "msg_\u0032""#),
+        // Content lists walked block by block where they stand.
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [ ]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": []"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, "\"content\": [\t {\"type\": \"text\", \"text\": \"a\"} ,\t{\"type\": \"text\", \"text\": \"b\"}  ]"),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "text", "text": "a"}, "b"]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": ["b", {"type": "text", "text": "a"}]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "text", "text": "a"}, [{"type": "text", "text": "b"}]]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "text", "text": "a"}, null]"#),
+        (r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]"#, r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}, {"type": "text", "text": "x"}]"#),
+        (r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]"#, r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false} ]"#),
+        (r#"[{"tool_use_id": "toolu_1", "type": "tool_result""#, r#"[ {"tool_use_id": "toolu_1", "type": "tool_result""#),
     ];
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 6, "only {left_in_source} texts read fast");
@@ -273,6 +284,13 @@ fn claude_code_records_placed_early_the_same_both_ways() {
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "LONG \"isSidechain\": false LONG", "isSidechain": true"#),
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "LONG", "isSidechain": false, "isSidechain": true"#),
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "\u00e9", "isSidechain": true"#),
+        // Keys that begin as the two Claude Code writes first, and are not them.
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuidX": null, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid\"": null, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechain\"": false, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechainX": false, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"isSidechain": true, "parentUuid": null"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{ "parentUuid" : null , "isSidechain" : false"#),
     ];
     edits_parse_the_same(edits, "claude-code", claude_code_ordered);
     let sidechain = |edit: (&str, &str)| edited(&claude_code_ordered(("", "")).replace(r#""isSidechain": false"#, r#""isSidechain": true"#), edit);

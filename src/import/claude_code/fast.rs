@@ -83,7 +83,6 @@ pub struct Buffers {
     /// The record's members; the reader hands them back after the run's keys.
     pub top: Vec<Member>,
     message: Vec<Member>,
-    items: Vec<Range<usize>>,
     block: Vec<Member>,
 }
 
@@ -191,11 +190,23 @@ const BLOCK_FIELDS: [&[u8]; 9] = [b"type", b"text", b"thinking", b"id", b"name",
 /// A content list of common blocks (see the module's doc).
 fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -> Option<FastContent> {
     let b = s.b;
-    let Buffers { items, block, .. } = bufs;
-    read::items(b, open, s.ends, items)?;
-    let (mut parts, mut calls) = (Vec::with_capacity(items.len()), Vec::new());
-    for (i, item) in items.iter().enumerate() {
-        read::members(b, item.start, s.ends, block)?;
+    let block = &mut bufs.block;
+    let (mut parts, mut calls) = (Vec::new(), Vec::new());
+    if b.get(open) != Some(&b'[') {
+        return None;
+    }
+    // Each block is walked where it stands (only lists of objects are read
+    // here): listing the items first was one more walk of the list.
+    let mut at = scan::skip_ws(b, open + 1);
+    let mut i = 0;
+    while b.get(at) != Some(&b']') {
+        let next = scan::skip_ws(b, read::members(b, at, s.ends, block)?);
+        let last = match b.get(next) {
+            Some(b',') => false,
+            Some(b']') => true,
+            _ => return None,
+        };
+        at = if last { next } else { scan::skip_ws(b, next + 1) };
         let f = Fields::find(b, block, BLOCK_FIELDS)?;
         let get = |k: usize| f.get(block, k);
         // ccusage's check of an assistant's usage reads every block's `text`.
@@ -217,7 +228,7 @@ fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -
             let arguments = Arguments { value: Some(s.out.json(input.value.clone())), text: None };
             let call = ToolCall { id, function: s.decoded(name), arguments, result: None };
             calls.push(CallBlock { call, index: i });
-        } else if user && items.len() == 1 && s.is(get(TYPE), b"tool_result") {
+        } else if user && i == 0 && last && s.is(get(TYPE), b"tool_result") {
             let tool_use_id = get(TOOL_USE_ID).filter(|t| t.kind == Kind::String).map(|t| s.decoded(t));
             let is_error = get(IS_ERROR).is_some_and(|e| e.kind == Kind::Bool && b.get(e.value.clone()) == Some(b"true"));
             let content = match get(CONTENT) {
@@ -231,6 +242,7 @@ fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -
         } else {
             return None;
         }
+        i += 1;
     }
     Some(FastContent::Blocks { content: Content::Parts(parts), calls })
 }

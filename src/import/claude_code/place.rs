@@ -38,7 +38,7 @@ pub(super) fn not_sidechain(b: &[u8], ends: &ContainerEnds, r: &Range<usize>) ->
         if b.get(at) != Some(&b'"') {
             return false;
         }
-        let Some((key_end, _)) = string_end(b, at) else { return false };
+        let Some(key_end) = written_key_end(b, at).or_else(|| string_end(b, at).map(|(end, _)| end)) else { return false };
         let colon = skip_ws(b, key_end);
         if b.get(colon) != Some(&b':') {
             return false;
@@ -58,6 +58,18 @@ pub(super) fn not_sidechain(b: &[u8], ends: &ContainerEnds, r: &Range<usize>) ->
         at = skip_ws(b, at + 1);
     }
     false
+}
+
+/// The end of the key at `at` when it is one of the two Claude Code writes
+/// first, spelled as it writes them: its quotes enclose plain letters, so
+/// it ends there, without a scan for its end.
+fn written_key_end(b: &[u8], at: usize) -> Option<usize> {
+    const PARENT: &[u8; 12] = b"\"parentUuid\"";
+    const SIDECHAIN: &[u8; 13] = b"\"isSidechain\"";
+    if b.get(at..at + PARENT.len()) == Some(&PARENT[..]) {
+        return Some(at + PARENT.len());
+    }
+    (b.get(at..at + SIDECHAIN.len()) == Some(&SIDECHAIN[..])).then_some(at + SIDECHAIN.len())
 }
 
 /// The members the first pass reads of a record, as serde_json reads them
