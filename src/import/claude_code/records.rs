@@ -46,6 +46,10 @@ pub fn import(input: &Input, out: &mut Builder) {
     // together (a folder picked whole) stay apart, the first one run 0.
     let mut main_of_file: Lookup<Option<String>, usize> = Lookup::default();
     let all = top_records(input);
+    // Most records are the main conversation's.
+    if let Some(main) = runs.first_mut() {
+        main.records.reserve(all.len());
+    }
     let lone_meta = input.files.is_empty() && all.len() == 1;
     let mut members = Vec::new();
     for r in all {
@@ -140,6 +144,7 @@ struct RunState<'b> {
     turn: Option<(Id<'b>, u32)>,
     /// Calls of the run, with their record and index in its content, to warn about unanswered ones.
     sites: Vec<(CallRef, Range<usize>, usize)>,
+    /// One node a record (reserved for the run's records: growing the list copied it a dozen times).
     nodes: Vec<branches::Node<'b>>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
@@ -167,6 +172,7 @@ impl<'r> Reader<'r, '_> {
         let offset = run.records.first().map(|(r, _)| r.start);
         self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
+        state.nodes.reserve(run.records.len() + run.metas.len());
         let mut run_meta = RunMeta::default();
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
@@ -254,10 +260,10 @@ impl<'r> Reader<'r, '_> {
         match content {
             FastContent::Blocks { content, calls } if read.kind == "assistant" => self.assistant(None, (content, calls), read, range, path, state),
             FastContent::OneResult { tool_use_id, is_error, content } => {
-                let results = vec![ResultBlock { index: 0, tool_use_id, is_error }];
-                self.user(None, (results, UserBody::OneResult(content)), read, range, path);
+                let mut results = [ResultBlock { index: 0, tool_use_id, is_error }];
+                self.user(None, (&mut results, UserBody::OneResult(content)), read, range, path);
             }
-            FastContent::Blocks { content, .. } => self.user(None, (Vec::new(), UserBody::Message(content)), read, range, path),
+            FastContent::Blocks { content, .. } => self.user(None, (&mut [], UserBody::Message(content)), read, range, path),
             FastContent::Progress { data, key, agent_call } => {
                 // As `dispatch` reads a progress record.
                 if let Some((agent, call)) = agent_call {
@@ -312,8 +318,8 @@ impl<'r> Reader<'r, '_> {
             }
             "user" => {
                 let (message, content) = take_message(&mut o);
-                let content = user_blocks(content.as_ref());
-                return self.user(Some((o, message.unwrap_or_default())), content, read, range, path);
+                let (mut results, body) = user_blocks(content.as_ref());
+                return self.user(Some((o, message.unwrap_or_default())), (&mut results, body), read, range, path);
             }
             "system" => {
                 let subtype = str_field(&o, "subtype").unwrap_or_default();
@@ -449,14 +455,17 @@ impl<'r> Reader<'r, '_> {
 
     /// A user record (`exact` as [`Reader::assistant`] takes it), with its
     /// `tool_result` blocks and body.
-    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (Vec<ResultBlock>, UserBody), read: Read<'_>, range: &Range<usize>, path: String) {
+    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (&mut [ResultBlock], UserBody), read: Read<'_>, range: &Range<usize>, path: String) {
         let at = self.out.next_event();
         let mut failed = false;
-        let mut links = Vec::new();
-        for r in &results {
+        // The calls answered: most records answer one, kept apart from a
+        // list (a list each was an allocation).
+        let (mut first_link, mut more_links) = (None, Vec::new());
+        for r in results.iter() {
             failed |= r.is_error;
             match r.tool_use_id.as_ref().and_then(|id| self.calls.get(id)).copied() {
-                Some(call) => links.push(call),
+                Some(call) if first_link.is_none() => first_link = Some(call),
+                Some(call) => more_links.push(call),
                 None => {
                     let segs = [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(r.index), Seg::Key("tool_use_id".into())];
                     let message = format!("tool_result for `{}` answers no tool_use of this session", r.tool_use_id.as_deref().unwrap_or_default());
@@ -471,16 +480,16 @@ impl<'r> Reader<'r, '_> {
         }
         let body = match body {
             UserBody::OneResult(content) => EventBody::ToolResult(ToolResult {
-                call_id: results.first().and_then(|r| r.tool_use_id.clone()),
+                call_id: results.first_mut().and_then(|r| r.tool_use_id.take()),
                 content,
                 status: if failed { ToolStatus::Error } else { ToolStatus::Success },
-                call: links.first().copied(),
+                call: first_link,
                 implicit_link: false,
             }),
             UserBody::Message(content) => EventBody::Message(Message { role: "user".to_string(), content, tool_calls: Vec::new() }),
         };
         let ev = self.out.push_event(body, "user", range.clone(), path, read.timestamp);
-        for call in links {
+        for call in first_link.into_iter().chain(more_links) {
             self.out.link_result(call, ev);
         }
         self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
@@ -586,6 +595,28 @@ fn user_blocks(content: Option<&Value>) -> (Vec<ResultBlock>, UserBody) {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::{Content, EventBody};
+
+    /// What both ways share (the differential tests cannot see it): a later
+    /// record of a turn with no content leaves the turn's content; a call no
+    /// result answers is warned about at its block's place in the record.
+    #[test]
+    fn a_continued_turn_keeps_its_content_and_its_calls_places() {
+        let lines = [
+            r#"{"type":"assistant","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"first"}]}}"#,
+            r#"{"type":"assistant","uuid":"a2","parentUuid":"a1","message":{"id":"m1","role":"assistant","content":null}}"#,
+            r#"{"type":"assistant","uuid":"a3","parentUuid":"a2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"t"},{"type":"tool_use","id":"c1","name":"X","input":{}}]}}"#,
+        ];
+        for exact_only in [false, true] {
+            let options = crate::ParseOptions { format: Some("claude-code".into()), exact_only, ..Default::default() };
+            let t = crate::parse_trace(lines.join("\n").into_bytes(), &options).unwrap();
+            let Some(EventBody::Message(m)) = t.events.first().map(|e| &e.body) else { panic!("{:?}", t.events.first()) };
+            assert!(matches!(&m.content, Content::Parts(p) if p.len() == 2), "{:?}", m.content);
+            let unanswered: Vec<&str> = t.diagnostics.iter().filter(|d| d.code == "unanswered-tool-call").map(|d| d.path.as_str()).collect();
+            assert_eq!(unanswered, ["$.message.content[1]"]);
+        }
+    }
+
     #[test]
     fn continues_label_reads_as_format_writes_it() {
         for (id, n) in [("msg_1", 0u32), ("", 7), ("é✓", 10), ("x", u32::MAX), ("m", 1_000_000), ("m", 9)] {
