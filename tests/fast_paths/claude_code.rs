@@ -206,6 +206,17 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
         (r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]"#, r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}, {"type": "text", "text": "x"}]"#),
         (r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]"#, r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false} ]"#),
         (r#"[{"tool_use_id": "toolu_1", "type": "tool_result""#, r#"[ {"tool_use_id": "toolu_1", "type": "tool_result""#),
+        // A later record of a response whose ids were counted: its usage is not read.
+        (r#""usage": {"input_tokens": 1, "output_tokens": 1"#, r#""usage": {"input_tokens": "1", "output_tokens": 1"#),
+        (r#""usage": {"input_tokens": 1, "output_tokens": 1"#, r#""usage": {"input_tokens": 1, "output_tokens": 1, "speed": "slow""#),
+        (r#""and more"}], "usage": {"input_tokens": 1"#, r#""and more"}], "usage": {"inp\u0075t_tokens": 1"#),
+        (r#""and more"}], "usage": {"input_tokens": 1"#, r#""and more"}], "usage": {"input_tokens": 5"#),
+        (r#""and more"}], "usage": {"input_tokens": 1"#, r#""and more"}], "usage": null, "x": {"input_tokens": 1"#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_2", "costUSD": 0.5, "uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_2", "costUSD": "x", "uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a2""#, r#""uuid": "a2""#),
+        (r#""timestamp": "2025-01-01T00:00:04.000Z""#, r#""timestamp": "bad""#),
     ];
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 6, "only {left_in_source} texts read fast");

@@ -27,6 +27,7 @@ use serde_json::Value;
 
 use super::blocks::CallBlock;
 use super::look::{InBytes, Look, Read, K};
+use super::usage::Counted;
 use super::RUN_KEYS;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
@@ -88,7 +89,7 @@ pub struct Buffers {
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
 /// members are walked once, placed by key ([`InBytes`]) for every look.
-pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) -> Option<FastRecord<'e>> {
+pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
     if !fields::plain_record(s.b, r, s.hazards, s.out.utf8_valid()) {
         return None;
     }
@@ -101,7 +102,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) 
     }
     let kind = members.get(K::Type);
     if s.is(kind, b"progress") && members.get(K::Message).is_none() {
-        return progress(s, members);
+        return progress(s, members, counted);
     }
     let user = s.is(kind, b"user");
     if !user && !s.is(kind, b"assistant") {
@@ -121,7 +122,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) 
         Kind::Array => blocks(s, bufs, content.value.start, user)?,
         _ => return None,
     };
-    let read = Read::of(&members, Some(&message), listed).ok()?;
+    let read = Read::of(&members, Some(&message), listed, counted).ok()?;
     bufs.message = message.into_members();
     Some(FastRecord { read, members, content })
 }
@@ -138,7 +139,7 @@ fn checked_members<'e>(s: &Source<'_, '_, 'e>, members: Vec<Member>) -> Option<I
 /// A `progress` record without a `message` (a hook's or a tool's progress):
 /// its `data` left in the source (building it was a tenth of the reading of
 /// these records), the two members the reading needs found in its bytes.
-fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>) -> Option<FastRecord<'e>> {
+fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
     let (data, key, agent_call) = match members.get(K::Data) {
         None => (LazyValue::from(Value::Null), None, None),
         Some(m) => {
@@ -150,7 +151,7 @@ fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>) -> Option<FastReco
             (s.out.json(m.value.clone()), key, agent_call)
         }
     };
-    let read = Read::of(&members, None, false).ok()?;
+    let read = Read::of(&members, None, false, counted).ok()?;
     Some(FastRecord { read, members, content: FastContent::Progress { data, key, agent_call } })
 }
 

@@ -252,9 +252,14 @@ pub struct Read<'b> {
 
 impl<'b> Read<'b> {
     /// Reads `o` (its `message` object: `message`); `listed` as
-    /// [`usage::claim`] takes it. Never `Unsure` for a parsed record.
-    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, listed: bool) -> Result<Read<'b>, Unsure> {
+    /// [`usage::claim`] takes it. The usage of a `message.id` + `requestId`
+    /// pair `counted` already is not read: it would not count (each later
+    /// record of a response repeats it). Never `Unsure` for a parsed record.
+    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, listed: bool, counted: &usage::Counted<'b>) -> Result<Read<'b>, Unsure> {
         let s = |k: K| o.str(k).map(Cow::into_owned);
+        let message_id = message.and_then(|m| m.id_of(K::Id));
+        let request_id = o.id_of(K::RequestId);
+        let usage = if counted.has(message_id.as_ref(), request_id.as_ref()) { None } else { usage::claim(o, message, listed)? };
         Ok(Read {
             kind: match o.bytes(K::Type) {
                 Some(t) => super::RECORD_TYPES.iter().find(|k| k.as_bytes() == &*t).map_or_else(|| Cow::Owned(String::from_utf8_lossy(&t).into_owned()), |k| Cow::Borrowed(*k)),
@@ -266,11 +271,11 @@ impl<'b> Read<'b> {
             logical_parent: o.id_of(K::LogicalParentUuid),
             tool_use_result: o.has(K::ToolUseResult),
             result_agent: o.object(K::ToolUseResult)?.and_then(|t| t.str(K::AgentId).map(Cow::into_owned)),
-            message_id: message.and_then(|m| m.id_of(K::Id)),
-            request_id: o.id_of(K::RequestId),
+            message_id,
+            request_id,
             model: message.and_then(|m| m.str(K::Model)).map(Cow::into_owned),
             failed: o.bool(K::IsApiErrorMessage).unwrap_or(false),
-            usage: usage::claim(o, message, listed)?,
+            usage,
         })
     }
 }

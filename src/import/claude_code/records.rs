@@ -192,7 +192,7 @@ impl<'r> Reader<'r, '_> {
             let fast = if self.out.exact_only() {
                 None
             } else {
-                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range)
+                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range, &self.usage)
             };
             match fast {
                 Some(f) => {
@@ -244,7 +244,7 @@ impl<'r> Reader<'r, '_> {
             return;
         };
         let message = o.get("message").and_then(Value::as_object);
-        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default(); // (never unsure: parsed)
+        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message), &self.usage).unwrap_or_default(); // (never unsure: parsed)
         let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
         let at = self.node(&mut read, results, state);
         let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());

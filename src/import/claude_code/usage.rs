@@ -37,6 +37,14 @@ pub struct Claim {
 }
 
 impl<'b> Counted<'b> {
+    /// The pair was counted already: a usage with these ids would not count.
+    pub fn has(&self, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> bool {
+        match (message_id, request_id) {
+            (Some(m), Some(r)) => self.0.contains(&(m.clone(), r.clone())),
+            _ => false,
+        }
+    }
+
     /// The claimed usage (and cost) when ccusage would count it here: not
     /// when its ids (`message.id`, `requestId`) were counted already.
     pub fn take(&mut self, claim: Option<Claim>, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> Option<Taken> {
@@ -189,6 +197,10 @@ mod tests {
         let mut c = Counted::default();
         assert!(take(&mut c, &rec(json!([{"type": "text", "text": "a"}]))).is_some());
         assert!(take(&mut c, &rec(json!([{"type": "text", "text": "b"}]))).is_none(), "same message.id + requestId");
+        let mut other_request = rec(json!([]));
+        other_request["requestId"] = json!("r2");
+        assert!(take(&mut c, &other_request).is_some(), "same message.id, another requestId");
+        assert!(c.has(Some(&Id::Borrowed(b"m")), Some(&Id::Borrowed(b"r2"))) && !c.has(Some(&Id::Borrowed(b"m")), Some(&Id::Borrowed(b"r3"))));
         let mut c = Counted::default();
         assert!(take(&mut c, &rec(json!("a string"))).is_none(), "ccusage's schema wants a list of blocks");
         let mut c = Counted::default();
