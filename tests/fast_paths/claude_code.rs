@@ -149,6 +149,74 @@ fn claude_code_records_read_fast_parse_the_same_both_ways() {
         (r#""parentUuid": "u3""#, r#""parentUuid": "u1""#),
         (r#""requestId": "req_1""#, r#""requestId": "req_1", "extra": 1e999"#),
         (r#""isSidechain": false"#, r#""isSidechain": true, "agentId": "ag7""#),
+        // Ids kept as the source's bytes where they hold no escape, decoded
+        // where they do: the turn, the usage counted once per
+        // `message.id` + `requestId`, and the tree must match them alike.
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_\u0032", "uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_3", "uuid": "a3""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": "msg_\u0032", "role": "assistant", "content": [{"type": "text""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": "msg_2 ", "role": "assistant", "content": [{"type": "text""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": "msg_2", "id": "msg_2", "role": "assistant", "content": [{"type": "text""#),
+        (r#""id": "msg_2", "role": "assistant", "content": [{"type": "text""#, r#""id": null, "role": "assistant", "content": [{"type": "text""#),
+        (r#""model": "claude", "id": "msg_2""#, r#""model": "claude", "id": "msg_\u0032""#),
+        (r#""uuid": "a2""#, r#""uuid": "\u00e92""#),
+        (r#""parentUuid": "a2""#, r#""parentUuid": "\u00e92""#),
+        (r#""uuid": "a2""#, r#""uuid": "é2""#),
+        (r#""parentUuid": "a2""#, r#""parentUuid": "é2""#),
+        (r#""parentUuid": "a2""#, r#""parentUuid": "a\u0032""#),
+        (r#""uuid": "u5""#, r#""uuid": "u\u0035", "logicalParentUuid": "a\u0034""#),
+        (r#""logicalParentUuid": "s1""#, r#""logicalParentUuid": "s\u0031""#),
+        (r#""logicalParentUuid": "s1""#, r#""logicalParentUuid": 1"#),
+        // ccusage's schema read on the texts' bytes.
+        (r#""version": "2.1.39""#, r#""version": "2\u002e1.39""#),
+        (r#""version": "2.1.39""#, r#""version": "2.1.""#),
+        (r#""version": "2.1.39""#, r#""version": "2..39""#),
+        (r#""version": "2.1.39""#, r#""version": "2.1.3x""#),
+        (r#""version": "2.1.39""#, r#""version": "２.1.39""#),
+        (r#""version": "2.1.39""#, r#""version": """#),
+        (r#""sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591""#, r#""sessionId": "\u0020""#),
+        (r#""requestId": "req_1""#, r#""requestId": "\u0000""#),
+        (r#""model": "claude", "id": "msg_1""#, r#""model": "\u00e9", "id": "msg_1""#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02.000Z ""#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02Z""#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z""#, r#""timestamp": "2025-01-01T00:00:02.0000Z""#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 3, "output_tokens": 5, "speed": "f\u0061st"}"#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 3, "output_tokens": 5, "speed": "fast "}"#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 18446744073709551615, "output_tokens": 0, "cache_read_input_tokens": -0, "cache_creation_input_tokens": 1E2}"#),
+        (r#""usage": {"input_tokens": 3, "output_tokens": 5}"#, r#""usage": {"input_tokens": 99999999999999999999, "output_tokens": 10, "total_tokens": 0.5}"#),
+        (r#""type": "user""#, r#""type": "brand-new""#),
+        (r#""type": "user""#, r#""type": "br\u0061nd-new""#),
+        (r#""type": "user""#, r#""type": "pr\u006fgress""#),
+        // A later record of a turn: its blocks and calls move into the turn's event.
+        (r#""content": [{"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}]"#, r#""content": "first""#),
+        (r#""content": [{"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}]"#, r#""content": null"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "id": "toolu_5", "name": "X", "input": {}}, {"type": "text", "text": "t"}, {"type": "tool_use", "id": "toolu_6", "name": "Y", "input": []}]"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": null"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "name": "X", "input": 1}]"#),
+        (r#""id": "msg_3""#, r#""id": "msg_2""#),
+        (r#""id": "msg_3""#, r#""id": "msg_\u0032""#),
+        // Content lists walked block by block where they stand.
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [ ]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": []"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, "\"content\": [\t {\"type\": \"text\", \"text\": \"a\"} ,\t{\"type\": \"text\", \"text\": \"b\"}  ]"),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "text", "text": "a"}, "b"]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": ["b", {"type": "text", "text": "a"}]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "text", "text": "a"}, [{"type": "text", "text": "b"}]]"#),
+        (r#""content": [{"type": "text", "text": "thanks"}]"#, r#""content": [{"type": "text", "text": "a"}, null]"#),
+        (r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]"#, r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}, {"type": "text", "text": "x"}]"#),
+        (r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false}]"#, r#"{"tool_use_id": "toolu_1", "type": "tool_result", "content": "a\nb", "is_error": false} ]"#),
+        (r#"[{"tool_use_id": "toolu_1", "type": "tool_result""#, r#"[ {"tool_use_id": "toolu_1", "type": "tool_result""#),
+        // A later record of a response whose ids were counted: its usage is not read.
+        (r#""usage": {"input_tokens": 1, "output_tokens": 1"#, r#""usage": {"input_tokens": "1", "output_tokens": 1"#),
+        (r#""usage": {"input_tokens": 1, "output_tokens": 1"#, r#""usage": {"input_tokens": 1, "output_tokens": 1, "speed": "slow""#),
+        (r#""and more"}], "usage": {"input_tokens": 1"#, r#""and more"}], "usage": {"inp\u0075t_tokens": 1"#),
+        (r#""and more"}], "usage": {"input_tokens": 1"#, r#""and more"}], "usage": {"input_tokens": 5"#),
+        (r#""and more"}], "usage": {"input_tokens": 1"#, r#""and more"}], "usage": null, "x": {"input_tokens": 1"#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_2", "costUSD": 0.5, "uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""requestId": "req_2", "costUSD": "x", "uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a3""#, r#""uuid": "a3""#),
+        (r#""requestId": "req_2", "uuid": "a2""#, r#""uuid": "a2""#),
+        (r#""timestamp": "2025-01-01T00:00:04.000Z""#, r#""timestamp": "bad""#),
     ];
     let left_in_source = edits_parse_the_same(edits, "claude-code", claude_code_session);
     assert!(left_in_source > edits.len() * 2 * 6, "only {left_in_source} texts read fast");
@@ -186,7 +254,9 @@ fn claude_code_records_are_placed_the_same_both_ways() {
 fn claude_code_ordered(edit: (&str, &str)) -> String {
     let head = r#", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39", "isSidechain": false"#;
     let ordered = r#", "isSidechain": false, "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39""#;
-    edited(&claude_code_session(("", "")).replace(head, ordered), edit)
+    // `LONG` in an edit: a string long enough for the split to record its end.
+    let long = "x".repeat(300);
+    edited(&claude_code_session(("", "")).replace(head, ordered), (edit.0, &edit.1.replace("LONG", &long)))
 }
 
 /// Records placed from their first members (`isSidechain` not `true` there:
@@ -218,6 +288,20 @@ fn claude_code_records_placed_early_the_same_both_ways() {
         (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechain": true, "command": "\ud800""#),
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "u1", "isSidechain": true, "agentId": null"#),
         (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"["u1", true"#),
+        // A first member's string value, its end found by a scan: escaped quotes, long, empty.
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": "\", \"isSidechain\": false, \"", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "u1\\", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "LONG \"isSidechain\": false LONG", "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "LONG", "isSidechain": false, "isSidechain": true"#),
+        (r#"{"parentUuid": "u1", "isSidechain": false"#, r#"{"parentUuid": "\u00e9", "isSidechain": true"#),
+        // Keys that begin as the two Claude Code writes first, and are not them.
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuidX": null, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid\"": null, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechain\"": false, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"parentUuid": null, "isSidechainX": false, "isSidechain": true"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{"isSidechain": true, "parentUuid": null"#),
+        (r#"{"parentUuid": null, "isSidechain": false"#, r#"{ "parentUuid" : null , "isSidechain" : false"#),
     ];
     edits_parse_the_same(edits, "claude-code", claude_code_ordered);
     let sidechain = |edit: (&str, &str)| edited(&claude_code_ordered(("", "")).replace(r#""isSidechain": false"#, r#""isSidechain": true"#), edit);
@@ -245,4 +329,48 @@ fn claude_code_files_placed_early_the_same_both_ways() {
         super::model(&t)
     };
     assert_eq!(files(false), files(true));
+}
+
+/// A `progress` record's `data` is left in the source and only its `type`
+/// and (for a sub-agent's progress) `agentId` are read from its bytes: the
+/// session with a sub-agent run `ag7` after it, so that the call a progress
+/// names shows as the run's parent; edited in the ways that reading could
+/// misread `data`.
+#[test]
+fn claude_code_progress_read_fast_parse_the_same_both_ways() {
+    let data = r#""data": {"type": "hook_progress", "hookEvent": "PostToolUse", "command": "fmt"}"#;
+    let agent = r#""data": {"type": "agent_progress", "agentId": "ag7", "prompt": "p"}"#;
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (data, agent),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag7", "agentId": "ag8"}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag8", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "hook_progress", "type": "agent_progress", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "agent_progress", "type": "hook_progress", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "agent\u005fprogress", "agentId": "ag7"}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "a\u00677"}"#),
+        (data, r#""data": {"type": "agent_progress", "agent\u0049d": "ag7"}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": 7}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": null}"#),
+        (data, r#""data": {"type": "agent_progress"}"#),
+        (data, r#""data": {"agentId": "ag7", "nested": {"type": "agent_progress"}}"#),
+        (data, r#""data": [{"type": "agent_progress", "agentId": "ag7"}]"#),
+        (data, r#""data": null"#),
+        (data, r#""data": 5"#),
+        (data, r#""data": {}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag7", "n": 1.50, "big": 123456789012345678901234567890}"#),
+        (data, r#""data": {"type": "agent_progress", "agentId": "ag7"}, "data": {"type": "hook_progress"}"#),
+        (data, r#""data": {"type": "hook_progress"}, "data": {"type": "agent_progress", "agentId": "ag7"}"#),
+        (r#""parentToolUseID": "toolu_1", "#, ""),
+        (r#""parentToolUseID": "toolu_1""#, r#""parentToolUseID": 1"#),
+        (r#""parentToolUseID": "toolu_1""#, r#""parentToolUseID": "toolu_\u0032""#),
+        (r#""parentToolUseID": "toolu_1""#, r#""parentToolUseID": "toolu_9", "parentToolUseID": "toolu_2""#),
+    ];
+    let sub_agent = r#"{"parentUuid": null, "isSidechain": true, "agentId": "ag7", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "type": "user", "message": {"role": "user", "content": "sub"}, "uuid": "x1", "timestamp": "2025-01-01T00:00:10.000Z"}"#;
+    let with_agent = |edit: (&str, &str)| {
+        // The sub-agent's result (`toolUseResult.agentId`) names no agent here: the progress alone links it.
+        let session = claude_code_session(("", "")).replace(r#""agentId": "ag7", "status""#, r#""status""#);
+        format!("{}\n{sub_agent}", edited(&session, edit))
+    };
+    edits_parse_the_same(edits, "claude-code", with_agent);
 }

@@ -6,10 +6,18 @@ use serde_json::Value;
 use crate::json::Seg;
 use crate::model::{Arguments, Content, ContentPart, LazyValue, Text, ToolCall};
 
-/// A `tool_use` block read into a call, with where it sits in its record.
+/// A `tool_use` block read into a call, with where it sits in its record:
+/// `message.content[index]` (the path is written only for a diagnostic).
 pub struct CallBlock {
     pub call: ToolCall,
-    pub segs: Vec<Seg>,
+    pub index: usize,
+}
+
+impl CallBlock {
+    /// Where a block at `index` of `message.content` is, for a diagnostic.
+    pub fn segs(index: usize) -> [Seg; 3] {
+        [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(index)]
+    }
 }
 
 /// An assistant or user `message.content`: a string, or a list of blocks.
@@ -24,7 +32,7 @@ pub fn content(raw: Option<&Value>) -> (Content, Vec<CallBlock>) {
             let mut calls = Vec::new();
             for (i, b) in blocks.iter().enumerate() {
                 match b.get("type").and_then(Value::as_str) {
-                    Some("tool_use") => calls.push(CallBlock { call: tool_call(b), segs: vec![Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(i)] }),
+                    Some("tool_use") => calls.push(CallBlock { call: tool_call(b), index: i }),
                     _ => parts.push(part(b)),
                 }
             }

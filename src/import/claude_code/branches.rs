@@ -4,14 +4,15 @@
 //! an edited prompt, and are marked `abandoned_branch`.
 
 use crate::diagnostic::Severity;
+use super::look::Id;
 use crate::import::Builder;
 
-/// One record of a run in the tree.
-pub struct Node {
+/// One record of a run in the tree (its ids borrowed from the source where they can be).
+pub struct Node<'b> {
     pub event: u32,
-    pub uuid: Option<String>,
+    pub uuid: Option<Id<'b>>,
     /// `parentUuid`, else `logicalParentUuid`.
-    pub parent: Option<String>,
+    pub parent: Option<Id<'b>>,
     /// `parent` is a compaction's `logicalParentUuid`: when the file lacks
     /// that record, the boundary follows the record before it.
     pub logical: bool,
@@ -23,12 +24,12 @@ pub struct Node {
     pub attached: bool,
     /// An assistant record's `message.id`: the records of one response are
     /// one turn, though parallel calls put some of them beside the chain.
-    pub message_id: Option<String>,
+    pub message_id: Option<Id<'b>>,
 }
 
 /// Marks the conversation records off the main chain, and reports where each branch leaves it.
-pub fn mark(out: &mut Builder, nodes: &[Node]) {
-    let by_uuid: super::Lookup<&str, usize> = nodes.iter().enumerate().filter_map(|(i, n)| Some((n.uuid.as_deref()?, i))).collect();
+pub fn mark(out: &mut Builder, nodes: &[Node<'_>]) {
+    let by_uuid: super::Lookup<&[u8], usize> = nodes.iter().enumerate().filter_map(|(i, n)| Some((n.uuid.as_deref()?, i))).collect();
     // Each node's parent, by index.
     let mut previous: Option<usize> = None;
     let parents: Vec<Option<usize>> = nodes
@@ -57,7 +58,7 @@ pub fn mark(out: &mut Builder, nodes: &[Node]) {
         at = parents.get(i).copied().flatten();
     }
     let on_chain = |i: Option<usize>| i.is_some_and(|i| chain.get(i).copied().unwrap_or(false));
-    let turns: super::LookupSet<&str> = nodes.iter().zip(&chain).filter(|(_, c)| **c).filter_map(|(n, _)| n.message_id.as_deref()).collect();
+    let turns: super::LookupSet<&[u8]> = nodes.iter().zip(&chain).filter(|(_, c)| **c).filter_map(|(n, _)| n.message_id.as_deref()).collect();
     let mut abandoned = vec![false; nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
         if on_chain(Some(i)) || n.message_id.as_deref().is_some_and(|m| turns.contains(m)) {

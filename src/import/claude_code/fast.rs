@@ -27,12 +27,13 @@ use serde_json::Value;
 
 use super::blocks::CallBlock;
 use super::look::{InBytes, Look, Read, K};
+use super::usage::Counted;
 use super::RUN_KEYS;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
-use crate::json::{scan, ContainerEnds, Seg};
+use crate::json::{scan, ContainerEnds};
 use crate::import::Builder;
-use crate::model::{Arguments, Content, ContentPart, Metadata, Text, ToolCall};
+use crate::model::{Arguments, Content, ContentPart, LazyValue, Metadata, Text, ToolCall};
 
 /// `message.content` as the record's reading needs it.
 pub enum FastContent {
@@ -40,15 +41,16 @@ pub enum FastContent {
     Blocks { content: Content, calls: Vec<CallBlock> },
     /// A user record's one `tool_result` block.
     OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
-    /// A `progress` record's `data` (it has no `message`), and the call a
-    /// sub-agent's progress names.
-    Progress { data: Value, parent_tool_use_id: Option<String> },
+    /// A `progress` record (it has no `message`): its `data` left in the
+    /// source, the event's key (`data.type` when a string), and for a
+    /// sub-agent's progress its `agentId` with the call it names.
+    Progress { data: LazyValue, key: Option<String>, agent_call: Option<(String, String)> },
 }
 
 /// A record read fast: what the reading takes of it, its members (for the
 /// run's keys), and the content.
 pub struct FastRecord<'e> {
-    pub read: Read,
+    pub read: Read<'e>,
     pub members: InBytes<'e>,
     pub content: FastContent,
 }
@@ -82,13 +84,12 @@ pub struct Buffers {
     /// The record's members; the reader hands them back after the run's keys.
     pub top: Vec<Member>,
     message: Vec<Member>,
-    items: Vec<Range<usize>>,
     block: Vec<Member>,
 }
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
 /// members are walked once, placed by key ([`InBytes`]) for every look.
-pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) -> Option<FastRecord<'e>> {
+pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
     if !fields::plain_record(s.b, r, s.hazards, s.out.utf8_valid()) {
         return None;
     }
@@ -101,7 +102,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) 
     }
     let kind = members.get(K::Type);
     if s.is(kind, b"progress") && members.get(K::Message).is_none() {
-        return progress(members);
+        return progress(s, members, counted);
     }
     let user = s.is(kind, b"user");
     if !user && !s.is(kind, b"assistant") {
@@ -121,7 +122,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>) 
         Kind::Array => blocks(s, bufs, content.value.start, user)?,
         _ => return None,
     };
-    let read = Read::of(&members, Some(&message), listed).ok()?;
+    let read = Read::of(&members, Some(&message), listed, counted).ok()?;
     bufs.message = message.into_members();
     Some(FastRecord { read, members, content })
 }
@@ -136,12 +137,22 @@ fn checked_members<'e>(s: &Source<'_, '_, 'e>, members: Vec<Member>) -> Option<I
 }
 
 /// A `progress` record without a `message` (a hook's or a tool's progress):
-/// its `data` built, the rest left in the source.
-fn progress(members: InBytes<'_>) -> Option<FastRecord<'_>> {
-    let data = members.value(K::Data).ok()?.unwrap_or(Value::Null);
-    let parent_tool_use_id = members.str(K::ParentToolUseId).map(Cow::into_owned);
-    let read = Read::of(&members, None, false).ok()?;
-    Some(FastRecord { read, members, content: FastContent::Progress { data, parent_tool_use_id } })
+/// its `data` left in the source (building it was a tenth of the reading of
+/// these records), the two members the reading needs found in its bytes.
+fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
+    let (data, key, agent_call) = match members.get(K::Data) {
+        None => (LazyValue::from(Value::Null), None, None),
+        Some(m) => {
+            // As `Value::get` reads it: only an object has members (an escaped key could be one of them).
+            let fields = if m.kind == Kind::Object { Some(InBytes::at(s.b, s.ends, m.value.start)?) } else { None };
+            let key = fields.as_ref().and_then(|d| d.str(K::Type)).map(Cow::into_owned);
+            let agent = fields.as_ref().filter(|_| key.as_deref() == Some("agent_progress")).and_then(|d| d.str(K::AgentId));
+            let agent_call = agent.and_then(|a| Some((a.into_owned(), members.str(K::ParentToolUseId)?.into_owned())));
+            (s.out.json(m.value.clone()), key, agent_call)
+        }
+    };
+    let read = Read::of(&members, None, false, counted).ok()?;
+    Some(FastRecord { read, members, content: FastContent::Progress { data, key, agent_call } })
 }
 
 /// [`metadata_shape`] for a `progress` record, whose `data` the reading took first.
@@ -180,11 +191,23 @@ const BLOCK_FIELDS: [&[u8]; 9] = [b"type", b"text", b"thinking", b"id", b"name",
 /// A content list of common blocks (see the module's doc).
 fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -> Option<FastContent> {
     let b = s.b;
-    let Buffers { items, block, .. } = bufs;
-    read::items(b, open, s.ends, items)?;
-    let (mut parts, mut calls) = (Vec::with_capacity(items.len()), Vec::new());
-    for (i, item) in items.iter().enumerate() {
-        read::members(b, item.start, s.ends, block)?;
+    let block = &mut bufs.block;
+    let (mut parts, mut calls) = (Vec::new(), Vec::new());
+    if b.get(open) != Some(&b'[') {
+        return None;
+    }
+    // Each block is walked where it stands (only lists of objects are read
+    // here): listing the items first was one more walk of the list.
+    let mut at = scan::skip_ws(b, open + 1);
+    let mut i = 0;
+    while b.get(at) != Some(&b']') {
+        let next = scan::skip_ws(b, read::members(b, at, s.ends, block)?);
+        let last = match b.get(next) {
+            Some(b',') => false,
+            Some(b']') => true,
+            _ => return None,
+        };
+        at = if last { next } else { scan::skip_ws(b, next + 1) };
         let f = Fields::find(b, block, BLOCK_FIELDS)?;
         let get = |k: usize| f.get(block, k);
         // ccusage's check of an assistant's usage reads every block's `text`.
@@ -205,8 +228,8 @@ fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -
             let input = get(INPUT)?;
             let arguments = Arguments { value: Some(s.out.json(input.value.clone())), text: None };
             let call = ToolCall { id, function: s.decoded(name), arguments, result: None };
-            calls.push(CallBlock { call, segs: vec![Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(i)] });
-        } else if user && items.len() == 1 && s.is(get(TYPE), b"tool_result") {
+            calls.push(CallBlock { call, index: i });
+        } else if user && i == 0 && last && s.is(get(TYPE), b"tool_result") {
             let tool_use_id = get(TOOL_USE_ID).filter(|t| t.kind == Kind::String).map(|t| s.decoded(t));
             let is_error = get(IS_ERROR).is_some_and(|e| e.kind == Kind::Bool && b.get(e.value.clone()) == Some(b"true"));
             let content = match get(CONTENT) {
@@ -220,6 +243,7 @@ fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -
         } else {
             return None;
         }
+        i += 1;
     }
     Some(FastContent::Blocks { content: Content::Parts(parts), calls })
 }

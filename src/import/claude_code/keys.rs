@@ -97,13 +97,57 @@ impl K {
     #[inline]
     pub fn of(key: &[u8]) -> Option<K> {
         let k = *K::ALL.get(usize::from(*TABLE.get(bucket(key))?))?;
-        (k.name().as_bytes() == key).then_some(k)
+        same_bytes(k.name().as_bytes(), key).then_some(k)
+    }
+}
+
+/// `a == b` for keys, by words: the slice comparison called `memcmp` for
+/// each of a record's keys (a tenth of placing them).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let w4 = |s: &[u8], at: usize| s.get(at..at + 4).and_then(|w| <[u8; 4]>::try_from(w).ok()).map(u32::from_le_bytes);
+    let w8 = |s: &[u8], at: usize| s.get(at..at + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes);
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        // Two words that overlap when `n` < 8.
+        4..=8 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        _ => {
+            let mut at = 0;
+            while at + 8 < n {
+                if w8(a, at) != w8(b, at) {
+                    return false;
+                }
+                at += 8;
+            }
+            w8(a, n - 8) == w8(b, n - 8)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::K;
+    use super::{same_bytes, K};
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let mut words: Vec<Vec<u8>> = K::ALL.iter().map(|k| k.name().as_bytes().to_vec()).collect();
+        words.extend(["", "a", "ab", "abc", "abcdefghijklmnopqrstuvwxyz0123456789"].map(|w| w.as_bytes().to_vec()));
+        for w in words.clone() {
+            // Each byte changed in turn, and the word cut or lengthened by one.
+            for i in 0..w.len() {
+                let mut v = w.clone();
+                v[i] ^= 1;
+                assert!(!same_bytes(&w, &v), "{w:?} {v:?}");
+            }
+            assert!(same_bytes(&w, &w.clone()));
+            assert!(!same_bytes(&w, w.get(..w.len().saturating_sub(1)).unwrap()) || w.is_empty());
+            assert!(!same_bytes(&w, &[w.as_slice(), b"s"].concat()));
+        }
+    }
 
     #[test]
     fn each_key_has_a_bucket_of_its_own() {

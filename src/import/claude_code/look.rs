@@ -31,6 +31,10 @@ pub trait Look: Sized {
     fn kind(&self, k: K) -> Option<Kind>;
     /// Member `k` when it is a string (`Value::as_str`).
     fn str(&self, k: K) -> Option<Cow<'_, str>>;
+    /// [`Look::str`]'s text as bytes: in the source, not checked as UTF-8
+    /// again (the fast path reads only valid UTF-8) nor copied when it
+    /// holds no escape.
+    fn bytes(&self, k: K) -> Option<Cow<'_, [u8]>>;
     /// Member `k` when it is an object.
     fn object(&self, k: K) -> Result<Option<Self>, Unsure>;
     /// Member `k`'s value, built.
@@ -63,6 +67,10 @@ impl Look for &Map<String, Value> {
 
     fn str(&self, k: K) -> Option<Cow<'_, str>> {
         self.get(k.name()).and_then(Value::as_str).map(Cow::Borrowed)
+    }
+
+    fn bytes(&self, k: K) -> Option<Cow<'_, [u8]>> {
+        self.get(k.name()).and_then(Value::as_str).map(|s| Cow::Borrowed(s.as_bytes()))
     }
 
     fn object(&self, k: K) -> Result<Option<Self>, Unsure> {
@@ -137,6 +145,15 @@ impl<'a> InBytes<'a> {
         self.members.get(usize::try_from(*self.by_key.get(k as usize)?).ok()?)
     }
 
+    /// Member `k`'s text when it is a string, as bytes: borrowed from the
+    /// source when it holds no escape (its bytes are then its text), else
+    /// decoded.
+    pub fn id(&self, k: K) -> Option<Cow<'a, [u8]>> {
+        let m = self.get(k).filter(|m| m.kind == Kind::String)?;
+        let raw = self.b.get(m.inner())?;
+        Some(if m.escaped { Cow::Owned(decode_literal(raw, true).into_owned().into_bytes()) } else { Cow::Borrowed(raw) })
+    }
+
     /// Key `k` appears more than once.
     pub fn repeated(&self, k: K) -> bool {
         self.repeated & (1 << (k as u32)) != 0
@@ -151,6 +168,10 @@ impl Look for InBytes<'_> {
     fn str(&self, k: K) -> Option<Cow<'_, str>> {
         let m = self.get(k).filter(|m| m.kind == Kind::String)?;
         Some(decode_literal(self.b.get(m.inner())?, m.escaped))
+    }
+
+    fn bytes(&self, k: K) -> Option<Cow<'_, [u8]>> {
+        self.id(k)
     }
 
     /// An object with an escaped key (one might decode to a key read) is `Unsure`.
@@ -174,28 +195,54 @@ impl Look for InBytes<'_> {
     }
 
     /// As serde_json's `as_u64` with `arbitrary_precision` (which keeps the
-    /// number's text): the text parsed as a `u64`.
+    /// number's text): the text parsed as a `u64`, that is, digits alone
+    /// (a JSON number has no `+`) that do not overflow.
     fn u64(&self, k: K) -> Option<u64> {
         let m = self.get(k).filter(|m| m.kind == Kind::Number)?;
-        std::str::from_utf8(self.b.get(m.value.clone())?).ok()?.parse().ok()
+        let digits = self.b.get(m.value.clone()).filter(|d| !d.is_empty())?;
+        digits.iter().try_fold(0u64, |n, d| if d.is_ascii_digit() { n.checked_mul(10)?.checked_add(u64::from(d - b'0')) } else { None })
+    }
+}
+
+/// A string member's text as bytes, borrowed from the source where it can
+/// be: ids are compared and hashed, never shown, so the fast path neither
+/// copies them nor checks them as UTF-8 again.
+pub type Id<'b> = Cow<'b, [u8]>;
+
+/// An object's string members as [`Id`]s that outlive the object: borrowed
+/// from the source for an object in it ([`InBytes`]), copied from a parsed one.
+pub trait Ids<'b> {
+    fn id_of(&self, k: K) -> Option<Id<'b>>;
+}
+
+impl<'b> Ids<'b> for InBytes<'b> {
+    fn id_of(&self, k: K) -> Option<Id<'b>> {
+        self.id(k)
+    }
+}
+
+impl<'b> Ids<'b> for &Map<String, Value> {
+    fn id_of(&self, k: K) -> Option<Id<'b>> {
+        self.get(k.name()).and_then(Value::as_str).map(|s| Cow::Owned(s.as_bytes().to_vec()))
     }
 }
 
 /// What the reading takes from a record besides its content.
 #[derive(Default)]
-pub struct Read {
+pub struct Read<'b> {
     /// `type` (empty when it is no string); one of [`super::RECORD_TYPES`] not copied.
     pub kind: Cow<'static, str>,
     pub timestamp: Option<String>,
-    pub uuid: Option<String>,
-    pub parent: Option<String>,
-    pub logical_parent: Option<String>,
+    pub uuid: Option<Id<'b>>,
+    pub parent: Option<Id<'b>>,
+    pub logical_parent: Option<Id<'b>>,
     /// The record has a `toolUseResult` (of any kind).
     pub tool_use_result: bool,
     /// `toolUseResult.agentId`: a sub-agent's result.
     pub result_agent: Option<String>,
-    /// `message.id` and `message.model`.
-    pub message_id: Option<String>,
+    /// `message.id`, `requestId` (the usage is counted once per pair) and `message.model`.
+    pub message_id: Option<Id<'b>>,
+    pub request_id: Option<Id<'b>>,
     pub model: Option<String>,
     /// `isApiErrorMessage: true`.
     pub failed: bool,
@@ -203,27 +250,32 @@ pub struct Read {
     pub usage: Option<usage::Claim>,
 }
 
-impl Read {
+impl<'b> Read<'b> {
     /// Reads `o` (its `message` object: `message`); `listed` as
-    /// [`usage::claim`] takes it. Never `Unsure` for a parsed record.
-    pub fn of<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Read, Unsure> {
+    /// [`usage::claim`] takes it. The usage of a `message.id` + `requestId`
+    /// pair `counted` already is not read: it would not count (each later
+    /// record of a response repeats it). Never `Unsure` for a parsed record.
+    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, listed: bool, counted: &usage::Counted<'b>) -> Result<Read<'b>, Unsure> {
         let s = |k: K| o.str(k).map(Cow::into_owned);
-        let m = |k: K| message.and_then(|m| m.str(k)).map(Cow::into_owned);
+        let message_id = message.and_then(|m| m.id_of(K::Id));
+        let request_id = o.id_of(K::RequestId);
+        let usage = if counted.has(message_id.as_ref(), request_id.as_ref()) { None } else { usage::claim(o, message, listed)? };
         Ok(Read {
-            kind: match o.str(K::Type) {
-                Some(t) => super::RECORD_TYPES.iter().find(|k| **k == t).map_or_else(|| Cow::Owned(t.into_owned()), |k| Cow::Borrowed(*k)),
+            kind: match o.bytes(K::Type) {
+                Some(t) => super::RECORD_TYPES.iter().find(|k| k.as_bytes() == &*t).map_or_else(|| Cow::Owned(String::from_utf8_lossy(&t).into_owned()), |k| Cow::Borrowed(*k)),
                 None => Cow::Borrowed(""),
             },
             timestamp: s(K::Timestamp),
-            uuid: s(K::Uuid),
-            parent: s(K::ParentUuid),
-            logical_parent: s(K::LogicalParentUuid),
+            uuid: o.id_of(K::Uuid),
+            parent: o.id_of(K::ParentUuid),
+            logical_parent: o.id_of(K::LogicalParentUuid),
             tool_use_result: o.has(K::ToolUseResult),
             result_agent: o.object(K::ToolUseResult)?.and_then(|t| t.str(K::AgentId).map(Cow::into_owned)),
-            message_id: m(K::Id),
-            model: m(K::Model),
+            message_id,
+            request_id,
+            model: message.and_then(|m| m.str(K::Model)).map(Cow::into_owned),
             failed: o.bool(K::IsApiErrorMessage).unwrap_or(false),
-            usage: usage::claim(o, message, listed)?,
+            usage,
         })
     }
 }

@@ -38,7 +38,7 @@ pub(super) fn not_sidechain(b: &[u8], ends: &ContainerEnds, r: &Range<usize>) ->
         if b.get(at) != Some(&b'"') {
             return false;
         }
-        let Some((key_end, _)) = string_end(b, at) else { return false };
+        let Some(key_end) = written_key_end(b, at).or_else(|| string_end(b, at).map(|(end, _)| end)) else { return false };
         let colon = skip_ws(b, key_end);
         if b.get(colon) != Some(&b':') {
             return false;
@@ -47,7 +47,10 @@ pub(super) fn not_sidechain(b: &[u8], ends: &ContainerEnds, r: &Range<usize>) ->
         if b.get(at + 1..key_end.saturating_sub(1)) == Some(b"isSidechain") {
             return matches!(b.get(start), Some(b'f' | b'n' | b'"' | b'{' | b'[' | b'-' | b'0'..=b'9'));
         }
-        let Some(end) = value_end(b, start, ends) else { return false };
+        // A short string (`parentUuid` comes first) ends sooner by a scan
+        // than by a search of the split's table of ends.
+        let end = if b.get(start) == Some(&b'"') { string_end(b, start).map(|(end, _)| end) } else { value_end(b, start, ends) };
+        let Some(end) = end else { return false };
         at = skip_ws(b, end);
         if b.get(at) != Some(&b',') || end > r.end {
             return false;
@@ -55,6 +58,18 @@ pub(super) fn not_sidechain(b: &[u8], ends: &ContainerEnds, r: &Range<usize>) ->
         at = skip_ws(b, at + 1);
     }
     false
+}
+
+/// The end of the key at `at` when it is one of the two Claude Code writes
+/// first, spelled as it writes them: its quotes enclose plain letters, so
+/// it ends there, without a scan for its end.
+fn written_key_end(b: &[u8], at: usize) -> Option<usize> {
+    const PARENT: &[u8; 12] = b"\"parentUuid\"";
+    const SIDECHAIN: &[u8; 13] = b"\"isSidechain\"";
+    if b.get(at..at + PARENT.len()) == Some(&PARENT[..]) {
+        return Some(at + PARENT.len());
+    }
+    (b.get(at..at + SIDECHAIN.len()) == Some(&SIDECHAIN[..])).then_some(at + SIDECHAIN.len())
 }
 
 /// The members the first pass reads of a record, as serde_json reads them

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
-use super::look::{Look, Read};
+use super::look::{Id, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
 use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
@@ -46,6 +46,10 @@ pub fn import(input: &Input, out: &mut Builder) {
     // together (a folder picked whole) stay apart, the first one run 0.
     let mut main_of_file: Lookup<Option<String>, usize> = Lookup::default();
     let all = top_records(input);
+    // Most records are the main conversation's.
+    if let Some(main) = runs.first_mut() {
+        main.records.reserve(all.len());
+    }
     let lone_meta = input.files.is_empty() && all.len() == 1;
     let mut members = Vec::new();
     for r in all {
@@ -124,7 +128,7 @@ struct Reader<'r, 'a> {
     ends: &'r crate::json::ContainerEnds,
     hazards: &'r [usize],
     /// The usage counted so far (once per `message.id` + `requestId`).
-    usage: usage::Counted,
+    usage: usage::Counted<'r>,
     /// Tool calls by their `tool_use` id.
     calls: Lookup<String, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
@@ -135,19 +139,20 @@ struct Reader<'r, 'a> {
 
 /// What one run's reading keeps between records.
 #[derive(Default)]
-struct RunState {
+struct RunState<'b> {
     /// The assistant turn being written: its `message.id` and event.
-    turn: Option<(String, u32)>,
-    /// Calls of the run, with their record and place in it, to warn about unanswered ones.
-    sites: Vec<(CallRef, Range<usize>, Vec<Seg>)>,
-    nodes: Vec<branches::Node>,
+    turn: Option<(Id<'b>, u32)>,
+    /// Calls of the run, with their record and index in its content, to warn about unanswered ones.
+    sites: Vec<(CallRef, Range<usize>, usize)>,
+    /// One node a record (reserved for the run's records: growing the list copied it a dozen times).
+    nodes: Vec<branches::Node<'b>>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
     run_keys: [bool; RUN_KEYS.len()],
     title: Option<String>,
 }
 
-impl RunState {
+impl RunState<'_> {
     /// The run's keys the record has that the run has not yet: its first non-null values.
     fn run_keys<L: Look>(&mut self, o: &L) {
         for (k, have) in RUN_KEYS.iter().zip(&mut self.run_keys) {
@@ -162,16 +167,17 @@ impl RunState {
     }
 }
 
-impl Reader<'_, '_> {
-    fn run(&mut self, run: RunRecords) {
+impl<'r> Reader<'r, '_> {
+    fn run(&mut self, mut run: RunRecords) {
         let offset = run.records.first().map(|(r, _)| r.start);
         self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
+        state.nodes.reserve(run.records.len() + run.metas.len());
         let mut run_meta = RunMeta::default();
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
             if let Some(v) = meta::read(self.out, rec, &mut run_meta) {
-                self.record(v, &rec.range, &rec.path, &mut state);
+                self.record(v, &rec.range, rec.path.clone(), &mut state);
             }
         }
         if let (true, Some(rec)) = (run.records.is_empty(), run.metas.first()) {
@@ -180,11 +186,13 @@ impl Reader<'_, '_> {
         if let (Some(agent), Some(call)) = (&run.agent, run_meta.tool_use_id()) {
             self.agent_calls.entry(agent.clone()).or_insert_with(|| call.to_string());
         }
-        for (range, path) in &run.records {
+        // Each record's path moves into its event (a copy each was an allocation).
+        for (range, path) in std::mem::take(&mut run.records) {
+            let range = &range;
             let fast = if self.out.exact_only() {
                 None
             } else {
-                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range)
+                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range, &self.usage)
             };
             match fast {
                 Some(f) => {
@@ -193,7 +201,7 @@ impl Reader<'_, '_> {
                     self.fast_record(f.read, f.content, range, path, &mut state);
                 }
                 None => {
-                    let Ok(v) = self.out.parse_record(range, path) else { continue };
+                    let Ok(v) = self.out.parse_record(range, &path) else { continue };
                     if let Some(o) = v.as_object() {
                         state.run_keys(&o);
                     }
@@ -201,13 +209,13 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        for (call, range, segs) in std::mem::take(&mut state.sites) {
+        for (call, range, index) in std::mem::take(&mut state.sites) {
             if self.out.answered(call) {
                 continue;
             }
             let name = self.out.call(call).map(|c| c.function.clone()).unwrap_or_default();
             let message = format!("call to `{name}` has no tool_result in this session");
-            self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &segs, Some(call.event));
+            self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &CallBlock::segs(index), Some(call.event));
         }
         branches::mark(self.out, &state.nodes);
         let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id)?)));
@@ -228,39 +236,41 @@ impl Reader<'_, '_> {
     }
 
     /// One record read the exact way.
-    fn record(&mut self, v: Value, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn record(&mut self, v: Value, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let Value::Object(o) = v else {
             let at = self.out.next_event();
-            self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.to_string(), range.start, Some(at));
-            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v.into() }), "(not an object)", range.clone(), path.to_string(), None);
+            self.out.diag(Severity::Warning, "not-an-object", "a Claude Code record is a JSON object; this line is not".to_string(), path.clone(), range.start, Some(at));
+            self.out.push_event(EventBody::KeyValue(KeyValue { key: "(not an object)".to_string(), value: v.into() }), "(not an object)", range.clone(), path, None);
             return;
         };
         let message = o.get("message").and_then(Value::as_object);
-        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message)).unwrap_or_default(); // (never unsure: parsed)
+        let mut read = Read::of(&&o, message.as_ref(), usage::content_listed(message), &self.usage).unwrap_or_default(); // (never unsure: parsed)
         let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
         let at = self.node(&mut read, results, state);
-        let usage = self.usage.take(read.usage.take());
+        let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());
         self.dispatch(o, read, range, path, state);
         self.fill_usage(usage, at);
     }
 
     /// One record the fast path read.
-    fn fast_record(&mut self, mut read: Read, content: FastContent, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn fast_record(&mut self, mut read: Read<'r>, content: FastContent, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let results = matches!(content, FastContent::OneResult { .. });
         let at = self.node(&mut read, results, state);
-        let usage = self.usage.take(read.usage.take());
+        let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());
         match content {
             FastContent::Blocks { content, calls } if read.kind == "assistant" => self.assistant(None, (content, calls), read, range, path, state),
             FastContent::OneResult { tool_use_id, is_error, content } => {
-                let results = vec![ResultBlock { index: 0, tool_use_id, is_error }];
-                self.user(None, (results, UserBody::OneResult(content)), read, range, path);
+                let mut results = [ResultBlock { index: 0, tool_use_id, is_error }];
+                self.user(None, (&mut results, UserBody::OneResult(content)), read, range, path);
             }
-            FastContent::Blocks { content, .. } => self.user(None, (Vec::new(), UserBody::Message(content)), read, range, path),
-            FastContent::Progress { data, parent_tool_use_id } => {
+            FastContent::Blocks { content, .. } => self.user(None, (&mut [], UserBody::Message(content)), read, range, path),
+            FastContent::Progress { data, key, agent_call } => {
                 // As `dispatch` reads a progress record.
-                self.agent_progress(&data, parent_tool_use_id.as_deref());
-                let key = data.get("type").and_then(Value::as_str).unwrap_or("progress").to_string();
-                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data.into() }), "progress", range.clone(), path.to_string(), read.timestamp);
+                if let Some((agent, call)) = agent_call {
+                    self.agent_calls.entry(agent).or_insert(call);
+                }
+                let key = key.unwrap_or_else(|| "progress".to_string());
+                let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path, read.timestamp);
                 self.finish(ev, Rest::InSource(fast::progress_shape), range);
             }
         }
@@ -271,7 +281,7 @@ impl Reader<'_, '_> {
     /// taken from `read`); its event's number. `results`: the record's
     /// content holds a `tool_result` block (a tool-result record of any type,
     /// as it always was).
-    fn node(&mut self, read: &mut Read, results: bool, state: &mut RunState) -> u32 {
+    fn node(&mut self, read: &mut Read<'r>, results: bool, state: &mut RunState<'r>) -> u32 {
         let at = self.out.next_event();
         let logical = read.parent.is_none() && read.logical_parent.is_some();
         state.nodes.push(branches::Node {
@@ -293,7 +303,7 @@ impl Reader<'_, '_> {
     }
 
     /// Reads the record by its type into exactly one event.
-    fn dispatch(&mut self, mut o: Map<String, Value>, read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn dispatch(&mut self, mut o: Map<String, Value>, read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let str_field = |o: &Map<String, Value>, k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
         let kind = read.kind.to_string();
         let body = match kind.as_str() {
@@ -301,15 +311,15 @@ impl Reader<'_, '_> {
                 let (message, content) = take_message(&mut o);
                 if message.is_none() {
                     let at = self.out.next_event();
-                    self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, path, &[Seg::Key("message".into())], Some(at));
+                    self.out.diag_in(Severity::Warning, "no-message", "an `assistant` record should carry an API `message` object".to_string(), range, &path, &[Seg::Key("message".into())], Some(at));
                 }
                 let content = blocks::content(content.as_ref());
                 return self.assistant(Some((o, message.unwrap_or_default())), content, read, range, path, state);
             }
             "user" => {
                 let (message, content) = take_message(&mut o);
-                let content = user_blocks(content.as_ref());
-                return self.user(Some((o, message.unwrap_or_default())), content, read, range, path);
+                let (mut results, body) = user_blocks(content.as_ref());
+                return self.user(Some((o, message.unwrap_or_default())), (&mut results, body), read, range, path);
             }
             "system" => {
                 let subtype = str_field(&o, "subtype").unwrap_or_default();
@@ -351,7 +361,7 @@ impl Reader<'_, '_> {
             }
         };
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
-        let ev = self.out.push_event(body, source_kind, range.clone(), path.to_string(), read.timestamp);
+        let ev = self.out.push_event(body, source_kind, range.clone(), path, read.timestamp);
         self.finish(ev, Rest::Parsed(o), range);
     }
 
@@ -388,44 +398,52 @@ impl Reader<'_, '_> {
 
     /// An assistant record: `exact` is the record read the exact way, less
     /// its `message`, and that message less its content (`None`: read fast).
-    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read, range: &Range<usize>, path: &str, state: &mut RunState) {
+    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let (message_id, timestamp) = (read.message_id, read.timestamp);
-        let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(id.as_str())).map(|(_, ev)| *ev);
-        let (ev, turn_event, base) = match open {
-            Some(turn_event) => {
-                // A later record of the same API response: its blocks join the turn.
-                let mut base = 0;
-                if let Some(EventBody::Message(m)) = self.out.event_mut(turn_event).map(|e| &mut e.body) {
-                    base = m.tool_calls.len();
-                    if let (Content::Parts(have), Content::Parts(more)) = (&mut m.content, &content) {
-                        have.extend(more.iter().cloned());
-                    } else if !matches!(content, Content::None | Content::Parts(_)) {
-                        m.content = content.clone();
-                    }
-                    m.tool_calls.extend(calls.iter().map(|c| c.call.clone()));
-                }
-                let label = format!("continues assistant message {} (event {turn_event})", message_id.as_deref().unwrap_or_default());
-                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path.to_string(), timestamp);
-                if let Some(e) = self.out.event_mut(ev) {
-                    e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
-                }
-                (ev, turn_event, base)
-            }
-            None => {
-                let tool_calls = calls.iter().map(|c| c.call.clone()).collect();
-                let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
-                let ev = self.out.push_event(body, "assistant", range.clone(), path.to_string(), timestamp);
-                state.turn = message_id.clone().map(|id| (id, ev));
-                (ev, ev, 0)
-            }
+        let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(&**id)).map(|(_, ev)| *ev);
+        // The turn's event and its calls so far: a later record of the same
+        // API response adds its blocks to the turn's event.
+        let (turn_event, base) = match open {
+            Some(turn_event) => match self.out.event_mut(turn_event).map(|e| &e.body) {
+                Some(EventBody::Message(m)) => (turn_event, m.tool_calls.len()),
+                _ => (turn_event, 0),
+            },
+            None => (self.out.next_event(), 0),
         };
+        // The calls move into the turn (cloning them was a tenth of this reading).
+        let mut tool_calls = Vec::with_capacity(calls.len());
         for (k, c) in calls.into_iter().enumerate() {
             let call = CallRef { event: turn_event, call: crate::source::clamp_u32(base + k) };
             if let Some(id) = &c.call.id {
                 self.calls.insert(id.clone(), call);
             }
-            state.sites.push((call, range.clone(), c.segs));
+            state.sites.push((call, range.clone(), c.index));
+            tool_calls.push(c.call);
         }
+        let ev = match open {
+            Some(turn_event) => {
+                if let Some(EventBody::Message(m)) = self.out.event_mut(turn_event).map(|e| &mut e.body) {
+                    match (&mut m.content, content) {
+                        (Content::Parts(have), Content::Parts(more)) => have.extend(more),
+                        (_, Content::None | Content::Parts(_)) => {}
+                        (have, other) => *have = other,
+                    }
+                    m.tool_calls.extend(tool_calls);
+                }
+                let label = continues_label(message_id.as_deref().unwrap_or_default(), turn_event);
+                let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path, timestamp);
+                if let Some(e) = self.out.event_mut(ev) {
+                    e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
+                }
+                ev
+            }
+            None => {
+                let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
+                let ev = self.out.push_event(body, "assistant", range.clone(), path, timestamp);
+                state.turn = message_id.map(|id| (id, ev));
+                ev
+            }
+        };
         self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = read.failed;
@@ -437,18 +455,21 @@ impl Reader<'_, '_> {
 
     /// A user record (`exact` as [`Reader::assistant`] takes it), with its
     /// `tool_result` blocks and body.
-    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (Vec<ResultBlock>, UserBody), read: Read, range: &Range<usize>, path: &str) {
+    fn user(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (results, body): (&mut [ResultBlock], UserBody), read: Read<'_>, range: &Range<usize>, path: String) {
         let at = self.out.next_event();
         let mut failed = false;
-        let mut links = Vec::new();
-        for r in &results {
+        // The calls answered: most records answer one, kept apart from a
+        // list (a list each was an allocation).
+        let (mut first_link, mut more_links) = (None, Vec::new());
+        for r in results.iter() {
             failed |= r.is_error;
             match r.tool_use_id.as_ref().and_then(|id| self.calls.get(id)).copied() {
-                Some(call) => links.push(call),
+                Some(call) if first_link.is_none() => first_link = Some(call),
+                Some(call) => more_links.push(call),
                 None => {
                     let segs = [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(r.index), Seg::Key("tool_use_id".into())];
                     let message = format!("tool_result for `{}` answers no tool_use of this session", r.tool_use_id.as_deref().unwrap_or_default());
-                    self.out.diag_in(Severity::Warning, "orphan-tool-result", message, range, path, &segs, Some(at));
+                    self.out.diag_in(Severity::Warning, "orphan-tool-result", message, range, &path, &segs, Some(at));
                 }
             }
         }
@@ -459,16 +480,16 @@ impl Reader<'_, '_> {
         }
         let body = match body {
             UserBody::OneResult(content) => EventBody::ToolResult(ToolResult {
-                call_id: results.first().and_then(|r| r.tool_use_id.clone()),
+                call_id: results.first_mut().and_then(|r| r.tool_use_id.take()),
                 content,
                 status: if failed { ToolStatus::Error } else { ToolStatus::Success },
-                call: links.first().copied(),
+                call: first_link,
                 implicit_link: false,
             }),
             UserBody::Message(content) => EventBody::Message(Message { role: "user".to_string(), content, tool_calls: Vec::new() }),
         };
-        let ev = self.out.push_event(body, "user", range.clone(), path.to_string(), read.timestamp);
-        for call in links {
+        let ev = self.out.push_event(body, "user", range.clone(), path, read.timestamp);
+        for call in first_link.into_iter().chain(more_links) {
             self.out.link_result(call, ev);
         }
         self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
@@ -476,6 +497,32 @@ impl Reader<'_, '_> {
             e.failed = failed;
         }
     }
+}
+
+/// `continues assistant message <id> (event <n>)`, written without
+/// `format!` (a tenth of an assistant record's reading); `id` is a JSON
+/// string's text, so UTF-8.
+fn continues_label(id: &[u8], turn_event: u32) -> String {
+    let mut label = String::with_capacity(48 + id.len());
+    label.push_str("continues assistant message ");
+    match std::str::from_utf8(id) {
+        Ok(id) => label.push_str(id),
+        Err(_) => label.push_str(&String::from_utf8_lossy(id)),
+    }
+    label.push_str(" (event ");
+    let mut digits = [0u8; 10];
+    let (mut at, mut n) = (digits.len(), turn_event);
+    while let Some(d) = at.checked_sub(1).and_then(|i| digits.get_mut(i)) {
+        *d = b'0' + (n % 10) as u8;
+        at -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    label.extend(digits.get(at..).unwrap_or_default().iter().map(|d| char::from(*d)));
+    label.push(')');
+    label
 }
 
 /// What is left of a record for its event's metadata.
@@ -544,4 +591,36 @@ fn user_blocks(content: Option<&Value>) -> (Vec<ResultBlock>, UserBody) {
         })
         .collect();
     (results, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Content, EventBody};
+
+    /// What both ways share (the differential tests cannot see it): a later
+    /// record of a turn with no content leaves the turn's content; a call no
+    /// result answers is warned about at its block's place in the record.
+    #[test]
+    fn a_continued_turn_keeps_its_content_and_its_calls_places() {
+        let lines = [
+            r#"{"type":"assistant","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"first"}]}}"#,
+            r#"{"type":"assistant","uuid":"a2","parentUuid":"a1","message":{"id":"m1","role":"assistant","content":null}}"#,
+            r#"{"type":"assistant","uuid":"a3","parentUuid":"a2","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"t"},{"type":"tool_use","id":"c1","name":"X","input":{}}]}}"#,
+        ];
+        for exact_only in [false, true] {
+            let options = crate::ParseOptions { format: Some("claude-code".into()), exact_only, ..Default::default() };
+            let t = crate::parse_trace(lines.join("\n").into_bytes(), &options).unwrap();
+            let Some(EventBody::Message(m)) = t.events.first().map(|e| &e.body) else { panic!("{:?}", t.events.first()) };
+            assert!(matches!(&m.content, Content::Parts(p) if p.len() == 2), "{:?}", m.content);
+            let unanswered: Vec<&str> = t.diagnostics.iter().filter(|d| d.code == "unanswered-tool-call").map(|d| d.path.as_str()).collect();
+            assert_eq!(unanswered, ["$.message.content[1]"]);
+        }
+    }
+
+    #[test]
+    fn continues_label_reads_as_format_writes_it() {
+        for (id, n) in [("msg_1", 0u32), ("", 7), ("é✓", 10), ("x", u32::MAX), ("m", 1_000_000), ("m", 9)] {
+            assert_eq!(super::continues_label(id.as_bytes(), n), format!("continues assistant message {id} (event {n})"));
+        }
+    }
 }

@@ -8,14 +8,14 @@
 
 use serde_json::{Map, Value};
 
-use super::look::{Look, Unsure, K};
+use super::look::{Id, Look, Unsure, K};
 use crate::import::facts;
 use crate::json::read::Kind;
 use crate::model::{Cost, EventFacts, Usage};
 
-/// The usage pairs already counted in this input.
+/// The usage pairs (`message.id`, `requestId`) already counted in this input.
 #[derive(Default)]
-pub struct Counted(super::LookupSet<(String, String)>);
+pub struct Counted<'b>(super::LookupSet<(Id<'b>, Id<'b>)>);
 
 /// A counted record's usage, and its cost when it has a `costUSD`.
 pub struct Taken {
@@ -31,21 +31,27 @@ impl Taken {
     }
 }
 
-/// A record's usage that ccusage's schema accepts, with the ids it is
-/// counted once by (`message.id`, `requestId`), before the repeat check.
+/// A record's usage that ccusage's schema accepts, before the repeat check.
 pub struct Claim {
     taken: Taken,
-    ids: Option<(String, String)>,
 }
 
-impl Counted {
+impl<'b> Counted<'b> {
+    /// The pair was counted already: a usage with these ids would not count.
+    pub fn has(&self, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> bool {
+        match (message_id, request_id) {
+            (Some(m), Some(r)) => self.0.contains(&(m.clone(), r.clone())),
+            _ => false,
+        }
+    }
+
     /// The claimed usage (and cost) when ccusage would count it here: not
-    /// when its ids were counted already.
-    pub fn take(&mut self, claim: Option<Claim>) -> Option<Taken> {
+    /// when its ids (`message.id`, `requestId`) were counted already.
+    pub fn take(&mut self, claim: Option<Claim>, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> Option<Taken> {
         let claim = claim?;
-        match claim.ids {
-            Some(ids) => self.0.insert(ids).then_some(claim.taken),
-            None => Some(claim.taken),
+        match (message_id, request_id) {
+            (Some(m), Some(r)) => self.0.insert((m.clone(), r.clone())).then_some(claim.taken),
+            _ => Some(claim.taken),
         }
     }
 }
@@ -62,11 +68,7 @@ pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option
     }
     let Some(usage) = counts(&usage)? else { return Ok(None) };
     let cost = facts::amount(o.value(K::CostUsd)?.as_ref());
-    let ids = match (message.str(K::Id), o.str(K::RequestId)) {
-        (Some(m), Some(r)) => Some((m.into_owned(), r.into_owned())),
-        _ => None,
-    };
-    Ok(Some(Claim { taken: Taken { usage, cost: cost.map(|total| Cost { total, input: None, output: None }) }, ids }))
+    Ok(Some(Claim { taken: Taken { usage, cost: cost.map(|total| Cost { total, input: None, output: None }) } }))
 }
 
 /// [`facts::usage`] of an Anthropic or OpenAI `usage` object, read through
@@ -91,10 +93,11 @@ fn counts<L: Look>(o: &L) -> Result<Option<Usage>, Unsure> {
 /// ccusage's `usageDataSchema` (valibot; `optional` takes a missing key, not `null`).
 fn accepted<L: Look>(o: &L, message: &L, usage: &L, listed: bool) -> bool {
     let opt = |m: &L, k: K, ok: &dyn Fn(Kind) -> bool| m.kind(k).is_none_or(ok);
-    let opt_str = |m: &L, k: K, ok: &dyn Fn(&str) -> bool| m.kind(k).is_none() || m.str(k).is_some_and(|s| ok(&s));
-    let nonempty = |s: &str| !s.is_empty();
+    // On the texts' bytes: each test below reads only ASCII.
+    let opt_str = |m: &L, k: K, ok: &dyn Fn(&[u8]) -> bool| m.kind(k).is_none() || m.bytes(k).is_some_and(|s| ok(&s));
+    let nonempty = |s: &[u8]| !s.is_empty();
     let number = |k: Kind| k == Kind::Number;
-    o.str(K::Timestamp).is_some_and(|t| iso_timestamp(&t))
+    o.bytes(K::Timestamp).is_some_and(|t| iso_timestamp(&t))
         && opt(o, K::Cwd, &|k| k == Kind::String)
         && opt_str(o, K::SessionId, &nonempty)
         && opt_str(o, K::Version, &version)
@@ -105,7 +108,7 @@ fn accepted<L: Look>(o: &L, message: &L, usage: &L, listed: bool) -> bool {
         && usage.kind(K::OutputTokens) == Some(Kind::Number)
         && opt(usage, K::CacheCreationInputTokens, &number)
         && opt(usage, K::CacheReadInputTokens, &number)
-        && opt_str(usage, K::Speed, &|s| matches!(s, "standard" | "fast"))
+        && opt_str(usage, K::Speed, &|s| matches!(s, b"standard" | b"fast"))
         && opt_str(message, K::Model, &nonempty)
         && opt_str(message, K::Id, &nonempty)
         && listed
@@ -120,8 +123,7 @@ pub fn content_listed(message: Option<&Map<String, Value>>) -> bool {
 }
 
 /// `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z$`
-fn iso_timestamp(s: &str) -> bool {
-    let b = s.as_bytes();
+fn iso_timestamp(b: &[u8]) -> bool {
     let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
     let at = |i: usize, c: u8| b.get(i) == Some(&c);
     let head = digits(0..4) && at(4, b'-') && digits(5..7) && at(7, b'-') && digits(8..10) && at(10, b'T') && digits(11..13) && at(13, b':') && digits(14..16) && at(16, b':') && digits(17..19);
@@ -133,12 +135,17 @@ fn iso_timestamp(s: &str) -> bool {
 }
 
 /// `^\d+\.\d+\.\d+`
-fn version(s: &str) -> bool {
-    let mut parts = s.splitn(3, '.');
-    let num = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()));
-    let (a, b) = (parts.next(), parts.next());
-    let c = parts.next().map(|rest| rest.get(..rest.bytes().take_while(u8::is_ascii_digit).count()).unwrap_or(""));
-    num(a) && num(b) && num(c)
+fn version(s: &[u8]) -> bool {
+    let mut at = 0;
+    // One or more digits from `at`, then `then` (none: anything or the end).
+    let mut digits_then = |then: Option<u8>| {
+        let n = s.get(at..).unwrap_or_default().iter().take_while(|c| c.is_ascii_digit()).count();
+        at += n;
+        let ok = n > 0 && then.is_none_or(|t| s.get(at) == Some(&t));
+        at += 1;
+        ok
+    };
+    digits_then(Some(b'.')) && digits_then(Some(b'.')) && digits_then(None)
 }
 
 #[cfg(test)]
@@ -170,20 +177,30 @@ mod tests {
 
     #[test]
     fn schema_edges() {
-        assert!(iso_timestamp("2026-02-10T21:11:52.438Z") && iso_timestamp("2026-02-10T21:11:52Z"));
-        assert!(!iso_timestamp("2026-02-10T21:11:52.43Z") && !iso_timestamp("2026-02-10T21:11:52+00:00"));
-        assert!(version("2.1.39") && version("1.0.3-beta") && !version("2.1") && !version("v2.1.3"));
+        assert!(iso_timestamp(b"2026-02-10T21:11:52.438Z") && iso_timestamp(b"2026-02-10T21:11:52Z"));
+        assert!(!iso_timestamp(b"2026-02-10T21:11:52.43Z") && !iso_timestamp(b"2026-02-10T21:11:52+00:00"));
+        for v in ["2.1.39", "1.0.3-beta", "12.34.5.6", "0.0.0x"] {
+            assert!(version(v.as_bytes()), "{v}");
+        }
+        for v in ["2.1", "v2.1.3", "", "2.1.", "2..1", ".1.2", "2.1.x", "2-1.3", "١.٢.٣"] {
+            assert!(!version(v.as_bytes()), "{v}");
+        }
         let rec = |content: Value| {
             json!({"timestamp": "2026-02-10T21:11:52.438Z", "requestId": "r", "message": {"id": "m", "content": content, "usage": {"input_tokens": 1, "output_tokens": 2}}})
         };
         let take = |c: &mut Counted, v: &Value| {
             let o = v.as_object().unwrap();
             let m = o.get("message").and_then(Value::as_object);
-            c.take(claim(&o, m.as_ref(), content_listed(m)).unwrap())
+            let id = |x: Option<&Value>| x.and_then(Value::as_str).map(|s| Id::Owned(s.as_bytes().to_vec()));
+            c.take(claim(&o, m.as_ref(), content_listed(m)).unwrap(), id(m.and_then(|m| m.get("id"))).as_ref(), id(o.get("requestId")).as_ref())
         };
         let mut c = Counted::default();
         assert!(take(&mut c, &rec(json!([{"type": "text", "text": "a"}]))).is_some());
         assert!(take(&mut c, &rec(json!([{"type": "text", "text": "b"}]))).is_none(), "same message.id + requestId");
+        let mut other_request = rec(json!([]));
+        other_request["requestId"] = json!("r2");
+        assert!(take(&mut c, &other_request).is_some(), "same message.id, another requestId");
+        assert!(c.has(Some(&Id::Borrowed(b"m")), Some(&Id::Borrowed(b"r2"))) && !c.has(Some(&Id::Borrowed(b"m")), Some(&Id::Borrowed(b"r3"))));
         let mut c = Counted::default();
         assert!(take(&mut c, &rec(json!("a string"))).is_none(), "ccusage's schema wants a list of blocks");
         let mut c = Counted::default();
