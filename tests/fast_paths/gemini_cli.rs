@@ -137,6 +137,10 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         (r#"{"$rewindTo": "m7"}"#, r#"{"$rewindTo": "m2"}"#),
         (r#"{"$rewindTo": "m7"}"#, r#"{"id": "m9", "$rewindTo": "m7"}"#),
         (r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#, r#"{"$set": {"messages": [{"id": "m1", "timestamp": "t", "type": "user", "content": "again"}]}}"#),
+        // The replaced message's note gives its replacement's line: blank lines and CRLF before it count.
+        ("\"model\": \"gemini-2.5\"}\n{\"id\": \"m2\"", "\"model\": \"gemini-2.5\"}\r\n\n  \r\n\n{\"id\": \"m2\""),
+        ("\"kind\": \"main\"}\n", "\"kind\": \"main\"}\n\n\n"),
+        (r#""id": "m4""#, r#""id": "m2""#),
     ];
     let mut deferred = 0;
     let mut left_in_source = 0;
@@ -160,6 +164,27 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     assert!(deferred > edits.len() * 5, "only {deferred} events' metadata deferred");
     assert!(left_in_source > edits.len() * 2 * 8, "only {left_in_source} texts read fast");
     assert!(values_in_source > edits.len() / 2, "only {values_in_source} mirrored turns left in the source");
+}
+
+/// Sessions read together from several files: a replaced message's
+/// `replaced_by_line` counts the lines of the files before its own (the
+/// split counts each file's from its start), the same both ways.
+#[test]
+fn gemini_cli_replaced_lines_in_joined_files_parse_the_same_both_ways() {
+    let second = gemini_session(("", "")).replace("\"s1\"", "\"s2\"").replace("\"m2\"", "\"n2\"");
+    let files = vec![
+        ("chats/session-2025-01-01T00-00-aaaaaaaa.jsonl".to_string(), gemini_session(("", "")).into_bytes()),
+        ("chats/session-2025-01-02T00-00-bbbbbbbb.jsonl".to_string(), format!("\n\n{second}").into_bytes()),
+    ];
+    let parse = |exact_only| {
+        let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() };
+        agent_trace_viewer::parse_files(files.clone(), &options).unwrap()
+    };
+    let (fast, exact) = (parse(false), parse(true));
+    assert_eq!(super::model(&fast), super::model(&exact), "models differ");
+    let lines: Vec<u64> = fast.events.iter().filter_map(|e| e.metadata.get("replaced_by_line")?.as_u64()).collect();
+    // Line 4 of the first file, line 6 of the second (two blank lines first) after its 12.
+    assert_eq!(lines, [4, 18], "{lines:?}");
 }
 
 /// `$set` lines: a bare `lastUpdated` is read from the bytes (its value left

@@ -15,7 +15,7 @@ use super::content::{self, BadCount};
 use super::plan::{Fate, Item, Msg, Nested, Plan};
 use crate::diagnostic::Severity::{self, Error, Info, Warning};
 use crate::import::{json_type, Builder, CallSite};
-use crate::json::{ContainerEnds, Seg};
+use crate::json::{ContainerEnds, Seg, TopValue};
 use crate::event_metadata::EventMetadata;
 use crate::model::{Arguments, CallRef, Content, EventBody, KeyValue, Marker, Message, ToolCall, ToolResult, ToolStatus, Usage};
 
@@ -32,6 +32,9 @@ pub struct Emitter<'r, 'a> {
     ends: &'r ContainerEnds,
     /// The split's objects that may repeat a key, sorted (`None`: not known).
     repeats: Option<&'r [usize]>,
+    /// The split's top-level values with their lines (empty when several
+    /// files were joined: each file's lines are then counted from its start).
+    tops: &'r [TopValue],
     /// Replaced messages' events and the message that replaced each.
     replaced: Vec<(u32, usize)>,
     /// Tool calls that ran a sub-agent: its session id (`agentId`) and the call.
@@ -48,9 +51,9 @@ fn key(k: &str) -> Seg {
 }
 
 impl<'r, 'a> Emitter<'r, 'a> {
-    pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds, repeats: Option<&'r [usize]>) -> Self {
+    pub fn new(out: &'r mut Builder<'a>, plan: Plan, (ends, repeats): (&'r ContainerEnds, Option<&'r [usize]>), tops: &'r [TopValue]) -> Self {
         let n = plan.msgs.len();
-        Emitter { out, plan, ends, repeats, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
+        Emitter { out, plan, ends, repeats, tops, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
     }
 
     /// A diagnostic at `segs` inside the record at `at` (its range and path).
@@ -131,7 +134,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
         // Each replaced message points at the event that replaced it.
         for (e, by) in std::mem::take(&mut self.replaced) {
             let Some(by) = self.events.get(by).copied().flatten() else { continue };
-            let line = self.out.events().get(by as usize).map(|x| self.out.line_at(x.raw.start));
+            let line = self.out.events().get(by as usize).map(|x| self.line_of(&x.raw));
             if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
                 ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
                 if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
@@ -146,6 +149,19 @@ impl<'r, 'a> Emitter<'r, 'a> {
         let sites = std::mem::take(&mut self.sites);
         self.out.warn_unanswered(&sites, |name| format!("{name} has no result recorded (its `status` is not success, error or cancelled)"));
         self.agents
+    }
+
+    /// The line of the record at `raw`: the split's count for a top-level
+    /// record read fast, else the source map's (building that map for these
+    /// notes alone was 5% of a parse; the exact path still asks it).
+    fn line_of(&self, raw: &Range<usize>) -> u32 {
+        if self.out.reads_fast(raw) {
+            let i = self.tops.partition_point(|v| v.range.start < raw.start);
+            if let Some(top) = self.tops.get(i).filter(|v| v.range.start == raw.start) {
+                return crate::source::clamp_u32(top.line + 1);
+            }
+        }
+        self.out.line_at(raw.start)
     }
 
     fn nested(&mut self, msgs: Vec<usize>, others: Vec<Nested>) {
