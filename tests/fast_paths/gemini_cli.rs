@@ -141,6 +141,16 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         ("\"model\": \"gemini-2.5\"}\n{\"id\": \"m2\"", "\"model\": \"gemini-2.5\"}\r\n\n  \r\n\n{\"id\": \"m2\""),
         ("\"kind\": \"main\"}\n", "\"kind\": \"main\"}\n\n\n"),
         (r#""id": "m4""#, r#""id": "m2""#),
+        // A replaced message's event shows its `type` and `timestamp`, read where the plan found them.
+        (r#""type": "gemini", "content": """#, r#""type": "gem\u0069ni", "content": """#),
+        (r#""type": "gemini", "content": """#, r#""type": 7, "content": """#),
+        (r#""type": "gemini", "content": """#, r#""type": "", "content": """#),
+        (r#""type": "gemini", "content": """#, r#""type": "user", "type": "gemini", "content": """#),
+        (r#""type": "gemini", "content": """#, r#""content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""timestamp": "2025-01-01T00:00:02.000\u005a", "type": "gemini", "content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""timestamp": null, "type": "gemini", "content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""type": "gemini", "content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""timestamp": "x", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#),
     ];
     let mut deferred = 0;
     let mut left_in_source = 0;
@@ -225,6 +235,10 @@ fn gemini_cli_set_lines_read_fast_parse_the_same_both_ways() {
         // Two in a row, one right after the metadata line.
         (set, "{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"$set\": {\"lastUpdated\": \"b\"}}"),
         (r#""kind": "main"}"#, "\"kind\": \"main\"}\n{\"$set\": {\"lastUpdated\": \"2025-01-01T00:00:00.500Z\"}}"),
+        // The metadata takes each `lastUpdated` in its place among other updates, in each session.
+        (set, "{\"sessionId\": \"s2\", \"projectHash\": \"h\"}\n{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"$set\": {\"summary\": \"s\"}}\n{\"$set\": {\"lastUpdated\": \"b\"}}"),
+        (set, "{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"sessionId\": \"s2\", \"projectHash\": \"h\"}\n{\"$set\": {\"summary\": \"s\"}}"),
+        (set, "{\"sessionId\": \"s2\", \"projectHash\": \"h\"}\n{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"id\": \"m9\", \"$rewindTo\": \"m9\"}\n{\"$set\": {\"lastUpdated\": \"b\"}}\n{\"$set\": {\"lastUpdated\": \"c\"}}"),
     ];
     let mut fast_sets = 0;
     for edit in edits {

@@ -178,15 +178,16 @@ impl<'r, 'a> Emitter<'r, 'a> {
 
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
-        let Msg { range, path, id, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, fate: Fate::Loaded });
+        let Msg { range, path, id, value, head, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, head: None, fate: Fate::Loaded });
         let loaded = fate == Fate::Loaded;
         // A record the plan read from the bytes is read from them again (or parsed now: it is plain, it parses).
         let fast = value.is_none() && self.out.can_defer_metadata(&range);
-        if let (true, Fate::Replaced(by)) = (fast, fate) {
-            if let Some((kind, time)) = super::fast::replaced(self.out, self.ends, &range, &mut self.scratch) {
-                return self.replaced_message(m, (range, path), id, by, kind, time);
-            }
-        } else if fast {
+        if let (true, Some(head), Fate::Replaced(by)) = (fast, head, fate) {
+            // Its source kind is its `type` (`message` when it has none), as below.
+            let kind = head.kind.map(|k| k.decoded(self.out)).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
+            let time = head.time.map(|t| t.decoded(self.out));
+            return self.replaced_message(m, (range, path), id, by, kind, time);
+        } else if fast && !matches!(fate, Fate::Replaced(_)) {
             if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &range, loaded, &self.plan.call_ids, &mut self.scratch) {
                 let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
                 return self.place(m, (range, path), fate, read, metadata);
