@@ -176,6 +176,46 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     assert!(values_in_source > edits.len() / 2, "only {values_in_source} mirrored turns left in the source");
 }
 
+/// What both paths write the same way, checked against what it must be: a
+/// replaced message's note and metadata (written once its replacement's line
+/// is known), each tool result's path, and a rewind and a second record of
+/// a rewound id replayed on the loader's map.
+#[test]
+fn gemini_cli_replaced_notes_result_paths_and_fates() {
+    use agent_trace_viewer::json::{render_path, Seg};
+    let doc = gemini_session(("{\"$rewindTo\": \"m7\"}", "{\"$rewindTo\": \"m7\"}\n{\"id\": \"m7\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"again\"}\n{\"id\": \"m5\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"later\"}"));
+    for exact_only in [false, true] {
+        let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() };
+        let t = parse_trace(doc.clone().into_bytes(), &options).unwrap();
+        let notes: Vec<String> = t
+            .events
+            .iter()
+            .filter_map(|e| match &e.body {
+                EventBody::KeyValue(kv) if kv.key.ends_with("(replaced)") => Some(format!("{} {:?} {}", kv.key, e.metadata.clone().into_map(), kv.value.get())),
+                _ => None,
+            })
+            .collect();
+        let want = [
+            r#"gemini message (replaced) {"replaced": String("a later record of message `m2` replaces this one"), "replaced_by_line": Number(4)} {"id":"m2","replaced_by_line":4}"#,
+            r#"info message (replaced) {"replaced": String("a later record of message `m5` replaces this one"), "replaced_by_line": Number(13)} {"id":"m5","replaced_by_line":13}"#,
+        ];
+        assert_eq!(notes, want, "exact_only {exact_only}");
+        let mut results = 0;
+        for e in &t.events {
+            let EventBody::ToolResult(r) = &e.body else { continue };
+            let call = r.call.expect("linked");
+            assert_eq!(e.path, render_path(&t.events[call.event as usize].path, &[Seg::key("toolCalls"), Seg::Index(call.call as usize)]));
+            results += 1;
+        }
+        assert_eq!(results, 4, "exact_only {exact_only}");
+        // m7 and its result were cut by the rewind; its later record is loaded, not a replacement.
+        let cut: Vec<&str> = t.events.iter().filter(|e| e.metadata.contains_key("abandoned_branch")).map(|e| e.source_kind.as_str()).collect();
+        assert_eq!(cut, ["gemini", "toolCall"], "exact_only {exact_only}");
+        let markers = t.events.iter().filter(|e| matches!(&e.body, EventBody::Marker(m) if m.label.starts_with("info: again"))).count();
+        assert_eq!(markers, 1, "exact_only {exact_only}");
+    }
+}
+
 /// Sessions read together from several files: a replaced message's
 /// `replaced_by_line` counts the lines of the files before its own (the
 /// split counts each file's from its start), the same both ways.

@@ -35,8 +35,8 @@ pub struct Emitter<'r, 'a> {
     /// The split's top-level values with their lines (empty when several
     /// files were joined: each file's lines are then counted from its start).
     tops: &'r [TopValue],
-    /// Replaced messages' events and the message that replaced each.
-    replaced: Vec<(u32, usize)>,
+    /// Replaced messages' events, the message that replaced each, and its id.
+    replaced: Vec<(u32, usize, String)>,
     /// Tool calls that ran a sub-agent: its session id (`agentId`) and the call.
     agents: Vec<(String, CallRef)>,
     /// Calls whose result should follow, for the warning at the end.
@@ -131,19 +131,22 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 }
             }
         }
-        // Each replaced message points at the event that replaced it.
-        for (e, by) in std::mem::take(&mut self.replaced) {
-            let Some(by) = self.events.get(by).copied().flatten() else { continue };
-            let line = self.out.events().get(by as usize).map(|x| self.line_of(&x.raw));
-            if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
-                ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
-                if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
-                    value.update(|v| {
-                        if let Value::Object(note) = v {
-                            note.insert("replaced_by_line".to_string(), Value::from(line));
-                        }
-                    });
-                }
+        // Each replaced message's note and metadata, pointing at the event
+        // that replaced it: built whole once that event's line is known.
+        for (e, by, id) in std::mem::take(&mut self.replaced) {
+            let by = self.events.get(by).copied().flatten();
+            let line = by.and_then(|by| self.out.events().get(by as usize)).map(|x| self.line_of(&x.raw));
+            let Some(ev) = self.out.event_mut(e) else { continue };
+            let (mut note, mut metadata) = (Map::with_capacity(2), Map::with_capacity(2));
+            metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
+            note.insert("id".to_string(), Value::String(id));
+            if let Some(line) = line {
+                metadata.insert("replaced_by_line".to_string(), Value::from(line));
+                note.insert("replaced_by_line".to_string(), Value::from(line));
+            }
+            ev.metadata = metadata.into();
+            if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
+                *value = Value::Object(note).into();
             }
         }
         let sites = std::mem::take(&mut self.sites);
@@ -246,15 +249,10 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// A message a later record with its id replaced: the record stays in
     /// the raw view; the event says what replaced it.
     fn replaced_message(&mut self, m: usize, (range, path): (Range<usize>, String), id: String, by: usize, kind: String, time: Option<String>) {
-        let i = self.out.next_event();
-        let mut note = Map::new();
-        note.insert("id".to_string(), Value::String(id.clone()));
-        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note).into() });
-        self.out.push_event(body, &kind, range, path, time);
-        if let Some(e) = self.out.event_mut(i) {
-            e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
-        }
-        self.replaced.push((i, by));
+        // Its note (`{id, replaced_by_line}`) and metadata are written at the end of the run.
+        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Null.into() });
+        let i = self.out.push_event(body, &kind, range, path, time);
+        self.replaced.push((i, by, id));
         if let Some(slot) = self.events.get_mut(m) {
             *slot = Some(i);
         }
@@ -388,6 +386,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// One tool-result event per call of the message at event `i` that has
     /// its result.
     fn results(&mut self, outcomes: Vec<Outcome>, i: u32, path: &str, abandoned: bool) {
+        let mut calls_path: Option<String> = None;
         for (j, outcome) in outcomes.into_iter().enumerate() {
             let at = CallRef { event: i, call: j as u32 };
             let (range, call_id, status, content, time, agent, metadata) = match outcome {
@@ -404,7 +403,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 _ => ToolStatus::Unknown,
             };
             let result = ToolResult { call_id, content, status: tool_status, call: Some(at), implicit_link: false };
-            let item_path = crate::json::render_path(path, &[key("toolCalls"), Seg::Index(j)]);
+            // `render_path(path, [toolCalls, j])`, without its allocations per step.
+            let item_path = crate::json::item_path(calls_path.get_or_insert_with(|| format!("{path}.toolCalls")), j);
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", range, item_path, time);
             self.out.link_result(at, e);
             if let (false, Some(agent)) = (abandoned, agent) {

@@ -143,36 +143,38 @@ fn str_field<'v>(o: &'v Map<String, Value>, k: &str) -> Option<&'v str> {
     o.get(k).and_then(Value::as_str)
 }
 
-/// The loader's message map: ids in insertion order, each with its current
-/// message; removals are always a suffix (a rewind) or everything.
+/// The loader's message map: its messages in insertion order, each id's
+/// place among them; removals are always a suffix (a rewind) or everything.
+/// Ids are read from the messages, copied only into `at`.
 #[derive(Default)]
 struct Live {
-    order: Vec<(String, usize)>,
+    order: Vec<usize>,
     at: HashMap<String, usize>,
 }
 
 impl Live {
-    /// `messagesMap.set(id, msg)`: a known id keeps its place.
-    fn set(&mut self, id: &str, msg: usize, msgs: &mut [Msg]) {
-        match self.at.get(id).and_then(|&p| self.order.get_mut(p)) {
-            Some(slot) => {
-                if let Some(old) = msgs.get_mut(slot.1) {
+    /// `messagesMap.set(id, msg)` for message `msg`: a known id keeps its place.
+    fn set(&mut self, msg: usize, msgs: &mut [Msg]) {
+        let Some(id) = msgs.get(msg).map(|m| m.id.as_str()) else { return };
+        match self.at.get(id).copied() {
+            Some(p) => {
+                let old = self.order.get_mut(p).map(|slot| std::mem::replace(slot, msg));
+                if let Some(old) = old.and_then(|o| msgs.get_mut(o)) {
                     old.fate = Fate::Replaced(msg);
                 }
-                slot.1 = msg;
             }
             None => {
                 self.at.insert(id.to_string(), self.order.len());
-                self.order.push((id.to_string(), msg));
+                self.order.push(msg);
             }
         }
     }
 
     /// Removes the messages from position `from` on, each with `fate`.
     fn cut(&mut self, from: usize, fate: Fate, msgs: &mut [Msg]) {
-        for (id, m) in self.order.drain(from.min(self.order.len())..) {
-            self.at.remove(&id);
+        for m in self.order.drain(from.min(self.order.len())..) {
             if let Some(m) = msgs.get_mut(m) {
+                self.at.remove(&m.id);
                 m.fate = fate;
             }
         }
@@ -336,7 +338,8 @@ fn record(p: &mut Plan, live: &mut Live, b: &[u8], ends: &scan::ContainerEnds, r
         let checkpoint = o.get("$set").and_then(|s| s.get("messages")).is_some_and(Value::is_array);
         // The checkpoint clears the map; a message it lists again
         // replaces the earlier record of its id.
-        let before: HashMap<String, usize> = if checkpoint { live.order.iter().cloned().collect() } else { HashMap::new() };
+        let before: HashMap<String, usize> =
+            if checkpoint { live.order.iter().filter_map(|&m| Some((p.msgs.get(m)?.id.clone(), m))).collect() } else { HashMap::new() };
         if checkpoint {
             live.cut(0, Fate::Checkpointed(index), &mut p.msgs);
         }
@@ -376,8 +379,7 @@ fn add_msg(p: &mut Plan, range: Range<usize>, path: String, value: Map<String, V
 }
 
 fn set_live(live: &mut Live, m: usize, msgs: &mut [Msg]) {
-    let id = msgs.get(m).map(|x| x.id.clone()).unwrap_or_default();
-    live.set(&id, m, msgs);
+    live.set(m, msgs);
 }
 
 /// The items of the `messages` list at `at` inside the record: message
