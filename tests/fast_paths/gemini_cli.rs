@@ -137,6 +137,20 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         (r#"{"$rewindTo": "m7"}"#, r#"{"$rewindTo": "m2"}"#),
         (r#"{"$rewindTo": "m7"}"#, r#"{"id": "m9", "$rewindTo": "m7"}"#),
         (r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#, r#"{"$set": {"messages": [{"id": "m1", "timestamp": "t", "type": "user", "content": "again"}]}}"#),
+        // The replaced message's note gives its replacement's line: blank lines and CRLF before it count.
+        ("\"model\": \"gemini-2.5\"}\n{\"id\": \"m2\"", "\"model\": \"gemini-2.5\"}\r\n\n  \r\n\n{\"id\": \"m2\""),
+        ("\"kind\": \"main\"}\n", "\"kind\": \"main\"}\n\n\n"),
+        (r#""id": "m4""#, r#""id": "m2""#),
+        // A replaced message's event shows its `type` and `timestamp`, read where the plan found them.
+        (r#""type": "gemini", "content": """#, r#""type": "gem\u0069ni", "content": """#),
+        (r#""type": "gemini", "content": """#, r#""type": 7, "content": """#),
+        (r#""type": "gemini", "content": """#, r#""type": "", "content": """#),
+        (r#""type": "gemini", "content": """#, r#""type": "user", "type": "gemini", "content": """#),
+        (r#""type": "gemini", "content": """#, r#""content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""timestamp": "2025-01-01T00:00:02.000\u005a", "type": "gemini", "content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""timestamp": null, "type": "gemini", "content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""type": "gemini", "content": """#),
+        (r#""timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#, r#""timestamp": "x", "timestamp": "2025-01-01T00:00:02.000Z", "type": "gemini", "content": """#),
     ];
     let mut deferred = 0;
     let mut left_in_source = 0;
@@ -160,6 +174,67 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
     assert!(deferred > edits.len() * 5, "only {deferred} events' metadata deferred");
     assert!(left_in_source > edits.len() * 2 * 8, "only {left_in_source} texts read fast");
     assert!(values_in_source > edits.len() / 2, "only {values_in_source} mirrored turns left in the source");
+}
+
+/// What both paths write the same way, checked against what it must be: a
+/// replaced message's note and metadata (written once its replacement's line
+/// is known), each tool result's path, and a rewind and a second record of
+/// a rewound id replayed on the loader's map.
+#[test]
+fn gemini_cli_replaced_notes_result_paths_and_fates() {
+    use agent_trace_viewer::json::{render_path, Seg};
+    let doc = gemini_session(("{\"$rewindTo\": \"m7\"}", "{\"$rewindTo\": \"m7\"}\n{\"id\": \"m7\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"again\"}\n{\"id\": \"m5\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"later\"}"));
+    for exact_only in [false, true] {
+        let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() };
+        let t = parse_trace(doc.clone().into_bytes(), &options).unwrap();
+        let notes: Vec<String> = t
+            .events
+            .iter()
+            .filter_map(|e| match &e.body {
+                EventBody::KeyValue(kv) if kv.key.ends_with("(replaced)") => Some(format!("{} {:?} {}", kv.key, e.metadata.clone().into_map(), kv.value.get())),
+                _ => None,
+            })
+            .collect();
+        let want = [
+            r#"gemini message (replaced) {"replaced": String("a later record of message `m2` replaces this one"), "replaced_by_line": Number(4)} {"id":"m2","replaced_by_line":4}"#,
+            r#"info message (replaced) {"replaced": String("a later record of message `m5` replaces this one"), "replaced_by_line": Number(13)} {"id":"m5","replaced_by_line":13}"#,
+        ];
+        assert_eq!(notes, want, "exact_only {exact_only}");
+        let mut results = 0;
+        for e in &t.events {
+            let EventBody::ToolResult(r) = &e.body else { continue };
+            let call = r.call.expect("linked");
+            assert_eq!(e.path, render_path(&t.events[call.event as usize].path, &[Seg::key("toolCalls"), Seg::Index(call.call as usize)]));
+            results += 1;
+        }
+        assert_eq!(results, 4, "exact_only {exact_only}");
+        // m7 and its result were cut by the rewind; its later record is loaded, not a replacement.
+        let cut: Vec<&str> = t.events.iter().filter(|e| e.metadata.contains_key("abandoned_branch")).map(|e| e.source_kind.as_str()).collect();
+        assert_eq!(cut, ["gemini", "toolCall"], "exact_only {exact_only}");
+        let markers = t.events.iter().filter(|e| matches!(&e.body, EventBody::Marker(m) if m.label.starts_with("info: again"))).count();
+        assert_eq!(markers, 1, "exact_only {exact_only}");
+    }
+}
+
+/// Sessions read together from several files: a replaced message's
+/// `replaced_by_line` counts the lines of the files before its own (the
+/// split counts each file's from its start), the same both ways.
+#[test]
+fn gemini_cli_replaced_lines_in_joined_files_parse_the_same_both_ways() {
+    let second = gemini_session(("", "")).replace("\"s1\"", "\"s2\"").replace("\"m2\"", "\"n2\"");
+    let files = vec![
+        ("chats/session-2025-01-01T00-00-aaaaaaaa.jsonl".to_string(), gemini_session(("", "")).into_bytes()),
+        ("chats/session-2025-01-02T00-00-bbbbbbbb.jsonl".to_string(), format!("\n\n{second}").into_bytes()),
+    ];
+    let parse = |exact_only| {
+        let options = ParseOptions { format: Some("gemini-cli".to_string()), exact_only, ..Default::default() };
+        agent_trace_viewer::parse_files(files.clone(), &options).unwrap()
+    };
+    let (fast, exact) = (parse(false), parse(true));
+    assert_eq!(super::model(&fast), super::model(&exact), "models differ");
+    let lines: Vec<u64> = fast.events.iter().filter_map(|e| e.metadata.get("replaced_by_line")?.as_u64()).collect();
+    // Line 4 of the first file, line 6 of the second (two blank lines first) after its 12.
+    assert_eq!(lines, [4, 18], "{lines:?}");
 }
 
 /// `$set` lines: a bare `lastUpdated` is read from the bytes (its value left
@@ -200,6 +275,10 @@ fn gemini_cli_set_lines_read_fast_parse_the_same_both_ways() {
         // Two in a row, one right after the metadata line.
         (set, "{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"$set\": {\"lastUpdated\": \"b\"}}"),
         (r#""kind": "main"}"#, "\"kind\": \"main\"}\n{\"$set\": {\"lastUpdated\": \"2025-01-01T00:00:00.500Z\"}}"),
+        // The metadata takes each `lastUpdated` in its place among other updates, in each session.
+        (set, "{\"sessionId\": \"s2\", \"projectHash\": \"h\"}\n{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"$set\": {\"summary\": \"s\"}}\n{\"$set\": {\"lastUpdated\": \"b\"}}"),
+        (set, "{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"sessionId\": \"s2\", \"projectHash\": \"h\"}\n{\"$set\": {\"summary\": \"s\"}}"),
+        (set, "{\"sessionId\": \"s2\", \"projectHash\": \"h\"}\n{\"$set\": {\"lastUpdated\": \"a\"}}\n{\"id\": \"m9\", \"$rewindTo\": \"m9\"}\n{\"$set\": {\"lastUpdated\": \"b\"}}\n{\"$set\": {\"lastUpdated\": \"c\"}}"),
     ];
     let mut fast_sets = 0;
     for edit in edits {

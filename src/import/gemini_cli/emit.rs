@@ -15,7 +15,7 @@ use super::content::{self, BadCount};
 use super::plan::{Fate, Item, Msg, Nested, Plan};
 use crate::diagnostic::Severity::{self, Error, Info, Warning};
 use crate::import::{json_type, Builder, CallSite};
-use crate::json::{ContainerEnds, Seg};
+use crate::json::{ContainerEnds, Seg, TopValue};
 use crate::event_metadata::EventMetadata;
 use crate::model::{Arguments, CallRef, Content, EventBody, KeyValue, Marker, Message, ToolCall, ToolResult, ToolStatus, Usage};
 
@@ -32,8 +32,11 @@ pub struct Emitter<'r, 'a> {
     ends: &'r ContainerEnds,
     /// The split's objects that may repeat a key, sorted (`None`: not known).
     repeats: Option<&'r [usize]>,
-    /// Replaced messages' events and the message that replaced each.
-    replaced: Vec<(u32, usize)>,
+    /// The split's top-level values with their lines (empty when several
+    /// files were joined: each file's lines are then counted from its start).
+    tops: &'r [TopValue],
+    /// Replaced messages' events, the message that replaced each, and its id.
+    replaced: Vec<(u32, usize, String)>,
     /// Tool calls that ran a sub-agent: its session id (`agentId`) and the call.
     agents: Vec<(String, CallRef)>,
     /// Calls whose result should follow, for the warning at the end.
@@ -48,9 +51,9 @@ fn key(k: &str) -> Seg {
 }
 
 impl<'r, 'a> Emitter<'r, 'a> {
-    pub fn new(out: &'r mut Builder<'a>, plan: Plan, ends: &'r ContainerEnds, repeats: Option<&'r [usize]>) -> Self {
+    pub fn new(out: &'r mut Builder<'a>, plan: Plan, (ends, repeats): (&'r ContainerEnds, Option<&'r [usize]>), tops: &'r [TopValue]) -> Self {
         let n = plan.msgs.len();
-        Emitter { out, plan, ends, repeats, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
+        Emitter { out, plan, ends, repeats, tops, replaced: Vec::new(), agents: Vec::new(), sites: Vec::new(), events: vec![None; n], scratch: Default::default() }
     }
 
     /// A diagnostic at `segs` inside the record at `at` (its range and path).
@@ -128,24 +131,40 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 }
             }
         }
-        // Each replaced message points at the event that replaced it.
-        for (e, by) in std::mem::take(&mut self.replaced) {
-            let Some(by) = self.events.get(by).copied().flatten() else { continue };
-            let line = self.out.events().get(by as usize).map(|x| self.out.line_at(x.raw.start));
-            if let (Some(line), Some(ev)) = (line, self.out.event_mut(e)) {
-                ev.metadata.insert("replaced_by_line".to_string(), Value::from(line));
-                if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
-                    value.update(|v| {
-                        if let Value::Object(note) = v {
-                            note.insert("replaced_by_line".to_string(), Value::from(line));
-                        }
-                    });
-                }
+        // Each replaced message's note and metadata, pointing at the event
+        // that replaced it: built whole once that event's line is known.
+        for (e, by, id) in std::mem::take(&mut self.replaced) {
+            let by = self.events.get(by).copied().flatten();
+            let line = by.and_then(|by| self.out.events().get(by as usize)).map(|x| self.line_of(&x.raw));
+            let Some(ev) = self.out.event_mut(e) else { continue };
+            let (mut note, mut metadata) = (Map::with_capacity(2), Map::with_capacity(2));
+            metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
+            note.insert("id".to_string(), Value::String(id));
+            if let Some(line) = line {
+                metadata.insert("replaced_by_line".to_string(), Value::from(line));
+                note.insert("replaced_by_line".to_string(), Value::from(line));
+            }
+            ev.metadata = metadata.into();
+            if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
+                *value = Value::Object(note).into();
             }
         }
         let sites = std::mem::take(&mut self.sites);
         self.out.warn_unanswered(&sites, |name| format!("{name} has no result recorded (its `status` is not success, error or cancelled)"));
         self.agents
+    }
+
+    /// The line of the record at `raw`: the split's count for a top-level
+    /// record read fast, else the source map's (building that map for these
+    /// notes alone was 5% of a parse; the exact path still asks it).
+    fn line_of(&self, raw: &Range<usize>) -> u32 {
+        if self.out.reads_fast(raw) {
+            let i = self.tops.partition_point(|v| v.range.start < raw.start);
+            if let Some(top) = self.tops.get(i).filter(|v| v.range.start == raw.start) {
+                return crate::source::clamp_u32(top.line + 1);
+            }
+        }
+        self.out.line_at(raw.start)
     }
 
     fn nested(&mut self, msgs: Vec<usize>, others: Vec<Nested>) {
@@ -162,15 +181,16 @@ impl<'r, 'a> Emitter<'r, 'a> {
 
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
-        let Msg { range, path, id, value, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, fate: Fate::Loaded });
+        let Msg { range, path, id, value, head, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, head: None, fate: Fate::Loaded });
         let loaded = fate == Fate::Loaded;
         // A record the plan read from the bytes is read from them again (or parsed now: it is plain, it parses).
         let fast = value.is_none() && self.out.can_defer_metadata(&range);
-        if let (true, Fate::Replaced(by)) = (fast, fate) {
-            if let Some((kind, time)) = super::fast::replaced(self.out, self.ends, &range, &mut self.scratch) {
-                return self.replaced_message(m, (range, path), id, by, kind, time);
-            }
-        } else if fast {
+        if let (true, Some(head), Fate::Replaced(by)) = (fast, head, fate) {
+            // Its source kind is its `type` (`message` when it has none), as below.
+            let kind = head.kind.map(|k| k.decoded(self.out)).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
+            let time = head.time.map(|t| t.decoded(self.out));
+            return self.replaced_message(m, (range, path), id, by, kind, time);
+        } else if fast && !matches!(fate, Fate::Replaced(_)) {
             if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &range, loaded, &self.plan.call_ids, &mut self.scratch) {
                 let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
                 return self.place(m, (range, path), fate, read, metadata);
@@ -229,15 +249,10 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// A message a later record with its id replaced: the record stays in
     /// the raw view; the event says what replaced it.
     fn replaced_message(&mut self, m: usize, (range, path): (Range<usize>, String), id: String, by: usize, kind: String, time: Option<String>) {
-        let i = self.out.next_event();
-        let mut note = Map::new();
-        note.insert("id".to_string(), Value::String(id.clone()));
-        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Object(note).into() });
-        self.out.push_event(body, &kind, range, path, time);
-        if let Some(e) = self.out.event_mut(i) {
-            e.metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
-        }
-        self.replaced.push((i, by));
+        // Its note (`{id, replaced_by_line}`) and metadata are written at the end of the run.
+        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Null.into() });
+        let i = self.out.push_event(body, &kind, range, path, time);
+        self.replaced.push((i, by, id));
         if let Some(slot) = self.events.get_mut(m) {
             *slot = Some(i);
         }
@@ -371,6 +386,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// One tool-result event per call of the message at event `i` that has
     /// its result.
     fn results(&mut self, outcomes: Vec<Outcome>, i: u32, path: &str, abandoned: bool) {
+        let mut calls_path: Option<String> = None;
         for (j, outcome) in outcomes.into_iter().enumerate() {
             let at = CallRef { event: i, call: j as u32 };
             let (range, call_id, status, content, time, agent, metadata) = match outcome {
@@ -387,7 +403,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 _ => ToolStatus::Unknown,
             };
             let result = ToolResult { call_id, content, status: tool_status, call: Some(at), implicit_link: false };
-            let item_path = crate::json::render_path(path, &[key("toolCalls"), Seg::Index(j)]);
+            // `render_path(path, [toolCalls, j])`, without its allocations per step.
+            let item_path = crate::json::item_path(calls_path.get_or_insert_with(|| format!("{path}.toolCalls")), j);
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", range, item_path, time);
             self.out.link_result(at, e);
             if let (false, Some(agent)) = (abandoned, agent) {

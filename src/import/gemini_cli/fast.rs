@@ -109,17 +109,6 @@ const TOKENS: usize = 5;
 const MODEL: usize = 6;
 const RECORD_FIELDS: [&[u8]; 7] = [b"timestamp", b"type", b"content", b"toolCalls", b"thoughts", b"tokens", b"model"];
 
-/// The `type` (the event's kind) and `timestamp` of a message a later
-/// record replaced, or `None` for the exact path.
-pub fn replaced(out: &Builder, ends: &ContainerEnds, range: &Range<usize>, s: &mut Scratch) -> Option<(String, Option<String>)> {
-    let src = Src { out, b: out.bytes(), ends, repeats: None };
-    read::members(src.b, scan::skip_ws(src.b, range.start), ends, &mut s.record)?;
-    let f = Fields::find(src.b, &s.record, [b"type", b"timestamp"])?;
-    let kind = f.get(&s.record, 0).filter(|m| m.kind == Kind::String).map(|m| src.owned(m)).filter(|k| !k.is_empty());
-    let time = f.get(&s.record, 1).filter(|m| m.kind == Kind::String).map(|m| src.owned(m));
-    Some((kind.unwrap_or_else(|| "message".to_string()), time))
-}
-
 /// The message record at `range` read fast, as the exact path would read
 /// it (`loaded`: in the conversation the loader returns), or `None`.
 pub fn message(

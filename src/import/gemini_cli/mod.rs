@@ -54,6 +54,8 @@ impl Format for GeminiCli {
             r.sort_unstable();
             r
         });
+        // Each file's lines count from its own start: with several, no line is taken from the split.
+        let tops = if input.files.len() <= 1 { input.split.values.as_slice() } else { &[] };
         for plan in plan::plan(input, out) {
             let meta = plan.metadata.clone();
             let session = meta.get("sessionId").and_then(Value::as_str).map(str::to_string);
@@ -79,7 +81,7 @@ impl Format for GeminiCli {
                 let why = "no metadata record with a string `sessionId` and `projectHash`: Gemini CLI does not load this session (its messages are read all the same)";
                 out.diag(Warning, "metadata-missing", why.to_string(), "$".to_string(), first.unwrap_or(0), None);
             }
-            for (agent, call) in emit::Emitter::new(out, plan, &input.split.ends, repeats.as_deref()).run() {
+            for (agent, call) in emit::Emitter::new(out, plan, (&input.split.ends, repeats.as_deref()), tops).run() {
                 agents.entry(agent).or_insert((call, id.clone()));
             }
         }

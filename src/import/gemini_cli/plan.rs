@@ -26,7 +26,41 @@ pub struct Msg {
     /// is parsed when its event is written (the file's records are never
     /// held parsed all at once).
     pub value: Option<Map<String, Value>>,
+    /// For a record read from the bytes: its `type` and `timestamp` where
+    /// they stand, all a replaced message's event reads (read again, its
+    /// record was a fifth of the events' reading).
+    pub head: Option<Head>,
     pub fate: Fate,
+}
+
+/// A message record's `type` and `timestamp` when they are strings.
+#[derive(Debug, Clone, Copy)]
+pub struct Head {
+    pub kind: Option<InSource>,
+    pub time: Option<InSource>,
+}
+
+/// A string member's contents (between its quotes) where they stand, and
+/// whether they hold an escape; 12 bytes a message.
+#[derive(Debug, Clone, Copy)]
+pub struct InSource {
+    start: u32,
+    end: u32,
+    escaped: bool,
+}
+
+impl InSource {
+    /// The string member `m`; `None` for another kind or past 4 GiB.
+    fn of(m: &Member) -> Option<InSource> {
+        let inner = m.inner();
+        let (start, end) = (u32::try_from(inner.start).ok()?, u32::try_from(inner.end).ok()?);
+        (m.kind == Kind::String).then_some(InSource { start, end, escaped: m.escaped })
+    }
+
+    /// Its decoded text.
+    pub fn decoded(&self, out: &crate::import::Builder) -> String {
+        out.text(self.start as usize..self.end as usize, self.escaped).decoded().into_owned()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,42 +123,58 @@ pub struct Plan {
     pub call_ids: std::collections::HashSet<String>,
     /// The file is one JSON document (the older `.json` form).
     pub document: bool,
+    /// The last `Touch` item whose `lastUpdated` the metadata does not hold
+    /// yet: written once before the metadata is next read or changed, not
+    /// once a line (a Gemini CLI session has one after every message).
+    touched: Option<usize>,
+}
+
+impl Plan {
+    /// Writes the last `Touch`'s time into the metadata.
+    fn settle_touch(&mut self) {
+        let Some(i) = self.touched.take() else { return };
+        if let Some(Item::Touch { time, .. }) = self.items.get(i) {
+            self.metadata.insert("lastUpdated".to_string(), Value::String(time.clone()));
+        }
+    }
 }
 
 fn str_field<'v>(o: &'v Map<String, Value>, k: &str) -> Option<&'v str> {
     o.get(k).and_then(Value::as_str)
 }
 
-/// The loader's message map: ids in insertion order, each with its current
-/// message; removals are always a suffix (a rewind) or everything.
+/// The loader's message map: its messages in insertion order, each id's
+/// place among them; removals are always a suffix (a rewind) or everything.
+/// Ids are read from the messages, copied only into `at`.
 #[derive(Default)]
 struct Live {
-    order: Vec<(String, usize)>,
+    order: Vec<usize>,
     at: HashMap<String, usize>,
 }
 
 impl Live {
-    /// `messagesMap.set(id, msg)`: a known id keeps its place.
-    fn set(&mut self, id: &str, msg: usize, msgs: &mut [Msg]) {
-        match self.at.get(id).and_then(|&p| self.order.get_mut(p)) {
-            Some(slot) => {
-                if let Some(old) = msgs.get_mut(slot.1) {
+    /// `messagesMap.set(id, msg)` for message `msg`: a known id keeps its place.
+    fn set(&mut self, msg: usize, msgs: &mut [Msg]) {
+        let Some(id) = msgs.get(msg).map(|m| m.id.as_str()) else { return };
+        match self.at.get(id).copied() {
+            Some(p) => {
+                let old = self.order.get_mut(p).map(|slot| std::mem::replace(slot, msg));
+                if let Some(old) = old.and_then(|o| msgs.get_mut(o)) {
                     old.fate = Fate::Replaced(msg);
                 }
-                slot.1 = msg;
             }
             None => {
                 self.at.insert(id.to_string(), self.order.len());
-                self.order.push((id.to_string(), msg));
+                self.order.push(msg);
             }
         }
     }
 
     /// Removes the messages from position `from` on, each with `fate`.
     fn cut(&mut self, from: usize, fate: Fate, msgs: &mut [Msg]) {
-        for (id, m) in self.order.drain(from.min(self.order.len())..) {
-            self.at.remove(&id);
+        for m in self.order.drain(from.min(self.order.len())..) {
             if let Some(m) = msgs.get_mut(m) {
+                self.at.remove(&m.id);
                 m.fate = fate;
             }
         }
@@ -137,26 +187,32 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
     let b = input.bytes;
     let ends = &input.split.ends;
     let document = matches!(input.split.layout, crate::json::Layout::Json);
-    let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document };
+    let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document, touched: None };
     let mut sessions: Vec<(Plan, Live, bool)> = vec![(fresh(), Live::default(), false)];
     let mut scratch = (Vec::new(), Vec::new(), Vec::new());
     for r in top_records(input) {
         if !r.broken {
-            if let Some((id, calls)) = message_in_bytes(out, b, ends, &r.range, &mut scratch) {
-                let Some((p, live, _)) = sessions.last_mut() else { break };
-                p.call_ids.extend(calls);
-                p.msgs.push(Msg { range: r.range, path: r.path, id, value: None, fate: Fate::Loaded });
-                let m = p.msgs.len() - 1;
-                set_live(live, m, &mut p.msgs);
-                p.items.push(Item::Message(m));
-                continue;
+            match in_bytes(out, b, ends, &r.range, &mut scratch) {
+                Some(InBytes::Message { id, calls, head }) => {
+                    let Some((p, live, _)) = sessions.last_mut() else { break };
+                    p.call_ids.extend(calls);
+                    p.msgs.push(Msg { range: r.range, path: r.path, id, value: None, head: Some(head), fate: Fate::Loaded });
+                    let m = p.msgs.len() - 1;
+                    set_live(live, m, &mut p.msgs);
+                    p.items.push(Item::Message(m));
+                    continue;
+                }
+                Some(InBytes::Touch { set, time }) => {
+                    let Some((p, _, _)) = sessions.last_mut() else { break };
+                    p.touched = Some(p.items.len());
+                    p.items.push(Item::Touch { range: r.range, path: r.path, set, time });
+                    continue;
+                }
+                None => {}
             }
-            if let Some((set, time)) = touch_in_bytes(out, b, ends, &r.range, &mut scratch) {
-                let Some((p, _, _)) = sessions.last_mut() else { break };
-                p.metadata.insert("lastUpdated".to_string(), Value::String(time.clone()));
-                p.items.push(Item::Touch { range: r.range, path: r.path, set, time });
-                continue;
-            }
+        }
+        if let Some((p, _, _)) = sessions.last_mut() {
+            p.settle_touch();
         }
         let v = if r.broken { None } else { out.parse_record(&r.range, &r.path).ok() };
         let meta = v.as_ref().and_then(Value::as_object).is_some_and(|o| {
@@ -169,30 +225,58 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
         *has_meta |= meta;
         record(p, live, b, ends, r.range, r.path, v);
     }
+    for (p, _, _) in &mut sessions {
+        p.settle_touch();
+    }
     sessions.into_iter().map(|(p, _, _)| p).filter(|p| !p.items.is_empty()).collect()
 }
 
-/// A top-level message record (a string `id`, no `$rewindTo`) read from
-/// the bytes: its `id` and the `id`s of its tool calls; `None` when the
-/// bytes do not say it plainly (then it is parsed).
-fn message_in_bytes(
+/// A top-level record read from the bytes.
+enum InBytes {
+    /// A message record (a string `id`, no `$rewindTo`): its `id`, the
+    /// `id`s of its tool calls, its `type` and `timestamp`.
+    Message { id: String, calls: Vec<String>, head: Head },
+    /// Only `{"$set": {"lastUpdated": "…"}}`: the range of the `$set`
+    /// object and the decoded time.
+    Touch { set: Range<usize>, time: String },
+}
+
+/// A top-level message record or a bare `lastUpdated` update read from the
+/// bytes, its members walked once; `None` when the bytes do not say it
+/// plainly (another record, an escaped or repeated key, a hazard): then it
+/// is parsed.
+fn in_bytes(
     out: &crate::import::Builder,
     b: &[u8],
     ends: &scan::ContainerEnds,
     r: &Range<usize>,
     scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
-) -> Option<(String, Vec<String>)> {
-    if !out.can_defer_metadata(r) {
+) -> Option<InBytes> {
+    if !out.reads_fast(r) {
         return None;
     }
-    let (members, items, call) = scratch;
+    let (members, _, _) = scratch;
     read::members(b, scan::skip_ws(b, r.start), ends, members)?;
-    let f = Fields::find(b, members, [b"$rewindTo", b"id", b"toolCalls"])?;
-    if f.get(members, 0).is_some() {
-        return None;
+    let f = Fields::find(b, members, [b"$rewindTo", b"id", b"toolCalls", b"type", b"timestamp"])?;
+    if f.get(members, 0).is_none() && f.get(members, 1).is_some_and(|m| m.kind == Kind::String) {
+        return message_in_bytes(out, b, ends, &f, scratch);
     }
+    touch_in_bytes(out, b, ends, scratch)
+}
+
+/// The message record whose members `f` found (a string `id`, no
+/// `$rewindTo`): its `id`, its tool calls' `id`s and its head; `None` when
+/// a call's key is escaped or repeated.
+fn message_in_bytes(
+    out: &crate::import::Builder,
+    b: &[u8],
+    ends: &scan::ContainerEnds,
+    f: &Fields<5>,
+    scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
+) -> Option<InBytes> {
+    let (members, items, call) = scratch;
     let text = |m: &Member| out.text(m.inner(), m.escaped).decoded().into_owned();
-    let id = text(f.get(members, 1).filter(|m| m.kind == Kind::String)?);
+    let id = text(f.get(members, 1)?);
     let mut calls = Vec::new();
     if let Some(list) = f.get(members, 2).filter(|m| m.kind == Kind::Array) {
         read::items(b, list.value.start, ends, items)?;
@@ -202,26 +286,16 @@ fn message_in_bytes(
             calls.extend(g.get(call, 0).filter(|m| m.kind == Kind::String).map(text));
         }
     }
-    Some((id, calls))
+    let head = Head { kind: f.get(members, 3).and_then(InSource::of), time: f.get(members, 4).and_then(InSource::of) };
+    Some(InBytes::Message { id, calls, head })
 }
 
-/// A record that is only `{"$set": {"lastUpdated": "…"}}` (Gemini CLI
-/// writes one after every message), read from the bytes: the range of the
-/// `$set` object and the decoded time. `None` for anything else (another
-/// key, an escaped or repeated one, a `lastUpdated` that is no string):
-/// then it is parsed.
-fn touch_in_bytes(
-    out: &crate::import::Builder,
-    b: &[u8],
-    ends: &scan::ContainerEnds,
-    r: &Range<usize>,
-    scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
-) -> Option<(Range<usize>, String)> {
-    if !out.reads_fast(r) {
-        return None;
-    }
+/// The record whose members were just walked when it is only
+/// `{"$set": {"lastUpdated": "…"}}` (Gemini CLI writes one after every
+/// message); `None` for anything else (another key, an escaped or repeated
+/// one, a `lastUpdated` that is no string): then it is parsed.
+fn touch_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::ContainerEnds, scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>)) -> Option<InBytes> {
     let (members, _, inner) = scratch;
-    read::members(b, scan::skip_ws(b, r.start), ends, members)?;
     let [set] = members.as_slice() else { return None };
     let f = Fields::find(b, members, [b"$set"])?;
     f.get(members, 0).filter(|m| m.kind == Kind::Object)?;
@@ -229,8 +303,8 @@ fn touch_in_bytes(
     let [time] = inner.as_slice() else { return None };
     let g = Fields::find(b, inner, [b"lastUpdated"])?;
     g.get(inner, 0).filter(|m| m.kind == Kind::String)?;
-    let text = out.text(time.inner(), time.escaped).decoded().into_owned();
-    Some((set.value.clone(), text))
+    let time = out.text(time.inner(), time.escaped).decoded().into_owned();
+    Some(InBytes::Touch { set: set.value.clone(), time })
 }
 
 /// A metadata record: string `sessionId` and `projectHash` (the older
@@ -264,7 +338,8 @@ fn record(p: &mut Plan, live: &mut Live, b: &[u8], ends: &scan::ContainerEnds, r
         let checkpoint = o.get("$set").and_then(|s| s.get("messages")).is_some_and(Value::is_array);
         // The checkpoint clears the map; a message it lists again
         // replaces the earlier record of its id.
-        let before: HashMap<String, usize> = if checkpoint { live.order.iter().cloned().collect() } else { HashMap::new() };
+        let before: HashMap<String, usize> =
+            if checkpoint { live.order.iter().filter_map(|&m| Some((p.msgs.get(m)?.id.clone(), m))).collect() } else { HashMap::new() };
         if checkpoint {
             live.cut(0, Fate::Checkpointed(index), &mut p.msgs);
         }
@@ -299,13 +374,12 @@ fn add_msg(p: &mut Plan, range: Range<usize>, path: String, value: Map<String, V
         p.call_ids.extend(calls.iter().filter_map(|c| c.get("id")?.as_str()).map(str::to_string));
     }
     let id = str_field(&value, "id").unwrap_or_default().to_string();
-    p.msgs.push(Msg { range, path, id, value: Some(value), fate: Fate::Loaded });
+    p.msgs.push(Msg { range, path, id, value: Some(value), head: None, fate: Fate::Loaded });
     p.msgs.len() - 1
 }
 
 fn set_live(live: &mut Live, m: usize, msgs: &mut [Msg]) {
-    let id = msgs.get(m).map(|x| x.id.clone()).unwrap_or_default();
-    live.set(&id, m, msgs);
+    live.set(m, msgs);
 }
 
 /// The items of the `messages` list at `at` inside the record: message
