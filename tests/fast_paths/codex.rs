@@ -176,6 +176,19 @@ fn codex_payload_lines_and_mirrors_parse_the_same_both_ways() {
         (r#""payload": {"type": "task_complete""#, r#""payload": 5, "x": {"type": "task_complete""#),
         (r#""payload": {"type": "token_count""#, r#""payload": {"type": "agent_message", "type": "token_count""#),
         (r#""payload": {"message": "short"}"#, r#""payload": {"message": "short", "extra": {"a": [1, 2.50, null]}}"#),
+        // The survey reads each line's timestamp, type and payload once for
+        // both passes (`fast::Head`): repeated and escaped keys, broken lines
+        // between the others, keys in other orders.
+        (r#"{"timestamp": "2025-01-01T00:00:02.000Z""#, r#"{"oops"}
+{"timestamp": "2025-01-01T00:00:02.000Z""#),
+        (r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#"[1]
+{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#),
+        (r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta""#, r#"{"timestamp": "2025-01-01T00:00:00.000Z", "timestamp": "x", "type": "session_meta""#),
+        (r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta""#, r#"{"timest\u0061mp": "2025-01-01T00:00:00.000Z", "type": "session_meta""#),
+        (r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#"{"timestamp": "2025-01-01T00:00:01.000Z", "timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#),
+        (r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#"{"type": "response_item", "timestamp": "2025-01-01T00:00:01.\u0030000Z""#),
+        (r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "response_item""#, r#"{"timestamp": null, "type": "response_item""#),
+        (r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item""#, r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_ite""#),
         // The texts of the items mirrored.
         (r#"[{"type": "output_text", "text": "one"}"#, r#"[{"type": "output_text", "t\u0065xt": "one"}"#),
         (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": "x", "text": "two"}"#),
