@@ -95,6 +95,25 @@ fn codex_shell_outputs_read_fast_parse_the_same_both_ways() {
         (r#"\"exit_code\":1"#, r#"\"exit_code\": 1 "#),
         (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":{\"a\":1}"#),
         (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":0.5e-3"#),
+        // Numbers read from their text (`shell::number`): JSON's grammar or the exact way.
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":01"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":+1"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":-0"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":1e2"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":-"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":9223372036854775807"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":9223372036854775808"#),
+        (r#"\"exit_code\":1"#, r#"\"exit_code\":-9223372036854775808"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":1E5"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":-0.0"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":1."#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":.5"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":1e"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":inf"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":0.1000000000000000055511151231257827"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":2.2250738585072011e-308"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":5e-324"#),
+        (r#"\"duration_seconds\":0.5"#, r#"\"duration_seconds\":12"#),
         (r#",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}"#, ""),
         (r#",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}"#, r#",\"metadata\":null"#),
         (r#"\"duration_seconds\":0.5}}"#, r#"\"duration_seconds\":0.5}} x"#),
@@ -157,6 +176,19 @@ fn codex_payload_lines_and_mirrors_parse_the_same_both_ways() {
         (r#""payload": {"type": "task_complete""#, r#""payload": 5, "x": {"type": "task_complete""#),
         (r#""payload": {"type": "token_count""#, r#""payload": {"type": "agent_message", "type": "token_count""#),
         (r#""payload": {"message": "short"}"#, r#""payload": {"message": "short", "extra": {"a": [1, 2.50, null]}}"#),
+        // The survey reads each line's timestamp, type and payload once for
+        // both passes (`fast::Head`): repeated and escaped keys, broken lines
+        // between the others, keys in other orders.
+        (r#"{"timestamp": "2025-01-01T00:00:02.000Z""#, r#"{"oops"}
+{"timestamp": "2025-01-01T00:00:02.000Z""#),
+        (r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#"[1]
+{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#),
+        (r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta""#, r#"{"timestamp": "2025-01-01T00:00:00.000Z", "timestamp": "x", "type": "session_meta""#),
+        (r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta""#, r#"{"timest\u0061mp": "2025-01-01T00:00:00.000Z", "type": "session_meta""#),
+        (r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#"{"timestamp": "2025-01-01T00:00:01.000Z", "timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#),
+        (r#"{"timestamp": "2025-01-01T00:00:01.000Z", "type": "response_item""#, r#"{"type": "response_item", "timestamp": "2025-01-01T00:00:01.\u0030000Z""#),
+        (r#"{"timestamp": "2025-01-01T00:00:05.000Z", "type": "response_item""#, r#"{"timestamp": null, "type": "response_item""#),
+        (r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item""#, r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_ite""#),
         // The texts of the items mirrored.
         (r#"[{"type": "output_text", "text": "one"}"#, r#"[{"type": "output_text", "t\u0065xt": "one"}"#),
         (r#"{"type": "output_text", "text": "two"}"#, r#"{"type": "output_text", "text": "x", "text": "two"}"#),
@@ -310,4 +342,85 @@ fn codex_event_msgs_read_fast_parse_the_same_both_ways() {
     assert!(left > edits.len() * 2 * 3, "only {left} values left in the source");
     edits_parse_the_same(edits, "codex", codex_rollout);
     edits_parse_the_same(edits, "codex", compact_rollout);
+}
+
+/// Whether the shell output answering `c1` in `doc` was read as a shell
+/// document where it stands: its text is the inner `output`, left in the
+/// source (not the whole string, nor a decoded copy).
+fn shell_output_read_in_place(doc: &str) -> bool {
+    let t = parse_trace(doc.as_bytes().to_vec(), &ParseOptions::default()).unwrap();
+    t.events.iter().any(|e| match &e.body {
+        EventBody::ToolResult(r) if r.call_id.as_deref() == Some("c1") => match &r.content {
+            Content::Text(t) => t.source_range().is_some_and(|r| doc.as_bytes().get(r.start) != Some(&b'{')),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+/// Shell outputs longer than the walk's 64-byte windows
+/// (`codex/inner_literal.rs`), each piece placed at several offsets so that
+/// runs of backslashes, escapes and the closing `\"` straddle a window's
+/// end: read as the exact path reads them, and left in the source exactly
+/// when the walk should take them.
+#[test]
+fn codex_long_shell_outputs_read_fast_parse_the_same_both_ways() {
+    const OUTPUT: &str = r#"\"output\":\"a\\nb\""#;
+    // (piece, read fast): each is put after padding, repeated, in a long output.
+    let pieces: &[(&str, bool)] = &[
+        (r"\\n", true),
+        (r#"\\\"q\\\""#, true),
+        (r"\\\\", true),
+        (r#"\\\\\\\""#, true),
+        (r"\\\\\\n", true),
+        (r"\\t\\r\\b\\f\\/", true),
+        (r"\/ \u00e9 \ud83d\ude00", true),
+        (r"\\ud83d\\ude00", true),
+        (r"\\u00e9\\u0041", true),
+        (r"\\\/", true),
+        (r"\\x", false),
+        (r"\n", false),
+        (r"\t", false),
+        (r"\\ud83d", false),
+        (r"\\ude00", false),
+        (r"\\ud83d\\u0041", false),
+        (r"\\ud83d\\\\ude00", false),
+        (r"\u0022", false),
+        (r"\u005c", false),
+        (r"\u0001", false),
+        (r"\\\u0041", false),
+        (r"\\\n", false),
+        (r"\\u12", false),
+    ];
+    let mut edits = Vec::new();
+    for (piece, fast) in pieces {
+        for pad in [0, 1, 2, 3, 45, 50, 51, 52, 53, 58, 61, 62, 63, 64, 120] {
+            // The piece once after `pad` bytes, then after runs that end at each offset modulo 4.
+            let mut text = "y".repeat(pad);
+            text.push_str(piece);
+            for k in 1..=9 {
+                text.push_str(&"\\\\".repeat(k));
+                text.push_str(if k % 2 == 0 { "z" } else { "\\\\n" });
+                text.push_str(piece);
+            }
+            edits.push((format!(r#"\"output\":\"{text}\""#), *fast));
+        }
+    }
+    // The closing `\"` after runs of backslashes, at each offset around a
+    // window's end: it closes after 0 or 4 more (then `\\`, an inner
+    // backslash), not after 2 or 6 (`\\\"`, an inner quote: the document
+    // then does not parse and the whole string is the text).
+    for pad in 40..70 {
+        for run in [0, 2, 4, 6] {
+            edits.push((format!(r#"\"output\":\"{}{}\""#, "y".repeat(pad), "\\".repeat(run)), run % 4 == 0));
+        }
+    }
+    let mut fast_read = 0;
+    for (to, fast) in &edits {
+        let doc = codex_rollout((OUTPUT, to));
+        edits_parse_the_same(&[(OUTPUT, to)], "codex", codex_rollout);
+        assert_eq!(shell_output_read_in_place(&doc), *fast, "edit {to}");
+        fast_read += usize::from(*fast);
+    }
+    assert!(fast_read > 100);
 }

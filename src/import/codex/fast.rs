@@ -91,35 +91,66 @@ pub enum Surveyed {
     Payload(&'static str, Map<String, Value>),
 }
 
-/// The line at `r` as the survey sees it, or `None` (parse it whole).
-pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Option<Surveyed> {
+/// What the second pass needs of a line, found by the survey's walk of
+/// it (walking each line's members twice was 4% of a parse): its string
+/// `timestamp`, its `type` and its object `payload`, as offsets.
+#[derive(Clone, Copy)]
+pub struct Head {
+    timestamp: (u32, u32),
+    timestamp_escaped: bool,
+    kind: &'static str,
+    payload: (u32, u32),
+}
+
+impl Head {
+    fn new(timestamp: &Member, kind: &'static str, payload: &Member) -> Option<Head> {
+        let offsets = |r: Range<usize>| Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?));
+        Some(Head { timestamp: offsets(timestamp.inner())?, timestamp_escaped: timestamp.escaped, kind, payload: offsets(payload.value.clone())? })
+    }
+}
+
+/// The line at `r` as the survey sees it, or `None` (parse it whole); and
+/// its [`Head`] when the second pass can read it fast.
+pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head>) {
     if !s.out.can_defer_metadata(r) {
-        return None;
+        return (None, None);
     }
     let b = s.b;
-    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line)?;
-    let f = Fields::find(b, &scratch.line, [b"type", b"payload"])?;
-    let kind = match f.get(&scratch.line, 0) {
-        Some(m) if m.kind == Kind::String => s.plain(Some(m))?,
-        _ => return Some(Surveyed::Nothing),
-    };
-    let kind: &'static str = match kind {
-        b"session_meta" => "session_meta",
-        b"response_item" => "response_item",
-        _ => return Some(Surveyed::Nothing),
-    };
-    let Some(payload) = f.get(&scratch.line, 1).filter(|p| p.kind == Kind::Object) else { return Some(Surveyed::Nothing) };
-    if kind == "response_item" {
-        read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
-        let p = std::mem::take(&mut scratch.payload);
-        let keys = mirror_keys(s, &p, scratch);
-        scratch.payload = p;
-        return keys;
+    if read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line).is_none() {
+        return (None, None);
     }
-    match crate::json::build::from_slice(b.get(payload.value.clone())?) {
-        Ok(Value::Object(p)) => Some(Surveyed::Payload(kind, p)),
+    let Some(f) = Fields::find(b, &scratch.line, [b"type", b"payload", b"timestamp"]) else { return (None, None) };
+    let (kind, payload) = (f.get(&scratch.line, 0).cloned(), f.get(&scratch.line, 1).filter(|p| p.kind == Kind::Object).cloned());
+    // What `line` reads: a string timestamp, a known plain type, an object payload.
+    let known = s.plain(kind.as_ref()).and_then(|k| RECORD_TYPES.iter().find(|t| t.as_bytes() == k));
+    let head = match (f.get(&scratch.line, 2).filter(|t| t.kind == Kind::String), known, &payload) {
+        (Some(t), Some(k), Some(p)) => Head::new(t, k, p),
         _ => None,
-    }
+    };
+    let surveyed = (|| {
+        let kind = match &kind {
+            Some(m) if m.kind == Kind::String => s.plain(Some(m))?,
+            _ => return Some(Surveyed::Nothing),
+        };
+        let kind: &'static str = match kind {
+            b"session_meta" => "session_meta",
+            b"response_item" => "response_item",
+            _ => return Some(Surveyed::Nothing),
+        };
+        let Some(payload) = payload else { return Some(Surveyed::Nothing) };
+        if kind == "response_item" {
+            read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
+            let p = std::mem::take(&mut scratch.payload);
+            let keys = mirror_keys(s, &p, scratch);
+            scratch.payload = p;
+            return keys;
+        }
+        match crate::json::build::from_slice(b.get(payload.value.clone())?) {
+            Ok(Value::Object(p)) => Some(Surveyed::Payload(kind, p)),
+            _ => None,
+        }
+    })();
+    (surveyed, head)
 }
 
 const TYPE: usize = 0;
@@ -131,21 +162,13 @@ const CALL_ID: usize = 5;
 const OUTPUT: usize = 6;
 const PAYLOAD_FIELDS: [&[u8]; 7] = [b"type", b"role", b"content", b"name", b"arguments", b"call_id", b"output"];
 
-/// The line at `r` read fast: its timestamp and item, or its type and
-/// parsed payload; or `None` for the exact path.
-pub fn line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> Option<(String, FastLine)> {
-    if !s.out.can_defer_metadata(r) {
-        return None;
-    }
+/// The line whose [`Head`] the survey found, read fast: its timestamp and
+/// item, or its type and parsed payload; or `None` for the exact path.
+pub fn line(s: &Bytes<'_, '_>, head: &Head, scratch: &mut Scratch) -> Option<(String, FastLine)> {
     let b = s.b;
-    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line)?;
-    let f = Fields::find(b, &scratch.line, [b"timestamp", b"type", b"payload"])?;
-    let timestamp = f.get(&scratch.line, 0).filter(|t| t.kind == Kind::String)?;
-    let kind = s.plain(f.get(&scratch.line, 1))?;
-    let kind: &'static str = RECORD_TYPES.iter().find(|k| k.as_bytes() == kind)?;
-    let payload = f.get(&scratch.line, 2).filter(|p| p.kind == Kind::Object)?;
-    let timestamp = s.decoded(timestamp);
-    let open = payload.value.clone();
+    let (t, p) = (head.timestamp, head.payload);
+    let timestamp = s.out.text(t.0 as usize..t.1 as usize, head.timestamp_escaped).decoded().into_owned();
+    let (kind, open) = (head.kind, p.0 as usize..p.1 as usize);
     if kind == "response_item" {
         if let Some(item) = item(s, open.start, scratch) {
             return Some((timestamp, FastLine::Item(item)));

@@ -13,6 +13,7 @@
 mod events;
 mod fast;
 mod fast_events;
+mod inner_literal;
 mod items;
 mod reader;
 mod shell;

@@ -12,7 +12,7 @@ use super::RECORD_TYPES;
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::import::{json_type, top_records, Builder, CallSite, Input};
 use crate::json::Seg;
-use super::fast::{Bytes, FastItem, FastLine, Scratch, Surveyed};
+use super::fast::{Bytes, FastItem, FastLine, Head, Scratch, Surveyed};
 use crate::model::{CallRef, EventBody, KeyValue, Marker, Message, Metadata};
 
 /// A text that an `event_msg` may mirror: who said it and what.
@@ -90,17 +90,17 @@ pub struct Sessions {
 pub fn read(input: &Input, out: &mut Builder) {
     let records = top_records(input);
     let mut scratch = Scratch::default();
-    let (mirrors, sessions) = survey(input, out, &records, &mut scratch);
+    let (mirrors, sessions, heads) = survey(input, out, &records, &mut scratch);
     let mut reader = Reader { out, mirrors, session: Session::default() };
     // Each line is read (or parsed) in turn and its value dropped: the
     // values of the whole file are never held at once.
-    for r in &records {
+    for (r, head) in records.iter().zip(heads) {
         if r.broken {
             reader.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON");
             continue;
         }
         let bytes = Bytes { out: reader.out, b: input.bytes, ends: &input.split.ends };
-        if let Some((timestamp, read)) = super::fast::line(&bytes, &r.range, &mut scratch) {
+        if let Some((timestamp, read)) = head.and_then(|head| super::fast::line(&bytes, &head, &mut scratch)) {
             let line = Line { range: r.range.clone(), path: &r.path, event: reader.out.next_event(), timestamp: Some(timestamp) };
             match read {
                 FastLine::Item(item) => reader.fast_item(&line, item),
@@ -120,12 +120,20 @@ pub fn read(input: &Input, out: &mut Builder) {
 
 /// First pass: the texts response items say (for mirrors) and the sessions.
 /// A line is read from the bytes where that tells enough, else parsed.
-fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], scratch: &mut Scratch) -> (Mirrors, Sessions) {
+/// Also gives each record's [`Head`] (`None`: broken, or for the exact path).
+fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head>>) {
     let mut mirrors = Mirrors::default();
     let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
+    let mut heads = Vec::with_capacity(records.len());
     let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends };
-    for r in records.iter().filter(|r| !r.broken) {
-        let (kind, payload) = match super::fast::survey_line(&bytes, &r.range, scratch) {
+    for r in records {
+        if r.broken {
+            heads.push(None);
+            continue;
+        }
+        let (surveyed, head) = super::fast::survey_line(&bytes, &r.range, scratch);
+        heads.push(head);
+        let (kind, payload) = match surveyed {
             Some(Surveyed::Nothing) => continue,
             Some(Surveyed::Mirrors(keys)) => {
                 keys.into_iter().for_each(|key| mirrors.add(key));
@@ -153,7 +161,7 @@ fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], sc
             sessions.children.entry(parent.to_string()).or_default().push(id.to_string());
         }
     }
-    (mirrors, sessions)
+    (mirrors, sessions, heads)
 }
 
 /// The parent thread a sub-agent session names:
