@@ -23,15 +23,15 @@ pub fn string_end(b: &[u8], open: usize) -> Option<(usize, bool)> {
 
 /// The end of the value starting at `start` (no whitespace before it).
 pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Option<usize> {
-    value_end_at(b, start, ends, &mut ends.cursor_from(start))
+    value_end_at(b, start, &mut ends.cursor_from(start))
 }
 
 /// [`value_end`], reading the table through `at` (a walk's cursor, not past `start`).
 #[inline(always)]
-fn value_end_at(b: &[u8], start: usize, ends: &ContainerEnds, at: &mut EndsCursor<'_>) -> Option<usize> {
+fn value_end_at(b: &[u8], start: usize, at: &mut EndsCursor<'_>) -> Option<usize> {
     match b.get(start)? {
         b'"' => at.string_at(start).or_else(|| string_end(b, start)).map(|(end, _)| end),
-        b'{' | b'[' => at.end_of(start).or_else(|| container_end(b, start, ends)),
+        b'{' | b'[' => at.end_of(start).or_else(|| container_end_at(b, start, at)),
         _ => {
             // A number or a literal: up to the next delimiter.
             let rest = b.get(start..)?;
@@ -48,16 +48,22 @@ fn value_end_at(b: &[u8], start: usize, ends: &ContainerEnds, at: &mut EndsCurso
 /// too deep for the table of ends (an OTLP span's attributes) holds the
 /// long texts.
 pub fn container_end(b: &[u8], open: usize, ends: &ContainerEnds) -> Option<usize> {
+    container_end_at(b, open, &mut ends.cursor_from(open))
+}
+
+/// [`container_end`], reading the recorded strings through `at` (a walk's
+/// cursor, not past `open`): a member walk meets the small containers the
+/// table has no end for one after another, and each used to search the
+/// whole table of strings for where to start.
+fn container_end_at(b: &[u8], open: usize, at: &mut EndsCursor<'_>) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = open;
-    let mut long = ends.strings_from(open).peekable();
     loop {
         match *b.get(i)? {
             b'"' => {
-                while long.next_if(|(start, _)| *start < i).is_some() {}
-                i = match long.peek() {
-                    Some(&(start, end)) if start == i => end,
-                    _ => string_end(b, i)?.0,
+                i = match at.string_at(i) {
+                    Some((end, _)) => end,
+                    None => string_end(b, i)?.0,
                 };
                 continue;
             }
@@ -152,7 +158,7 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
         let (end, escaped) = match kind {
             // A long string the split recorded is jumped over.
             Kind::String => at.string_at(start).or_else(|| string_end(b, start))?,
-            _ => (value_end_at(b, start, ends, &mut at)?, false),
+            _ => (value_end_at(b, start, &mut at)?, false),
         };
         out.push(Member { key, key_escaped, value: start..end, kind, escaped });
         i = skip_ws(b, end);
@@ -177,7 +183,7 @@ pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<us
     }
     let mut at = ends.cursor_from(i);
     loop {
-        let end = value_end_at(b, i, ends, &mut at)?;
+        let end = value_end_at(b, i, &mut at)?;
         out.push(i..end);
         i = skip_ws(b, end);
         match b.get(i) {
