@@ -70,7 +70,7 @@ fn otel_document() -> String {
     let root = json!({"traceId": t1, "spanId": "aaaaaaaaaaaaaaa0", "name": "invoke_agent a", "kind": 1, "startTimeUnixNano": "1767225600000000000", "endTimeUnixNano": "1767225609000000000",
         "attributes": [text_attr("gen_ai.operation.name", "invoke_agent"), text_attr("gen_ai.agent.name", "a")]});
     let tool = json!({"traceId": t1, "spanId": "aaaaaaaaaaaaaaa2", "parentSpanId": "aaaaaaaaaaaaaaa0", "name": "execute_tool ls", "kind": 1, "startTimeUnixNano": "1767225601600000000", "endTimeUnixNano": "1767225601700000000",
-        "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", "c1"), text_attr("gen_ai.tool.call.result", "a\nb")],
+        "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", "c1"), text_attr("gen_ai.tool.call.result", "a\nb \u{e9}\u{1F600}")],
         "events": [{"name": "exception", "timeUnixNano": "1767225601650000000", "attributes": [text_attr("exception.type", "E"), text_attr("exception.message", "soft")]}]});
     let spans1 = vec![
         root,
@@ -134,6 +134,9 @@ fn otel_spans_read_fast_parse_the_same_both_ways() {
         (r#"back\"}]}]"#, r#"back\"}]},"#),
         (r#"\"and then?\"}]}]"#, r#"\"and then?\"}]}, 7]"#),
         (r#"\"and then?\"}]}]"#, r#"\"and then?\"}]}]]"#),
+        // The tool's result, which span 3 re-sends: a byte off, escaped otherwise.
+        (r#"{"stringValue":"a\nb é😀"}"#, r#"{"stringValue":"a\nb é😀!"}"#),
+        (r#"{"stringValue":"a\nb é😀"}"#, r#"{"stringValue":"a\nb \u00e9😀"}"#),
         (r#"😀"#, r#"\ud83d\ude00"#),
         (r#"😀"#, r#"\ud83d"#),
         (r#"😀"#, r#"\ude00\ud83d"#),
@@ -442,4 +445,68 @@ fn tool_spans_show_their_arguments_when_they_make_the_call() {
         assert!(args[0].contains("/message") && args[1].contains("/span/aaaaaaaaaaaaaaa3"), "{args:?}");
     }
     same_both_ways(doc.as_bytes(), Some("otel")).unwrap();
+}
+
+/// Tool answers re-sent after their tool span, built from its result when
+/// their `response` bytes are its (`otel/tool_answers.rs`), else parsed:
+/// answers equal to the result, a byte off, with other members, in another
+/// order, escaped otherwise, under another id. Span B re-sends the answer
+/// before the tool span ran (parsed), span C after it, with a space before
+/// its list so that none of its items is B's (read again): an answer built
+/// otherwise than parsed breaks C's conversation off B's, which shows
+/// B's messages again.
+#[test]
+fn re_sent_tool_answers_parse_the_same_both_ways() {
+    let t = "5b8efff798038103d269b633813fc60c";
+    let result = "line one\nsaid \"hi\" \\ \u{e9}\u{1F600} {\"x\":[1]} /";
+    let literal = |s: &str| serde_json::to_string(s).unwrap().trim_matches('"').to_string();
+    let text = |v: &Value| serde_json::to_string(v).unwrap();
+    let answer = |id: &str, response: &str| text(&json!({"role": "tool", "parts": [{"type": "tool_call_response", "id": id, "response": response}]}));
+    let call = json!({"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "ls", "arguments": {}}]});
+    let (u, a2, u2, a3, u3) = (text(&user("go")), text(&assistant("seen")), text(&user("more")), text(&assistant("then")), text(&user("last")));
+    let same = answer("c1", result);
+    let shorter = result.strip_suffix('/').unwrap();
+    // (the answer as re-sent, the tool span's result literal, its call id)
+    let cases: Vec<(String, String, &str)> = vec![
+        (same.clone(), literal(result), "c1"),
+        (answer("c1", ""), String::new(), "c1"),
+        (answer("c1", &format!("{result}!")), literal(result), "c1"),
+        (answer("c1", &result.replacen('l', "L", 1)), literal(result), "c1"),
+        (answer("c1", shorter), literal(result), "c1"),
+        (same.clone(), literal(shorter), "c1"),
+        (same.replace(r#""}]}"#, r#"","x":1}]}"#), literal(result), "c1"),
+        (same.replace(r#""}]}"#, r#""}],"name":"t"}"#), literal(result), "c1"),
+        (same.replace(r#""}]}"#, r#""},{"type":"text","content":"x"}]}"#), literal(result), "c1"),
+        (same.replace(r#"{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","#, r#"{"parts":[{"id":"c1","type":"tool_call_response","#), literal(result), "c1"),
+        (same.replace(r#"{"role":"tool","parts""#, r#"{"role":"tool", "parts""#), literal(result), "c1"),
+        (same.replace(r#""response":""#, r#""response":"x","response":""#), literal(result), "c1"),
+        (same.replace("\u{e9}", r"\u00e9"), literal(result), "c1"),
+        (same.replace("\u{e9}", r"\u00e9"), literal(result).replace("\u{e9}", r"\u00e9"), "c1"),
+        (same.replace(r#""id":"c1""#, r#""id":"c\u0031""#), literal(result), "c1"),
+        (same.replace(r#""id":"c1""#, r#""id":"c\u0031""#), literal(result), r"c\u0031"),
+        (same.replace(r#""role":"tool""#, r#""role":"user""#), literal(result), "c1"),
+        (answer("c2", result), literal(result), "c1"),
+        (same.clone(), literal(result), "c2"),
+    ];
+    // Each edit found what it edits.
+    assert!(cases.iter().skip(1).all(|(item, lit, id)| (item, lit, *id) != (&same, &literal(result), "c1")));
+    for (item, tool_literal, tool_id) in &cases {
+        let list = |items: &[&str]| format!(" [{}]", items.join(","));
+        let call_text = text(&call);
+        let tool = json!({"traceId": t, "spanId": "aaaaaaaaaaaaaaa9", "parentSpanId": "aaaaaaaaaaaaaaa0", "name": "execute_tool ls", "kind": 1, "startTimeUnixNano": "1767225601600000000", "endTimeUnixNano": "1767225601700000000",
+            "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", tool_id), text_attr("gen_ai.tool.call.result", "@RESULT@")]});
+        let spans = vec![
+            chat_sent(t, "aaaaaaaaaaaaaaa1", 1000, "s", &list(&[&u]), std::slice::from_ref(&call)),
+            chat_sent(t, "aaaaaaaaaaaaaaa2", 1500, "s", &list(&[&u, &call_text, item]).replacen(' ', "", 1), &[assistant("seen")]),
+            tool,
+            chat_sent(t, "aaaaaaaaaaaaaaa3", 2000, "s", &list(&[&u, &call_text, item, &a2, &u2]), &[assistant("then")]),
+            chat_sent(t, "aaaaaaaaaaaaaaa4", 3000, "s", &list(&[&u, &call_text, item, &a2, &u2, &a3, &u3]), &[assistant("end")]),
+        ];
+        let request = json!({"resourceSpans": [{"resource": {"attributes": [text_attr("service.name", "svc")]}, "scopeSpans": [{"scope": {"name": "s"}, "spans": spans}]}]});
+        let doc = serde_json::to_string(&request).unwrap().replace("@RESULT@", tool_literal);
+        for format in [None, Some("otel")] {
+            same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("{item} / {tool_literal}: {e}\n{doc}"));
+        }
+        same_agent_run_text(&doc, "otel").unwrap_or_else(|e| panic!("{item} / {tool_literal}: {e}"));
+    }
 }

@@ -10,6 +10,7 @@ use super::genai_schema::{check_item, item_failure, Kind};
 use super::input_tail::{after_repeated, with_raw_ends, Item, Raw};
 use super::messages::{genai_message, Msg, INPUT};
 use super::output_reuse::LastOutput;
+use super::tool_answers::ToolAnswers;
 use crate::import::history::{value_of, Conversation, Sent};
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind as JsonKind};
@@ -133,8 +134,10 @@ impl<'s> LastInput<'s> {
     /// text becomes this one's: until [`LastInput::remember`] is given the
     /// read, there is no last span (an error forgets it: the next span's
     /// input is read whole, as the first of a trace is).
-    /// New items the last output's messages are (`reuse`) take them.
-    pub fn read(&mut self, raw: Raw<'s>, system: Option<Msg>, reuse: &mut LastOutput) -> Result<InputRead<'s>, Cow<'s, str>> {
+    /// New items the last output's messages are (`reuse`) take them; tool
+    /// answers re-sent as a tool span gave them are built from its result
+    /// (`answers`).
+    pub fn read(&mut self, raw: Raw<'s>, system: Option<Msg>, reuse: &mut LastOutput, answers: &ToolAnswers) -> Result<InputRead<'s>, Cow<'s, str>> {
         let mut text = std::mem::take(&mut self.text);
         let repeated = after_repeated(&mut text, self.raw, &self.items, raw);
         let (text, items, shared) = match repeated {
@@ -142,7 +145,7 @@ impl<'s> LastInput<'s> {
             None => (raw.decoded().into_owned(), None, 0),
         };
         let items = items.or_else(|| whole_items(text.as_bytes()).map(|ranges| with_raw_ends(raw, ranges)));
-        let read = items.and_then(|items| self.items(&text, &items, shared, system, reuse).map(|(sent, failure)| (sent, items, failure)));
+        let read = items.and_then(|items| self.items(&text, &items, shared, system, reuse, answers).map(|(sent, failure)| (sent, items, failure)));
         match read {
             Some((sent, items, failure)) => Ok(InputRead { sent, text, raw, items, failure }),
             None => {
@@ -153,7 +156,7 @@ impl<'s> LastInput<'s> {
     }
 
     /// `shared`: how many leading items are the last span's, byte for byte.
-    fn items(&self, text: &str, items: &[Item], shared: usize, system: Option<Msg>, reuse: &mut LastOutput) -> Option<(Sent<Msg>, Option<Failure>)> {
+    fn items(&self, text: &str, items: &[Item], shared: usize, system: Option<Msg>, reuse: &mut LastOutput, answers: &ToolAnswers) -> Option<(Sent<Msg>, Option<Failure>)> {
         let ranges = items.iter().map(|(r, _)| r.clone()).collect();
         let mut failure = None;
         let sent = self.conversation.input_after_shared(shared, text.as_bytes(), ranges, system.into_iter().collect(), |i, item| {
@@ -163,7 +166,7 @@ impl<'s> LastInput<'s> {
                 }
                 return Some(m);
             }
-            let v = value_of(item);
+            let v = answers.value_of(item).unwrap_or_else(|| value_of(item));
             if failure.is_none() {
                 failure = check_item(Kind::Input, &v).map(|why| (i, why));
             }

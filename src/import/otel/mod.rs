@@ -20,6 +20,7 @@ mod reader;
 mod schema;
 mod span_walk;
 mod time;
+mod tool_answers;
 mod tree;
 
 use serde_json::Value;

@@ -21,6 +21,7 @@ use super::attrs::json_in;
 use super::input_tail::Raw;
 use super::input_text::{InputRead, LastInput};
 use super::output_reuse::{LastOutput, Prepared};
+use super::tool_answers::ToolAnswers;
 use super::messages::{exchange, system_message, GenaiValues, LastSystem, Msg, SpanEvent, INPUT};
 use crate::import::history::Sent;
 use super::reader::SpanRec;
@@ -69,6 +70,8 @@ struct Run<'s, 'r, 'a> {
     last_system: LastSystem,
     /// The last chat span's output messages, for the next one's input.
     last_output: LastOutput,
+    /// The tool spans' results, for the chat spans that re-send them.
+    tool_answers: ToolAnswers<'s>,
 }
 
 /// How many levels a span path keeps.
@@ -76,7 +79,7 @@ const MAX_DEPTH: usize = 256;
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default() }
+        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default(), tool_answers: ToolAnswers::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -205,7 +208,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
             _ => None,
         };
         let mut read = None;
-        values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message), &mut self.last_output)) {
+        values.input = match input_raw(s).filter(|_| !self.out.exact_only()).map(|t| self.last_input.read(t, values.system.clone().map(system_message), &mut self.last_output, &self.tool_answers)) {
             Some(Ok(r)) => {
                 read = Some(r);
                 Some(Value::Array(Vec::new()))
@@ -227,6 +230,11 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         // span's own events, what came back.
         let output = self.conversation(s, path, sent, read, &x.output, start_at.clone());
         let tool = tool_span(&s.attrs, &s.fields.name, s.texts.result.as_ref()).map(|t| self.tool_call(s, path, t));
+        if let (Some((t, _)), Some(result)) = (&tool, &s.texts.result) {
+            if let Some(id) = &t.call_id {
+                self.tool_answers.add(id, result);
+            }
+        }
         for (k, (name, attrs, at)) in events.iter().enumerate() {
             let consumed = (used_events && is_message_event(name)) || name == "gen_ai.client.inference.operation.details" && x.source.ends_with("event");
             if consumed {
