@@ -128,6 +128,31 @@ impl Member {
 /// The members of the object whose `{` is at `open`, appended to `out`
 /// (cleared first). Returns the offset past the object's `}`.
 pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member>) -> Option<usize> {
+    members_claiming(b, open, ends, out, |_, _, _| Claimed::Not)
+}
+
+/// What a [`members_claiming`] walk's `claim` made of a member's value.
+pub enum Claimed {
+    /// Left to the walk.
+    Not,
+    /// Read by the claim, which ends there.
+    End(usize),
+    /// Read by the claim, which found it broken: the walk fails.
+    Broken,
+}
+
+/// [`members`], offering each member's value to `claim` first (its key as
+/// a [`Member`] holding only the key, where the value starts, and the
+/// walk's cursor), for a reader that takes something apart on the way
+/// (otel's span attributes, walked once with the span).
+#[inline(always)]
+pub fn members_claiming(
+    b: &[u8],
+    open: usize,
+    ends: &ContainerEnds,
+    out: &mut Vec<Member>,
+    mut claim: impl FnMut(&Member, usize, &mut EndsCursor<'_>) -> Claimed,
+) -> Option<usize> {
     out.clear();
     // A new list starts at a record's usual size: growing it from 4 (three
     // reallocations) was a tenth of a Claude Code parse.
@@ -155,12 +180,19 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
         let start = skip_ws(b, colon + 1);
         let first = *b.get(start)?;
         let kind = Kind::of(first);
-        let (end, escaped) = match kind {
-            // A long string the split recorded is jumped over.
-            Kind::String => at.string_at(start).or_else(|| string_end(b, start))?,
-            _ => (value_end_at(b, start, &mut at)?, false),
+        let mut member = Member { key, key_escaped, value: start..start, kind, escaped: false };
+        let (end, escaped) = match claim(&member, start, &mut at) {
+            Claimed::End(end) => (end, false),
+            Claimed::Broken => return None,
+            Claimed::Not => match kind {
+                // A long string the split recorded is jumped over.
+                Kind::String => at.string_at(start).or_else(|| string_end(b, start))?,
+                _ => (value_end_at(b, start, &mut at)?, false),
+            },
         };
-        out.push(Member { key, key_escaped, value: start..end, kind, escaped });
+        member.value = start..end;
+        member.escaped = escaped;
+        out.push(member);
         i = skip_ws(b, end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),

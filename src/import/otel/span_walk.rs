@@ -6,11 +6,13 @@
 //! {"stringValue":…}}` it nearly always is: three walks of every
 //! attribute. Here the compact attribute is matched where it starts, which
 //! gives its end; any other item's end is found as `read::items` finds it.
+//! The span's own members are walked by `read::members_claiming`, which
+//! hands the `attributes` list here.
 
 use std::ops::Range;
 
 use crate::json::ends::EndsCursor;
-use crate::json::read::{self, Kind, Member};
+use crate::json::read::{self, Claimed, Kind, Member};
 use crate::json::scan::skip_ws;
 use crate::json::ContainerEnds;
 
@@ -30,41 +32,17 @@ pub type AttrItem = (Range<usize>, Option<(Range<usize>, AttrValue)>);
 /// `attributes` list into `items` (both cleared first). Returns the offset
 /// past the object's `}`.
 pub fn span_members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member>, items: &mut Vec<AttrItem>) -> Option<usize> {
-    out.clear();
     items.clear();
-    if b.get(open) != Some(&b'{') {
-        return None;
-    }
-    let mut i = skip_ws(b, open + 1);
-    if b.get(i) == Some(&b'}') {
-        return Some(i + 1);
-    }
-    let mut at = ends.cursor_from(i);
-    loop {
-        if b.get(i) != Some(&b'"') {
-            return None;
+    read::members_claiming(b, open, ends, out, |member, start, at| {
+        let attributes = !member.key_escaped && b.get(member.key.clone()) == Some(b"attributes".as_slice());
+        if !attributes || member.kind != Kind::Array {
+            return Claimed::Not;
         }
-        let (key_end, key_escaped) = read::string_end(b, i)?;
-        let key = i + 1..key_end - 1;
-        let colon = skip_ws(b, key_end);
-        if b.get(colon) != Some(&b':') {
-            return None;
+        match attribute_items(b, start, ends, at, items) {
+            Some(end) => Claimed::End(end),
+            None => Claimed::Broken,
         }
-        let start = skip_ws(b, colon + 1);
-        let kind = Kind::of(*b.get(start)?);
-        let (end, escaped) = match kind {
-            Kind::String => at.string_at(start).or_else(|| read::string_end(b, start))?,
-            Kind::Array if !key_escaped && b.get(key.clone()) == Some(b"attributes".as_slice()) => (attribute_items(b, start, ends, &mut at, items)?, false),
-            _ => (read::value_end(b, start, ends)?, false),
-        };
-        out.push(Member { key, key_escaped, value: start..end, kind, escaped });
-        i = skip_ws(b, end);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(i + 1),
-            _ => return None,
-        }
-    }
+    })
 }
 
 /// The items of the attribute list whose `[` is at `open` into `out`
