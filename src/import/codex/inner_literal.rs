@@ -25,6 +25,8 @@
 //! cost 19.5M of a 180M parse (callgrind, the kit's 10 MB rollout; one byte
 //! in ten of its outputs is a backslash).
 
+use crate::json::string::hex4;
+
 /// Where an inner string literal ends, and which escapes it holds.
 #[derive(Debug, PartialEq, Eq)]
 pub struct End {
@@ -191,12 +193,6 @@ impl Walk {
         }
         Some(())
     }
-}
-
-/// The four hex digits at `i`, as written (no escape among them).
-fn hex4(b: &[u8], i: usize) -> Option<u32> {
-    let digits = b.get(i..i + 4)?;
-    digits.iter().try_fold(0u32, |n, d| Some(n * 16 + (*d as char).to_digit(16)?))
 }
 
 #[cfg(test)]
