@@ -424,3 +424,114 @@ fn codex_long_shell_outputs_read_fast_parse_the_same_both_ways() {
     }
     assert!(fast_read > 100);
 }
+
+/// `codex_rollout` with each line's payload padded past the split's
+/// shortest recorded container (`"pad"`, its last member), so that its
+/// lines are read as Codex writes them (`fast::as_codex_writes`: the
+/// timestamp, type and payload found without walking the line).
+fn padded_rollout(edit: (&str, &str), compact: bool) -> String {
+    let pad = format!(r#", "pad": "{}"}}}}"#, "p".repeat(120));
+    let doc = codex_rollout(edit).lines().map(|l| l.strip_suffix("}}").map(|l| format!("{l}{pad}")).unwrap_or(l.to_string())).collect::<Vec<_>>().join("\n");
+    if compact { doc.replace("\": ", "\":").replace(", \"", ",\"") } else { doc }
+}
+
+/// Lines read without a walk when written as Codex writes them, and a
+/// call's or an output's payload known by its leading `type` in the survey
+/// when no key of it may repeat (the split's `repeats`): each edit is one
+/// they must read as the exact path does, or leave to it.
+#[test]
+fn codex_lines_as_codex_writes_them_parse_the_same_both_ways() {
+    const LINE: &str = r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output""#;
+    const DONE: &str = r#"{"type": "output_text", "text": "done"}]}}"#;
+    const LONG: &str = r#", "long": "a member long enough for the split to record the payload's end, whatever the padding is""#;
+    const CALL: &str = r#"{"timestamp": "2025-01-01T00:00:02.000Z", "type": "response_item", "payload": {"type": "function_call", "name""#;
+    const MIRROR: &str = r#"{"timestamp": "2025-01-01T00:00:02.000Z", "type": "event_msg", "payload": {"type": "agent_message", "message": "dup"}}
+"#;
+    let dup_message = r#""type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "dup"}], "name""#;
+    let edits: Vec<(String, String)> = vec![
+        (String::new(), String::new()),
+        // The line's keys: other orders, repeats after the payload, escapes, near names.
+        (LINE.into(), r#"{"type": "response_item", "timestamp": "2025-01-01T00:00:03.000Z", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "type": "event_msg", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timest\u0061mp": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "typ\u0065": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamps": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "typ": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "payloa": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamq": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "tipe": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "paylod": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{ "timestamp" : "2025-01-01T00:00:03.000Z" , "type" : "response_item" , "payload" : {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": 3, "type": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.\u003000Z", "type": "response_item", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_\u0069tem", "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": ["response_item"], "payload": {"type": "function_call_output""#.into()),
+        (LINE.into(), r#"{"timestamp": "2025-01-01T00:00:03.000Z", "type": "response_item", "payload": [{"type": "function_call_output""#.into()),
+        // What follows the payload: another member (a repeat of one read, or not), spaces.
+        (DONE.into(), format!(r#"{{"type": "output_text", "text": "done"}}]{LONG}}}, "type": "event_msg"}}"#)),
+        (DONE.into(), format!(r#"{{"type": "output_text", "text": "done"}}]{LONG}}}, "payload": {{"type": "message", "role": "user"}}}}"#)),
+        (DONE.into(), format!(r#"{{"type": "output_text", "text": "done"}}]{LONG}}}, "timestamp": 5}}"#)),
+        (DONE.into(), format!(r#"{{"type": "output_text", "text": "done"}}]{LONG}}}, "x": 5}}"#)),
+        (DONE.into(), format!(r#"{{"type": "output_text", "text": "done"}}]{LONG}}} }}"#)),
+        // A call whose payload says `type` again, or escaped: the survey
+        // must walk it, and find the message the event mirrors.
+        (CALL.into(), format!("{MIRROR}{}", CALL.replace(r#""type": "function_call", "name""#, &format!(r#""type": "function_call", {dup_message}"#)))),
+        (CALL.into(), format!("{MIRROR}{}", CALL.replace(r#""type": "function_call", "name""#, &format!(r#""type": "function_call", {}"#, dup_message.replacen("type", r"t\u0079pe", 1))))),
+        (CALL.into(), format!("{MIRROR}{}", CALL.replace(r#""type": "function_call", "name""#, r#""type": "function_c\u0061ll", "name""#))),
+        (CALL.into(), format!("{MIRROR}{}", CALL.replace(r#""type": "function_call", "name": "shell""#, r#""name": "shell", "type": "function_call""#))),
+        (CALL.into(), format!("{MIRROR}{}", CALL.replace(r#""type": "function_call", "name""#, dup_message))),
+        // Payloads' keys as Codex writes them and not: a key repeated after
+        // the expected ones, escaped, near names, other orders.
+        (r#""call_id": "c1"}"#.into(), r#""call_id": "c1", "call_id": "c2"}"#.into()),
+        (r#""call_id": "c1"}"#.into(), r#""call_id": "c1", "name": "cat"}"#.into()),
+        (r#""call_id": "c1"}"#.into(), r#""call_id": "c1"}"#.into()),
+        (r#""call_id": "c1"}"#.into(), r#""call_ids": "c1"}"#.into()),
+        (r#""name": "shell", "arguments""#.into(), r#""arguments""#.into()),
+        (r#""type": "function_call", "name": "shell""#.into(), r#""name": "shell", "type": "function_call""#.into()),
+        (r#""type": "function_call", "name": "shell""#.into(), r#""type": "function_call", "nam": "shell""#.into()),
+        (r#""call_id": "c1", "output""#.into(), r#""call_id": "c1", "output": null, "output""#.into()),
+        (r#""call_id": "c9", "output": "plain "text"""#.into(), r#""call_id": "c9", "output": "plain "text"", "output": "other""#.into()),
+        (r#""call_id": "c9", "output": "plain "text"""#.into(), r#""call_id": "c9", "output": "plain "text"", "call_id": "c1""#.into()),
+        (DONE.into(), r#"{"type": "output_text", "text": "done"}], "content": "other"}}"#.into()),
+        (DONE.into(), r#"{"type": "output_text", "text": "done"}], "role": "user"}}"#.into()),
+        (r#""role": "user", "content""#.into(), r#""role": "user", "role": "assistant", "content""#.into()),
+        (r#""rate_limits": null"#.into(), r#""rate_limits": null, "info": null"#.into()),
+        (r#""rate_limits": null"#.into(), r#""rate_limits": null, "model": "o3""#.into()),
+        (r#""message": "done"}"#.into(), r#""message": "done", "message": "nope"}"#.into()),
+        (r#""message": "done"}"#.into(), r#""message": "done", "type": "user_message"}"#.into()),
+        (r#""text": "think"}}"#.into(), r#""text": "think", "text": "other"}}"#.into()),
+        (r#""images": []"#.into(), r#""images": [], "message": "nope""#.into()),
+    ];
+    let mut left = 0;
+    for (from, to) in &edits {
+        let edit = [(from.as_str(), to.as_str())];
+        // Padded: long payloads, ends from the split's table; not: the payloads' own keys only.
+        for compact in [false, true] {
+            left += edits_parse_the_same(&edit, "codex", |edit| padded_rollout(edit, compact));
+        }
+        left += edits_parse_the_same(&edit, "codex", codex_rollout);
+        left += edits_parse_the_same(&edit, "codex", compact_rollout);
+    }
+    assert!(left > edits.len() * 4 * 2 * 3, "only {left} texts read fast");
+}
+
+/// What both paths share, which comparing them cannot check: each line's
+/// event keeps its timestamp (moved into it, not cloned), and a broken
+/// line between the others or at the end is kept as an unparsed event in
+/// its place.
+#[test]
+fn codex_lines_keep_their_timestamps_and_broken_lines() {
+    let doc = codex_rollout((r#"{"timestamp": "2025-01-01T00:00:04.000Z""#, "{\"oops\"}\n{\"timestamp\": \"2025-01-01T00:00:04.000Z\"")) + "\n[1, }";
+    for exact_only in [false, true] {
+        let t = parse_trace(doc.clone().into_bytes(), &ParseOptions { exact_only, ..Default::default() }).unwrap();
+        assert_eq!(t.events.len(), doc.lines().count(), "one event a line");
+        for (e, line) in t.events.iter().zip(doc.lines()) {
+            let written = line.split("\"timestamp\": \"").nth(1).and_then(|r| r.split('"').next());
+            assert_eq!(e.timestamp.as_deref(), written, "{line}");
+        }
+        for broken in [5, t.events.len() - 1] {
+            assert!(matches!(t.events.get(broken).map(|e| &e.body), Some(EventBody::Unparsed(_))), "broken line {broken} kept in its place");
+        }
+    }
+}

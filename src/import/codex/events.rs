@@ -73,7 +73,7 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     /// The usage ccusage counts for this event (see [`super::usage`]).
     fn token_count(&mut self, line: &Line, payload: Map<String, Value>) {
-        let counted = self.session.tally.token_count(&payload, line.timestamp.is_some());
+        let counted = self.session.tally.token_count(&payload, line.timestamped);
         for bad in &counted.bad {
             let mut at = vec![Seg::key("payload")];
             at.extend(bad.at.iter().cloned());

@@ -25,6 +25,7 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
+use super::as_written;
 use super::fast_events::FastEvent;
 use super::items::{string_output, ShellOutcome};
 use super::reader::MirrorKey;
@@ -66,6 +67,9 @@ pub struct Bytes<'r, 'a> {
     pub out: &'r Builder<'a>,
     pub b: &'a [u8],
     pub ends: &'r ContainerEnds,
+    /// The split's objects that may repeat a key, sorted (`None`: not
+    /// known, the split met a syntax error).
+    pub repeats: Option<&'r [usize]>,
 }
 
 impl Bytes<'_, '_> {
@@ -111,20 +115,27 @@ impl Head {
 
 /// The line at `r` as the survey sees it, or `None` (parse it whole); and
 /// its [`Head`] when the second pass can read it fast.
-pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head>) {
+pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut as_written::Containers<'_>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head>) {
     if !s.out.can_defer_metadata(r) {
         return (None, None);
     }
     let b = s.b;
-    if read::members(b, scan::skip_ws(b, r.start), s.ends, &mut scratch.line).is_none() {
-        return (None, None);
-    }
-    let Some(f) = Fields::find(b, &scratch.line, [b"type", b"payload", b"timestamp"]) else { return (None, None) };
-    let (kind, payload) = (f.get(&scratch.line, 0).cloned(), f.get(&scratch.line, 1).filter(|p| p.kind == Kind::Object).cloned());
+    let open = scan::skip_ws(b, r.start);
+    let [timestamp, kind, payload] = match as_written::members(s, open..r.end, as_written::LINE, at, &mut scratch.line) {
+        Some(()) => [0, 1, 2].map(|k| scratch.line.get(k).cloned()),
+        None => {
+            if read::members(b, open, s.ends, &mut scratch.line).is_none() {
+                return (None, None);
+            }
+            let Some(f) = Fields::find(b, &scratch.line, [b"timestamp", b"type", b"payload"]) else { return (None, None) };
+            [0, 1, 2].map(|k| f.get(&scratch.line, k).cloned())
+        }
+    };
+    let payload = payload.filter(|p| p.kind == Kind::Object);
     // What `line` reads: a string timestamp, a known plain type, an object payload.
     let known = s.plain(kind.as_ref()).and_then(|k| RECORD_TYPES.iter().find(|t| t.as_bytes() == k));
-    let head = match (f.get(&scratch.line, 2).filter(|t| t.kind == Kind::String), known, &payload) {
-        (Some(t), Some(k), Some(p)) => Head::new(t, k, p),
+    let head = match (timestamp.filter(|t| t.kind == Kind::String), known, &payload) {
+        (Some(t), Some(k), Some(p)) => Head::new(&t, k, p),
         _ => None,
     };
     let surveyed = (|| {
@@ -139,6 +150,12 @@ pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -
         };
         let Some(payload) = payload else { return Some(Surveyed::Nothing) };
         if kind == "response_item" {
+            // Calls and outputs (most items) mirror nothing: known by their
+            // leading `type` without walking the payload (read again by the
+            // second pass).
+            if leading_type(s, payload.value.start).is_some_and(|t| t != b"message" && t != b"reasoning") {
+                return Some(Surveyed::Nothing);
+            }
             read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
             let p = std::mem::take(&mut scratch.payload);
             let keys = mirror_keys(s, &p, scratch);
@@ -151,6 +168,17 @@ pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, scratch: &mut Scratch) -
         }
     })();
     (surveyed, head)
+}
+
+/// The `type` of the object at `open` when it is its first member, a
+/// plain string, and no key of the object may repeat (the split's
+/// `repeats`): then no later member changes the type serde_json reads.
+/// `None`: walk the object.
+fn leading_type<'a>(s: &Bytes<'_, 'a>, open: usize) -> Option<&'a [u8]> {
+    if s.repeats?.binary_search(&open).is_ok() {
+        return None;
+    }
+    as_written::leading_type(s.b, open)
 }
 
 const TYPE: usize = 0;

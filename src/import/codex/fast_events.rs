@@ -190,7 +190,7 @@ fn walk(s: &Bytes<'_, '_>, open: usize, mut each: impl FnMut(&[u8], usize, Kind)
 /// The end of the value of `kind` starting at `start`: a number or a
 /// literal up to the next delimiter, here (the table of ends is searched
 /// only for a string or a container, as [`read::value_end`] does).
-fn value_end(s: &Bytes<'_, '_>, start: usize, kind: Kind) -> Option<usize> {
+pub(super) fn value_end(s: &Bytes<'_, '_>, start: usize, kind: Kind) -> Option<usize> {
     match kind {
         Kind::Number | Kind::Bool | Kind::Null => {
             let rest = s.b.get(start..)?;

@@ -10,6 +10,7 @@
 //! ccusage's Codex report counts ([`usage`]). docs/formats/codex.md has the
 //! whole mapping and the protocol version it follows.
 
+mod as_written;
 mod events;
 mod fast;
 mod fast_events;

@@ -2,6 +2,8 @@
 //! line, dispatched on `type` ([`super::items`] for `response_item`,
 //! [`super::events`] for `event_msg`).
 
+use std::cell::Cell;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -11,7 +13,7 @@ use super::usage::Tally;
 use super::RECORD_TYPES;
 use crate::diagnostic::Severity::{self, Error, Warning};
 use crate::import::{json_type, top_records, Builder, CallSite, Input};
-use crate::json::Seg;
+use crate::json::{Layout, Seg};
 use super::fast::{Bytes, FastItem, FastLine, Head, Scratch, Surveyed};
 use crate::model::{CallRef, EventBody, KeyValue, Marker, Message, Metadata};
 
@@ -62,7 +64,17 @@ pub struct Line<'p> {
     pub path: &'p str,
     /// The index its event gets.
     pub event: u32,
-    pub timestamp: Option<String>,
+    /// Its string `timestamp`, moved into its event by [`Reader::push`]
+    /// (a line has one event: cloning it was an allocation a line).
+    timestamp: Cell<Option<String>>,
+    /// It has a string `timestamp`.
+    pub timestamped: bool,
+}
+
+impl<'p> Line<'p> {
+    pub fn new(range: Range<usize>, path: &'p str, event: u32, timestamp: Option<String>) -> Line<'p> {
+        Line { range, path, event, timestamped: timestamp.is_some(), timestamp: Cell::new(timestamp) }
+    }
 }
 
 /// What reading one session needs besides the builder.
@@ -88,9 +100,15 @@ pub struct Sessions {
 }
 
 pub fn read(input: &Input, out: &mut Builder) {
-    let records = top_records(input);
+    let records = records(input);
     let mut scratch = Scratch::default();
-    let (mirrors, sessions, heads) = survey(input, out, &records, &mut scratch);
+    // The objects that may repeat a key, sorted, when the split found them all.
+    let repeats = input.split.errors.is_empty().then(|| {
+        let mut r = input.split.repeats.clone();
+        r.sort_unstable();
+        r
+    });
+    let (mirrors, sessions, heads) = survey(input, out, &records, repeats.as_deref(), &mut scratch);
     let mut reader = Reader { out, mirrors, session: Session::default() };
     // Each line is read (or parsed) in turn and its value dropped: the
     // values of the whole file are never held at once.
@@ -99,9 +117,9 @@ pub fn read(input: &Input, out: &mut Builder) {
             reader.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON");
             continue;
         }
-        let bytes = Bytes { out: reader.out, b: input.bytes, ends: &input.split.ends };
+        let bytes = Bytes { out: reader.out, b: input.bytes, ends: &input.split.ends, repeats: repeats.as_deref() };
         if let Some((timestamp, read)) = head.and_then(|head| super::fast::line(&bytes, &head, &mut scratch)) {
-            let line = Line { range: r.range.clone(), path: &r.path, event: reader.out.next_event(), timestamp: Some(timestamp) };
+            let line = Line::new(r.range.clone(), &r.path, reader.out.next_event(), Some(timestamp));
             match read {
                 FastLine::Item(item) => reader.fast_item(&line, item),
                 FastLine::Event(event) => reader.fast_event(&line, event),
@@ -118,20 +136,50 @@ pub fn read(input: &Input, out: &mut Builder) {
     reader.end_session();
 }
 
+/// A record of the input, as [`top_records`] gives it.
+struct Record {
+    range: Range<usize>,
+    path: Cow<'static, str>,
+    broken: bool,
+}
+
+/// The input's records as [`top_records`] gives them, without a path
+/// `String` for each line of JSON Lines (all `$`): an allocation a line.
+fn records(input: &Input) -> Vec<Record> {
+    let split = input.split;
+    if split.layout != Layout::Jsonl {
+        return top_records(input).into_iter().map(|r| Record { range: r.range, path: Cow::Owned(r.path), broken: r.broken }).collect();
+    }
+    let record = |range: Range<usize>, broken: bool| Record { range, path: Cow::Borrowed("$"), broken };
+    // Both lists are in source order: merged, not sorted.
+    let mut leftovers = split.leftovers.iter().map(|l| record(l.clone(), true)).peekable();
+    let mut merged = Vec::with_capacity(split.values.len() + split.leftovers.len());
+    for v in &split.values {
+        while let Some(l) = leftovers.next_if(|l| l.range.start < v.range.start) {
+            merged.push(l);
+        }
+        merged.push(record(v.range.clone(), false));
+    }
+    merged.extend(leftovers);
+    merged
+}
+
 /// First pass: the texts response items say (for mirrors) and the sessions.
 /// A line is read from the bytes where that tells enough, else parsed.
 /// Also gives each record's [`Head`] (`None`: broken, or for the exact path).
-fn survey(input: &Input, out: &Builder, records: &[crate::import::TopRecord], scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head>>) {
+fn survey(input: &Input, out: &Builder, records: &[Record], repeats: Option<&[usize]>, scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head>>) {
     let mut mirrors = Mirrors::default();
     let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
     let mut heads = Vec::with_capacity(records.len());
-    let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends };
+    let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends, repeats };
+    // The recorded containers read forward through the pass: the lines come in order.
+    let mut at = super::as_written::Containers::new(&input.split.ends);
     for r in records {
         if r.broken {
             heads.push(None);
             continue;
         }
-        let (surveyed, head) = super::fast::survey_line(&bytes, &r.range, scratch);
+        let (surveyed, head) = super::fast::survey_line(&bytes, &r.range, &mut at, scratch);
         heads.push(head);
         let (kind, payload) = match surveyed {
             Some(Surveyed::Nothing) => continue,
@@ -175,9 +223,9 @@ impl<'r, 'a> Reader<'r, 'a> {
         self.out.diag_in(severity, code, message, &line.range, line.path, segs, Some(line.event));
     }
 
-    /// Pushes the line's event; returns its index.
+    /// Pushes the line's event (its one event: it takes the timestamp); returns its index.
     pub fn push(&mut self, line: &Line, body: EventBody, kind: &str) -> u32 {
-        self.out.push_event(body, kind, line.range.clone(), line.path.to_string(), line.timestamp.clone())
+        self.out.push_event(body, kind, line.range.clone(), line.path.to_string(), line.timestamp.take())
     }
 
     /// An item the fast path read, placed as the exact path places it.
@@ -193,14 +241,14 @@ impl<'r, 'a> Reader<'r, 'a> {
 
     fn line(&mut self, range: Range<usize>, path: &str, v: Value, sessions: &Sessions) {
         let Value::Object(mut o) = v else {
-            let line = Line { range: range.clone(), path, event: self.out.next_event(), timestamp: None };
+            let line = Line::new(range.clone(), path, self.out.next_event(), None);
             let why = format!("a rollout line must be an object {{timestamp, type, payload}}, found {}", json_type(&v));
             self.d(&line, Error, "line-not-object", why.clone(), &[]);
             self.out.unparsed(range, path, why);
             return;
         };
         let timestamp = o.get("timestamp").and_then(Value::as_str).map(str::to_string);
-        let line = Line { range, path, event: self.out.next_event(), timestamp };
+        let line = Line::new(range, path, self.out.next_event(), timestamp);
         match o.get("timestamp") {
             Some(Value::String(_)) => {}
             None => self.d(&line, Warning, "timestamp-missing", "rollout line has no `timestamp` (its token counts are not counted)".to_string(), &[]),
