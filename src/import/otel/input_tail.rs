@@ -15,7 +15,9 @@ use std::ops::Range;
 
 use crate::json::read;
 use crate::json::scan;
-use crate::json::string::{decode_literal, lossy, unicode_escape};
+use super::unescape::{unescape_noting, Escape};
+use super::unescape::decode_literal;
+use crate::json::string::{lossy, unicode_escape};
 
 /// A string's bytes as they are read: a JSON literal's contents in the
 /// source (`escaped` when they hold an escape), or, for a string not in
@@ -63,7 +65,7 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
     text.reserve(tail.len());
     let mut escapes = Vec::new();
     if raw.escaped {
-        unescape_noting(raw.bytes, raw_end, text, &mut escapes)?;
+        unescape_noting(raw.bytes, raw_end, text, |e| escapes.push(e))?;
     } else {
         text.push_str(&lossy(tail));
     }
@@ -97,59 +99,7 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
     Some((items, k))
 }
 
-/// One escape of a decoded tail: where it starts and ends, in the raw
-/// bytes and in the text (a dropped backslash decodes to nothing).
-#[derive(Debug, Clone, Copy)]
-struct Escape {
-    raw: (usize, usize),
-    text: (usize, usize),
-}
-
-/// Appends `raw[from..]` decoded to `out` exactly as `unescape_into` does
-/// (its loop, escape by escape), noting each escape: mapping the items'
-/// ends back to the raw bytes then needs no second walk over the escapes
-/// ([`mapped_offsets`]; [`raw_offsets`] walked them again, memchr by
-/// memchr). `None` when the bytes are not UTF-8 (`unescape_into` would
-/// replace some, which the caller does not map; it reads the text whole).
-fn unescape_noting(raw: &[u8], from: usize, out: &mut String, escapes: &mut Vec<Escape>) -> Option<()> {
-    let text = simdutf8::basic::from_utf8(raw.get(from..)?).ok()?;
-    let mut i = from;
-    while i < raw.len() {
-        let Some(at) = raw.get(i..).and_then(|rest| memchr::memchr(b'\\', rest)) else {
-            out.push_str(text.get(i - from..)?);
-            return Some(());
-        };
-        out.push_str(text.get(i - from..i - from + at)?);
-        i += at;
-        let (start, at_text) = (i, out.len());
-        match raw.get(i + 1) {
-            Some(b'u') => {
-                let (c, used) = unicode_escape(raw, i);
-                out.push(c);
-                i += used;
-            }
-            Some(c) if c.is_ascii() => {
-                out.push(match c {
-                    b'n' => '\n',
-                    b't' => '\t',
-                    b'r' => '\r',
-                    b'b' => '\u{8}',
-                    b'f' => '\u{c}',
-                    other => char::from(*other),
-                });
-                i += 2;
-            }
-            // A backslash before a non-ASCII character is dropped.
-            Some(_) => i += 1,
-            // A last lone backslash: dropped too, and the end of the text.
-            None => i += 1,
-        }
-        escapes.push(Escape { raw: (start, i), text: (at_text, out.len()) });
-    }
-    Some(())
-}
-
-/// [`raw_offsets`] from the escapes [`unescape_noting`] noted: for each text
+/// [`raw_offsets`] from the escapes `unescape_noting` noted: for each text
 /// offset of `ends` (ascending, none before `from.1`) the first raw offset
 /// whose decoding stops exactly there; `None` when one falls inside an
 /// escape's character or past the text. `raw_len`: the raw bytes' length.
@@ -319,7 +269,7 @@ mod tests {
         for s in [r#"[{\"a\":\"\u00e9\ud83d\ude00\n\"},1]"#, r#"ab\"\\\/\b\f\r\t\x\u12\ud800z\ud83d\u0041é\é"#, "plain", r#"end\"#, r#"\"#] {
             let r = raw(s);
             let (mut text, mut escapes) = (String::new(), Vec::new());
-            unescape_noting(r.bytes, 0, &mut text, &mut escapes).unwrap();
+            unescape_noting(r.bytes, 0, &mut text, |e| escapes.push(e)).unwrap();
             let mut expected = String::new();
             crate::json::string::unescape_into(r.bytes, &mut expected);
             assert_eq!(text, expected, "{s}");
