@@ -510,3 +510,44 @@ fn re_sent_tool_answers_parse_the_same_both_ways() {
         same_agent_run_text(&doc, "otel").unwrap_or_else(|e| panic!("{item} / {tool_literal}: {e}"));
     }
 }
+
+/// Long texts dense with escapes (`\"`, `\\`, `\n`, `\u0001`, `\/` and
+/// characters of two and four bytes), shifted a byte at a time so that
+/// each escape falls at every place of the decoder's 64-byte windows: a
+/// tool's result re-sent after its span (built from the result's decoded
+/// literal), the new items of a tail (decoded past the repeated ones) and
+/// the outputs re-sent (decoded, then matched byte for byte). As in
+/// `re_sent_tool_answers_parse_the_same_both_ways`, the third span shares
+/// no prefix with the second, so a text decoded otherwise there shows
+/// messages again.
+#[test]
+fn long_escaped_texts_parse_the_same_both_ways() {
+    let t = "5b8efff798038103d269b633813fc60c";
+    let text = |v: &Value| serde_json::to_string(v).unwrap();
+    let base = "q\"uote\\\\back\nnl \u{e9}\u{1F600} \u{1}c/\\";
+    for fill in 0..=66 {
+        let long = |tag: &str| format!("{tag}{}{}", "x".repeat(fill), base.repeat(5));
+        let result = long("r");
+        let literal = serde_json::to_string(&result).unwrap().trim_matches('"').to_string();
+        let call = json!({"role": "assistant", "parts": [{"type": "text", "content": long("c")}, {"type": "tool_call", "id": "c1", "name": "ls", "arguments": {"q": long("a")}}]});
+        let answer = text(&json!({"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": result}]}));
+        let (u, a2, u2, a3, u3) = (text(&user(&long("u"))), text(&assistant(&long("s"))), text(&user(&long("m"))), text(&assistant(&long("t"))), text(&user(&long("l"))));
+        let list = |items: &[&str]| format!(" [{}]", items.join(","));
+        let call_text = text(&call);
+        let tool = json!({"traceId": t, "spanId": "aaaaaaaaaaaaaaa9", "parentSpanId": "aaaaaaaaaaaaaaa0", "name": "execute_tool ls", "kind": 1, "startTimeUnixNano": "1767225601600000000", "endTimeUnixNano": "1767225601700000000",
+            "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", "c1"), text_attr("gen_ai.tool.call.result", "@RESULT@")]});
+        let spans = vec![
+            chat_sent(t, "aaaaaaaaaaaaaaa1", 1000, "s", &list(&[&u]), std::slice::from_ref(&call)),
+            chat_sent(t, "aaaaaaaaaaaaaaa2", 1500, "s", &list(&[&u, &call_text, &answer]).replacen(' ', "", 1), &[assistant(&long("s"))]),
+            tool,
+            chat_sent(t, "aaaaaaaaaaaaaaa3", 2000, "s", &list(&[&u, &call_text, &answer, &a2, &u2]), &[assistant(&long("t"))]),
+            chat_sent(t, "aaaaaaaaaaaaaaa4", 3000, "s", &list(&[&u, &call_text, &answer, &a2, &u2, &a3, &u3]), &[assistant(&long("e"))]),
+        ];
+        let request = json!({"resourceSpans": [{"resource": {"attributes": [text_attr("service.name", "svc")]}, "scopeSpans": [{"scope": {"name": "s"}, "spans": spans}]}]});
+        let doc = serde_json::to_string(&request).unwrap().replace("@RESULT@", &literal);
+        for format in [None, Some("otel")] {
+            same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("fill {fill}: {e}\n{doc}"));
+        }
+        same_agent_run_text(&doc, "otel").unwrap_or_else(|e| panic!("fill {fill}: {e}"));
+    }
+}

@@ -33,7 +33,7 @@ use super::schema::{self, get, Message};
 use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
 use crate::json::read::{self, Kind, Member};
-use crate::json::string::decode_literal;
+use super::unescape::decode_literal;
 use crate::json::{item_path, render_path, scan, ContainerEnds, Seg};
 
 /// What one request adds to the reader's `Found`.

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::genai_schema::{check_item, item_failure, Kind};
-use super::input_tail::{after_repeated, with_raw_ends, Item, Raw};
+use super::input_tail::{after_repeated, list_items, with_raw_ends, Item, Raw};
 use super::messages::{genai_message, Msg, INPUT};
 use super::output_reuse::LastOutput;
 use super::tool_answers::ToolAnswers;
@@ -194,13 +194,6 @@ impl<'s> LastInput<'s> {
 /// The items of `b` when it is a non-empty JSON list serde_json reads as
 /// the scanner does.
 fn whole_items(b: &[u8]) -> Option<Vec<Range<usize>>> {
-    let open = scan::skip_ws(b, 0);
-    let mut hazards = Vec::new();
-    let end = scan::scan_value_hazards(b, open, &mut hazards).ok()?;
-    if !hazards.is_empty() || scan::skip_ws(b, end) != b.len() {
-        return None;
-    }
-    let mut items = Vec::new();
-    read::items(b, open, &scan::NO_ENDS, &mut items)?;
+    let items = list_items(b, scan::skip_ws(b, 0))?;
     (!items.is_empty()).then_some(items)
 }

@@ -21,6 +21,7 @@ use std::borrow::Cow;
 
 use super::attrs::json_in;
 use super::reader::SpanTexts;
+use super::unescape::text_decoded;
 use crate::text::RawText;
 
 /// One message in GenAI form.
@@ -157,7 +158,7 @@ impl GenaiValues {
     pub fn without_input_after(a: &Map<String, Value>, texts: &SpanTexts, last: &mut LastSystem) -> GenaiValues {
         let system = match &texts.system {
             Some(t) => Some(match t.raw() {
-                RawText::Source { bytes, escaped } => last.read(1 + u8::from(escaped), bytes, || t.decoded()),
+                RawText::Source { bytes, escaped } => last.read(1 + u8::from(escaped), bytes, || text_decoded(t)),
                 RawText::Owned(s) => last.read(0, s.as_bytes(), || Cow::Borrowed(s)),
                 RawText::Twice { .. } => json_text(&t.decoded()),
             }),
@@ -168,7 +169,7 @@ impl GenaiValues {
         };
         let (output, output_text) = match &texts.output {
             Some(t) => {
-                let text = t.decoded().into_owned();
+                let text = text_decoded(t).into_owned();
                 (Some(json_text(&text)), Some(text))
             }
             None => (a.get(OUTPUT).map(json_in), None),

@@ -22,6 +22,7 @@ mod span_walk;
 mod time;
 mod tool_answers;
 mod tree;
+mod unescape;
 
 use serde_json::Value;
 

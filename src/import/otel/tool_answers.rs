@@ -68,7 +68,7 @@ impl<'s> ToolAnswers<'s> {
         let mut part = Map::with_capacity(3);
         part.insert("type".to_string(), Value::String("tool_call_response".to_string()));
         part.insert("id".to_string(), Value::String(id.to_string()));
-        part.insert("response".to_string(), Value::String(result.decoded().into_owned()));
+        part.insert("response".to_string(), Value::String(super::unescape::text_decoded(result).into_owned()));
         let mut message = Map::with_capacity(2);
         message.insert("role".to_string(), Value::String("tool".to_string()));
         message.insert("parts".to_string(), Value::Array(vec![Value::Object(part)]));
