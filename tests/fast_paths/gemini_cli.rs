@@ -79,6 +79,13 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": [7, {"id": "c1""#),
         (r#""toolCalls": [{"id": "c1""#, r#""toolCalls": 3, "x": [{"id": "c1""#),
         (r#""toolCalls": [{"id": "c5""#, r#""toolCalls": null, "x": [{"id": "c5""#),
+        // Calls the plan keeps where they stand: one message's are not another's.
+        (r#""content": "note""#, r#""content": "note", "toolCalls": [{"id": "c1", "name": "not a call"}]"#),
+        (r#""model": "gemini-2.5"}"#, r#""model": "gemini-2.5", "toolCalls": [{"id": "c0", "name": "early", "args": {"q": 1}, "status": "executing"}]}"#),
+        (r#""status": "success", "agentId": "a2"}]"#, r#""status": "success", "agentId": "a2"}, 7]"#),
+        (r#""status": "success", "agentId": "a2"}]"#, r#""status": "success", "agentId": "a2"}, {"id": "c6", "n\u0061me": "x"}]"#),
+        (r#""args": {}, "status": "executing"}"#, r#""args": {}, "status": "executing", "result": [{"functionResponse": {"id": "c3", "response": {"output": "part"}}}], "status": "done"}"#),
+        (r#""toolCalls": [{"id": "c5""#, r#""toolCalls": [], "calls": [{"id": "c5""#),
         (r#""tokens": null"#, r#""tokens": "many""#),
         (r#""output": 2, "cached""#, r#""output": -2, "cached""#),
         (r#""output": 2, "cached""#, r#""output": 2.5, "cached""#),

@@ -12,7 +12,8 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::content::{self, BadCount};
-use super::plan::{Fate, Item, Msg, Nested, Plan};
+use super::plan::{Fate, Item, Msg, Nested, Plan, Record};
+use super::slots::{TIMESTAMP, TYPE};
 use crate::diagnostic::Severity::{self, Error, Info, Warning};
 use crate::import::{json_type, Builder, CallSite};
 use crate::json::{ContainerEnds, Seg, TopValue};
@@ -181,21 +182,28 @@ impl<'r, 'a> Emitter<'r, 'a> {
 
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
-        let Msg { range, path, id, value, head, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, head: None, fate: Fate::Loaded });
+        let Msg { range, path, id, record, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), record: Record::Parsed(Map::new()), fate: Fate::Loaded });
         let loaded = fate == Fate::Loaded;
-        // A record the plan read from the bytes is read from them again (or parsed now: it is plain, it parses).
-        let fast = value.is_none() && self.out.can_defer_metadata(&range);
-        if let (true, Some(head), Fate::Replaced(by)) = (fast, head, fate) {
-            // Its source kind is its `type` (`message` when it has none), as below.
-            let kind = head.kind.map(|k| k.decoded(self.out)).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
-            let time = head.time.map(|t| t.decoded(self.out));
-            return self.replaced_message(m, (range, path), id, by, kind, time);
-        } else if fast && !matches!(fate, Fate::Replaced(_)) {
-            if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &range, loaded, &self.plan.call_ids, &mut self.scratch) {
-                let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
-                return self.place(m, (range, path), fate, read, metadata);
+        let value = match record {
+            Record::Parsed(value) => Some(value),
+            // A record the plan read from the bytes is read where the plan found its members (or parsed now: it is plain, it parses).
+            Record::InBytes(slots) if self.out.can_defer_metadata(&range) => {
+                if let Fate::Replaced(by) = fate {
+                    let text = |k: usize| slots.fields.get(k).copied().flatten()?.string().map(|(inner, escaped)| self.out.text(inner, escaped).decoded().into_owned());
+                    // Its source kind is its `type` (`message` when it has none), as below.
+                    let kind = text(TYPE).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
+                    let time = text(TIMESTAMP);
+                    return self.replaced_message(m, (range, path), id, by, kind, time);
+                }
+                let calls = slots.calls.as_ref().and_then(|c| self.plan.calls.get(c.start as usize..c.end as usize));
+                if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &slots, calls, loaded, &self.plan.call_ids, &mut self.scratch) {
+                    let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
+                    return self.place(m, (range, path), fate, read, metadata);
+                }
+                None
             }
-        }
+            Record::InBytes(_) => None,
+        };
         let mut value = value.unwrap_or_else(|| match self.out.bytes().get(range.clone()).and_then(crate::json::build::value) {
             Some(Value::Object(o)) => o,
             _ => Map::new(),
