@@ -142,6 +142,20 @@ fn gemini_cli_messages_read_fast_parse_the_same_both_ways() {
         (r#""total": 6}"#, r#""total": 123456789012345678901234567890}"#),
         (r#""args": {"task": "t"}"#, r#""args" : { "task" : [ 1 , 2.50 , {"deep": {"er": null}} ] }"#),
         (r#"{"$rewindTo": "m7"}"#, r#"{"$rewindTo": "m2"}"#),
+        // A record of the last loaded message's id after a rewind, and of an earlier one's.
+        (r#"{"$rewindTo": "m7"}"#, "{\"$rewindTo\": \"m7\"}\n{\"id\": \"m6\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"again\"}"),
+        (r#"{"$rewindTo": "m7"}"#, "{\"$rewindTo\": \"m7\"}\n{\"id\": \"m1\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"again\"}\n{\"id\": \"m1\", \"timestamp\": \"t\", \"type\": \"info\", \"content\": \"and again\"}"),
+        // A mirrored turn's ids, read first when the split says no key of theirs repeats.
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"name": "ls", "id": "c1", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"id": "c\u0031", "name": "ls", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"id": "c1", "n\u0061me": "ls", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"id": "c9", "id": "c1", "name": "ls", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"id": "c1", "name": "ls", "id": "c9", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"id" :  "c1", "name": "ls", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"id": 1, "name": "ls", "response""#),
+        (r#"[{"functionResponse": {"id": "c1", "name": "ls", "response""#, r#"[{"functionResponse": {"idx": "c1", "name": "ls", "response""#),
+        (r#"{"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}]}"#, r#"{"functionResponse": {"\u0069d": "c2"}}]}"#),
+        (r#"{"functionResponse": {"id": "c2", "name": "read", "response": {"error": "no such file"}}}]}"#, r#"{"functionResponse": {"id": "c2"}}]}"#),
         (r#"{"$rewindTo": "m7"}"#, r#"{"id": "m9", "$rewindTo": "m7"}"#),
         (r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000Z"}}"#, r#"{"$set": {"messages": [{"id": "m1", "timestamp": "t", "type": "user", "content": "again"}]}}"#),
         // The replaced message's note gives its replacement's line: blank lines and CRLF before it count.
@@ -254,6 +268,21 @@ fn gemini_cli_set_lines_read_fast_parse_the_same_both_ways() {
         // Spacing, escapes in the value.
         (set, r#"  {  "$set" :{"lastUpdated"   :   "2025-01-01T00:00:03.000Z" } }  "#),
         (set, r#"{"$set":{"lastUpdated":"2025-01-01T00:00:03.000Z"}}"#),
+        // As Gemini CLI writes it (told by its bytes), and near misses of that spelling.
+        (set, r#"{"$set":{"lastUpdated":"2025-01-01T00:00:03.000Z"}}   "#),
+        (set, r#"{"$set":{"lastUpdated":"a\"}}\"}}"}}"#),
+        (set, r#"{"$set":{"lastUpdated":"2025-01-01T00:00:03.000\u005a\/"}}"#),
+        (set, r#"{"$set":{"lastUpdated":""}}"#),
+        (set, r#"{"$set":{"lastUpdated":"t","summary":"s"}}"#),
+        (set, r#"{"$set":{"lastUpdated":"x","lastUpdated":"t"}}"#),
+        (set, r#"{"$set":{"lastUpdated":"t"},"x":1}"#),
+        (set, r#"{"$set":{"lastUpdated":"t"},"$set":{"summary":"s"}}"#),
+        (set, r#"{"$set":{"lastUpdated":5}}"#),
+        (set, r#"{"$set":{"lastUpdated":null}}"#),
+        (set, r#"{"$set":{"lastUpdated":{"at":"t"}}}"#),
+        (set, r#"{"$set":{"lastUpdated":"t\ud800"}}"#),
+        (set, r#"{"$set":{"lastUpdatedAt":"t"}}"#),
+        (set, r#"{"$set":{"lastUpdated" :"t"}}"#),
         (set, r#"{"$set": {"lastUpdated": "2025-01-01T00:00:03.000\u005a \/ \"q\" \u00e9\ud83d\ude00"}}"#),
         (set, r#"{"$set": {"lastUpdated": ""}}"#),
         // Escaped keys.

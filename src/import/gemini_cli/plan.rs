@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::import::{top_records, Input};
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
-use super::slots::{slots_of, CallSlots, RecordSlots, CALL_FIELDS, ID, RECORD_FIELDS, RECORD_ID, REWIND, SLOTS_FROM, TOOL_CALLS};
+use super::slots::{decoded, slots_of, CallSlots, RecordSlots, CALL_FIELDS, ID, RECORD_FIELDS, RECORD_ID, REWIND, SLOTS_FROM, TOOL_CALLS};
 use crate::json::{render_path, scan, Seg};
 
 /// A message record, where it sits, and what the loader makes of it.
@@ -134,7 +134,10 @@ impl Live {
     /// `messagesMap.set(id, msg)` for message `msg`: a known id keeps its place.
     fn set(&mut self, msg: usize, msgs: &mut [Msg]) {
         let Some(id) = msgs.get(msg).map(|m| m.id.as_str()) else { return };
-        match self.at.get(id).copied() {
+        // The recorder writes a message again right after itself: the last
+        // place then holds its id, found without hashing it.
+        let last = self.order.len().checked_sub(1).filter(|&p| self.order.get(p).and_then(|&o| msgs.get(o)).is_some_and(|o| o.id == id));
+        match last.or_else(|| self.at.get(id).copied()) {
             Some(p) => {
                 let old = self.order.get_mut(p).map(|slot| std::mem::replace(slot, msg));
                 if let Some(old) = old.and_then(|o| msgs.get_mut(o)) {
@@ -176,7 +179,7 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
                     let first = u32::try_from(p.calls.len()).ok();
                     for call in scratch.calls.drain(..) {
                         let id = call.fields.get(ID).copied().flatten().and_then(|s| s.string());
-                        p.call_ids.extend(id.map(|(inner, escaped)| out.text(inner, escaped).decoded().into_owned()));
+                        p.call_ids.extend(id.map(|(inner, escaped)| decoded(b, inner, escaped)));
                         if slots.calls.is_some() {
                             p.calls.push(call);
                         }
@@ -248,20 +251,23 @@ fn in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::ContainerEnds, 
     if !out.reads_fast(r) {
         return None;
     }
+    if let Some(touch) = touch_as_written(b, r) {
+        return Some(touch);
+    }
     read::members(b, scan::skip_ws(b, r.start), ends, &mut scratch.members)?;
     let f = Fields::find(b, &scratch.members, RECORD_FIELDS)?;
     if f.get(&scratch.members, REWIND).is_none() && f.get(&scratch.members, RECORD_ID).is_some_and(|m| m.kind == Kind::String) {
-        return message_in_bytes(out, b, ends, &f, scratch);
+        return message_in_bytes(b, ends, &f, scratch);
     }
-    touch_in_bytes(out, b, ends, scratch)
+    touch_in_bytes(b, ends, scratch)
 }
 
 /// The message record whose members `f` found (a string `id`, no
 /// `$rewindTo`): its `id` and where its members and its calls' stand;
 /// `None` when a call's key is escaped or one it reads repeats.
-fn message_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::ContainerEnds, f: &Fields<9>, scratch: &mut Scratch) -> Option<InBytes> {
+fn message_in_bytes(b: &[u8], ends: &scan::ContainerEnds, f: &Fields<9>, scratch: &mut Scratch) -> Option<InBytes> {
     let Scratch { members, items, inner, calls } = scratch;
-    let id = f.get(members, RECORD_ID).map(|m| out.text(m.inner(), m.escaped).decoded().into_owned())?;
+    let id = f.get(members, RECORD_ID).map(|m| decoded(b, m.inner(), m.escaped))?;
     let mut slots = RecordSlots { fields: slots_of(members, f, SLOTS_FROM)?, calls: None };
     calls.clear();
     if let Some(list) = f.get(members, SLOTS_FROM + TOOL_CALLS).filter(|m| m.kind == Kind::Array) {
@@ -286,7 +292,7 @@ fn message_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::Contain
 /// `{"$set": {"lastUpdated": "…"}}` (Gemini CLI writes one after every
 /// message); `None` for anything else (another key, an escaped or repeated
 /// one, a `lastUpdated` that is no string): then it is parsed.
-fn touch_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::ContainerEnds, scratch: &mut Scratch) -> Option<InBytes> {
+fn touch_in_bytes(b: &[u8], ends: &scan::ContainerEnds, scratch: &mut Scratch) -> Option<InBytes> {
     let Scratch { members, inner, .. } = scratch;
     let [set] = members.as_slice() else { return None };
     let f = Fields::find(b, members, [b"$set"])?;
@@ -295,8 +301,33 @@ fn touch_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::Container
     let [time] = inner.as_slice() else { return None };
     let g = Fields::find(b, inner, [b"lastUpdated"])?;
     g.get(inner, 0).filter(|m| m.kind == Kind::String)?;
-    let time = out.text(time.inner(), time.escaped).decoded().into_owned();
+    let time = decoded(b, time.inner(), time.escaped);
     Some(InBytes::Touch { set: set.value.clone(), time })
+}
+
+/// `{"$set":{"lastUpdated":"` as Gemini CLI writes it, before the time.
+const TOUCH_HEAD: &[u8] = br#"{"$set":{"lastUpdated":"#;
+
+/// The record at `r` when its bytes are a bare `lastUpdated` update as
+/// Gemini CLI writes it (`{"$set":{"lastUpdated":"…"}}`, no space): told
+/// without a walk (one follows every message; its two walks were a fifth
+/// of the plan's). Keys as written cannot be escaped or repeated; any
+/// other spelling is walked ([`touch_in_bytes`]).
+fn touch_as_written(b: &[u8], r: &Range<usize>) -> Option<InBytes> {
+    let start = scan::skip_ws(b, r.start);
+    if !b.get(start..r.end)?.starts_with(TOUCH_HEAD) {
+        return None;
+    }
+    let quote = start + TOUCH_HEAD.len();
+    if b.get(quote) != Some(&b'"') {
+        return None;
+    }
+    let (end, escaped) = read::string_end(b, quote)?;
+    if b.get(end..end + 2)? != b"}}" || !b.get(end + 2..r.end)?.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
+        return None;
+    }
+    // `{"$set":` is 8 bytes: the `$set` object is the rest less the last `}`.
+    Some(InBytes::Touch { set: start + 8..end + 1, time: decoded(b, quote + 1..end - 1, escaped) })
 }
 
 /// A metadata record: string `sessionId` and `projectHash` (the older

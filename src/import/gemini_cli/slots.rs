@@ -93,3 +93,10 @@ pub fn slots_of<const N: usize, const M: usize>(members: &[Member], f: &Fields<M
     }
     Some(out)
 }
+
+/// The decoded contents of the string literal at `inner` (`escaped`: they
+/// hold an escape): what `Builder::text(..).decoded()` gives, without
+/// taking a handle on the source for one short string.
+pub fn decoded(b: &[u8], inner: Range<usize>, escaped: bool) -> String {
+    crate::json::string::decode_literal(b.get(inner).unwrap_or_default(), escaped).into_owned()
+}
