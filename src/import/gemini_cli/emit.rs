@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::content::{self, BadCount};
 use super::plan::{Fate, Item, Msg, Nested, Plan, Record};
-use super::slots::{TIMESTAMP, TYPE};
+use super::slots::{decoded, TIMESTAMP, TYPE};
 use crate::diagnostic::Severity::{self, Error, Info, Warning};
 use crate::import::{json_type, Builder, CallSite};
 use crate::json::{ContainerEnds, Seg, TopValue};
@@ -141,9 +141,9 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let (mut note, mut metadata) = (Map::with_capacity(2), Map::with_capacity(2));
             metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
             note.insert("id".to_string(), Value::String(id));
-            if let Some(line) = line {
-                metadata.insert("replaced_by_line".to_string(), Value::from(line));
-                note.insert("replaced_by_line".to_string(), Value::from(line));
+            if let Some(line) = line.map(Value::from) {
+                metadata.insert("replaced_by_line".to_string(), line.clone());
+                note.insert("replaced_by_line".to_string(), line);
             }
             ev.metadata = metadata.into();
             if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
@@ -189,7 +189,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             // A record the plan read from the bytes is read where the plan found its members (or parsed now: it is plain, it parses).
             Record::InBytes(slots) if self.out.can_defer_metadata(&range) => {
                 if let Fate::Replaced(by) = fate {
-                    let text = |k: usize| slots.fields.get(k).copied().flatten()?.string().map(|(inner, escaped)| self.out.text(inner, escaped).decoded().into_owned());
+                    let text = |k: usize| slots.fields.get(k).copied().flatten()?.string().map(|(inner, escaped)| decoded(self.out.bytes(), inner, escaped));
                     // Its source kind is its `type` (`message` when it has none), as below.
                     let kind = text(TYPE).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
                     let time = text(TIMESTAMP);
@@ -258,7 +258,10 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// the raw view; the event says what replaced it.
     fn replaced_message(&mut self, m: usize, (range, path): (Range<usize>, String), id: String, by: usize, kind: String, time: Option<String>) {
         // Its note (`{id, replaced_by_line}`) and metadata are written at the end of the run.
-        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Null.into() });
+        let mut key = String::with_capacity(kind.len() + 19);
+        key.push_str(&kind);
+        key.push_str(" message (replaced)");
+        let body = EventBody::KeyValue(KeyValue { key, value: Value::Null.into() });
         let i = self.out.push_event(body, &kind, range, path, time);
         self.replaced.push((i, by, id));
         if let Some(slot) = self.events.get_mut(m) {
@@ -270,7 +273,17 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// and the note that a rewind or checkpoint cut it.
     fn place(&mut self, m: usize, (range, path): (Range<usize>, String), fate: Fate, read: Read, metadata: EventMetadata) {
         let Read { kind, time, body, usage, model, outcomes } = read;
-        let i = self.out.push_event(body, &kind, range.clone(), path.clone(), time);
+        let loaded = fate == Fate::Loaded;
+        // What is read of the path after it moves into the event: its
+        // results' `render_path(path, [toolCalls])`, and for a cut message its note's.
+        let calls_path = (!outcomes.is_empty()).then(|| {
+            let mut calls = String::with_capacity(path.len() + 10);
+            calls.push_str(&path);
+            calls.push_str(".toolCalls");
+            calls
+        });
+        let cut = (!loaded).then(|| (range.clone(), path.clone()));
+        let i = self.out.push_event(body, &kind, range, path, time);
         if let Some(slot) = self.events.get_mut(m) {
             *slot = Some(i);
         }
@@ -283,9 +296,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 f.model = model;
             }
         }
-        let loaded = fate == Fate::Loaded;
-        self.results(outcomes, i, &path, !loaded);
-        if !loaded {
+        self.results(outcomes, i, calls_path.as_deref().unwrap_or_default(), !loaded);
+        if let Some((range, path)) = cut {
             let why = "a `$rewindTo` or a history checkpoint later removed this message: Gemini CLI resumes without it (marked `abandoned_branch`; its tokens are not counted)".to_string();
             self.d((&range, &path), Info, "abandoned-branch", why, &[], i);
         }
@@ -392,9 +404,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
     }
 
     /// One tool-result event per call of the message at event `i` that has
-    /// its result.
-    fn results(&mut self, outcomes: Vec<Outcome>, i: u32, path: &str, abandoned: bool) {
-        let mut calls_path: Option<String> = None;
+    /// its result (its calls at `calls_path`).
+    fn results(&mut self, outcomes: Vec<Outcome>, i: u32, calls_path: &str, abandoned: bool) {
         for (j, outcome) in outcomes.into_iter().enumerate() {
             let at = CallRef { event: i, call: j as u32 };
             let (range, call_id, status, content, time, agent, metadata) = match outcome {
@@ -412,7 +423,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             };
             let result = ToolResult { call_id, content, status: tool_status, call: Some(at), implicit_link: false };
             // `render_path(path, [toolCalls, j])`, without its allocations per step.
-            let item_path = crate::json::item_path(calls_path.get_or_insert_with(|| format!("{path}.toolCalls")), j);
+            let item_path = crate::json::item_path(calls_path, j);
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", range, item_path, time);
             self.out.link_result(at, e);
             if let (false, Some(agent)) = (abandoned, agent) {

@@ -39,7 +39,7 @@ use super::slots::*;
 use crate::import::Builder;
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
-use crate::json::ContainerEnds;
+use crate::json::{scan, ContainerEnds};
 use crate::lazy_value::LazyValue;
 use crate::model::{Arguments, Content, ContentPart, EventBody, KeyValue, Marker, Message, Text, ToolCall, Usage};
 
@@ -65,7 +65,7 @@ impl Src<'_, '_> {
     }
 
     fn owned(&self, m: &Member) -> String {
-        self.text(m).decoded().into_owned()
+        decoded(self.b, m.inner(), m.escaped)
     }
 
     /// A string member's text, `None` for another kind.
@@ -270,8 +270,34 @@ fn answers_a_call(src: &Src, open: usize, call_ids: &HashSet<String>, buf: &mut 
         return Some(false);
     }
     let Some(response) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(false) };
-    let id = src.member(response.value.start, b"id", buf)?;
-    Some(src.string(id.as_ref()).is_some_and(|t| call_ids.contains(&*t.decoded())))
+    let id = match first_id(src, response.value.start) {
+        Some(id) => Some(id),
+        None => src.member(response.value.start, b"id", buf)?,
+    };
+    let known = |m: &Member| call_ids.contains(&*crate::json::string::decode_literal(src.b.get(m.inner()).unwrap_or_default(), m.escaped));
+    Some(id.is_some_and(|m| m.kind == Kind::String && known(&m)))
+}
+
+/// The string `id` of the object at `open` when it is its first key as
+/// written and the split says no key of it may repeat (`repeats` lists
+/// every object of two keys or more with an escaped or repeated one): a
+/// `functionResponse` begins with its `id`, read without walking the rest
+/// (its output, often long). `None`: walk it.
+fn first_id(src: &Src, open: usize) -> Option<Member> {
+    if src.repeats?.binary_search(&open).is_ok() {
+        return None;
+    }
+    let key = scan::skip_ws(src.b, open + 1);
+    if src.b.get(key..key + 4)? != b"\"id\"" {
+        return None;
+    }
+    let colon = scan::skip_ws(src.b, key + 4);
+    let start = scan::skip_ws(src.b, colon + 1);
+    if src.b.get(colon) != Some(&b':') || src.b.get(start) != Some(&b'"') {
+        return None;
+    }
+    let (end, escaped) = read::string_end(src.b, start)?;
+    Some(Member { key: key + 1..key + 3, key_escaped: false, value: start..end, kind: Kind::String, escaped })
 }
 
 /// The thoughts as one reasoning part (see `content::thoughts`).
