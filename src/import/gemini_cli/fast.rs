@@ -96,6 +96,39 @@ impl Src<'_, '_> {
         let f = Fields::find(self.b, buf, [key])?;
         Some(f.get(buf, 0).cloned())
     }
+
+    /// Where the value of the first member of the object at `open` starts
+    /// when its key is `key` as written and the split says no key of the
+    /// object may repeat (`repeats` lists every object of two keys or more
+    /// with an escaped or repeated key): then it is the object's only
+    /// `key`, read without walking the rest (a part is
+    /// `{"functionResponse": …}`, which begins with its `id`; a response is
+    /// `{"output": …}`). `None`: walk it.
+    fn first_value(&self, open: usize, key: &[u8]) -> Option<usize> {
+        let b = self.b;
+        if b.get(open) != Some(&b'{') || self.repeats?.binary_search(&open).is_ok() {
+            return None;
+        }
+        let quote = scan::skip_ws(b, open + 1);
+        let after = quote + 1 + key.len();
+        if b.get(quote) != Some(&b'"') || b.get(quote + 1..after)? != key || b.get(after) != Some(&b'"') {
+            return None;
+        }
+        let colon = scan::skip_ws(b, after + 1);
+        (b.get(colon) == Some(&b':')).then(|| scan::skip_ws(b, colon + 1))
+    }
+
+    /// [`Src::first_value`] when it is an object: where it opens.
+    fn first_object(&self, open: usize, key: &[u8]) -> Option<usize> {
+        self.first_value(open, key).filter(|&v| self.b.get(v) == Some(&b'{'))
+    }
+
+    /// [`Src::first_value`] when it is a string, as a member.
+    fn first_string(&self, open: usize, key: &[u8]) -> Option<Member> {
+        let start = self.first_value(open, key).filter(|&v| self.b.get(v) == Some(&b'"'))?;
+        let (end, escaped) = self.ends.string_at(start).or_else(|| read::string_end(self.b, start))?;
+        Some(Member { key: 0..0, key_escaped: false, value: start..end, kind: Kind::String, escaped })
+    }
 }
 
 /// The message record the plan read (`record`, its tool calls `calls`)
@@ -269,36 +302,21 @@ fn answers_a_call(src: &Src, open: usize, call_ids: &HashSet<String>, buf: &mut 
     if src.b.get(open) != Some(&b'{') {
         return Some(false);
     }
-    let Some(response) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(false) };
-    let id = match first_id(src, response.value.start) {
+    let response = match src.first_object(open, b"functionResponse") {
+        Some(start) => start,
+        None => match src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) {
+            Some(m) => m.value.start,
+            None => return Some(false),
+        },
+    };
+    let id = match src.first_string(response, b"id") {
         Some(id) => Some(id),
-        None => src.member(response.value.start, b"id", buf)?,
+        None => src.member(response, b"id", buf)?,
     };
     let known = |m: &Member| call_ids.contains(&*crate::json::string::decode_literal(src.b.get(m.inner()).unwrap_or_default(), m.escaped));
     Some(id.is_some_and(|m| m.kind == Kind::String && known(&m)))
 }
 
-/// The string `id` of the object at `open` when it is its first key as
-/// written and the split says no key of it may repeat (`repeats` lists
-/// every object of two keys or more with an escaped or repeated one): a
-/// `functionResponse` begins with its `id`, read without walking the rest
-/// (its output, often long). `None`: walk it.
-fn first_id(src: &Src, open: usize) -> Option<Member> {
-    if src.repeats?.binary_search(&open).is_ok() {
-        return None;
-    }
-    let key = scan::skip_ws(src.b, open + 1);
-    if src.b.get(key..key + 4)? != b"\"id\"" {
-        return None;
-    }
-    let colon = scan::skip_ws(src.b, key + 4);
-    let start = scan::skip_ws(src.b, colon + 1);
-    if src.b.get(colon) != Some(&b':') || src.b.get(start) != Some(&b'"') {
-        return None;
-    }
-    let (end, escaped) = read::string_end(src.b, start)?;
-    Some(Member { key: key + 1..key + 3, key_escaped: false, value: start..end, kind: Kind::String, escaped })
-}
 
 /// The thoughts as one reasoning part (see `content::thoughts`).
 fn thoughts_of(src: &Src, open: usize, s: &mut Scratch) -> Option<Vec<ContentPart>> {
@@ -394,8 +412,18 @@ fn response_text(src: &Src, open: usize, buf: &mut Vec<Member>) -> Option<Option
     if src.b.get(open) != Some(&b'{') {
         return Some(None);
     }
-    let Some(f) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
-    let Some(r) = src.member(f.value.start, b"response", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
+    let f = match src.first_object(open, b"functionResponse") {
+        Some(start) => start,
+        None => match src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) {
+            Some(m) => m.value.start,
+            None => return Some(None),
+        },
+    };
+    let Some(r) = src.member(f, b"response", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
+    // A string `output` that is the response's only one is chosen whatever follows it.
+    if let Some(output) = src.first_string(r.value.start, b"output") {
+        return Some(src.string(Some(&output)));
+    }
     read::members(src.b, r.value.start, src.ends, buf)?;
     let g = Fields::find(src.b, buf, [b"output", b"error"])?;
     let chosen = g.get(buf, 0).or_else(|| g.get(buf, 1));
