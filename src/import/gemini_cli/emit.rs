@@ -12,7 +12,8 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::content::{self, BadCount};
-use super::plan::{Fate, Item, Msg, Nested, Plan};
+use super::plan::{Fate, Item, Msg, Nested, Plan, Record};
+use super::slots::{decoded, TIMESTAMP, TYPE};
 use crate::diagnostic::Severity::{self, Error, Info, Warning};
 use crate::import::{json_type, Builder, CallSite};
 use crate::json::{ContainerEnds, Seg, TopValue};
@@ -140,9 +141,9 @@ impl<'r, 'a> Emitter<'r, 'a> {
             let (mut note, mut metadata) = (Map::with_capacity(2), Map::with_capacity(2));
             metadata.insert("replaced".to_string(), Value::String(format!("a later record of message `{id}` replaces this one")));
             note.insert("id".to_string(), Value::String(id));
-            if let Some(line) = line {
-                metadata.insert("replaced_by_line".to_string(), Value::from(line));
-                note.insert("replaced_by_line".to_string(), Value::from(line));
+            if let Some(line) = line.map(Value::from) {
+                metadata.insert("replaced_by_line".to_string(), line.clone());
+                note.insert("replaced_by_line".to_string(), line);
             }
             ev.metadata = metadata.into();
             if let EventBody::KeyValue(KeyValue { value, .. }) = &mut ev.body {
@@ -181,21 +182,28 @@ impl<'r, 'a> Emitter<'r, 'a> {
 
     fn message(&mut self, m: usize) {
         let Some(msg) = self.plan.msgs.get_mut(m) else { return };
-        let Msg { range, path, id, value, head, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), value: None, head: None, fate: Fate::Loaded });
+        let Msg { range, path, id, record, fate } = std::mem::replace(msg, Msg { range: 0..0, path: String::new(), id: String::new(), record: Record::Parsed(Map::new()), fate: Fate::Loaded });
         let loaded = fate == Fate::Loaded;
-        // A record the plan read from the bytes is read from them again (or parsed now: it is plain, it parses).
-        let fast = value.is_none() && self.out.can_defer_metadata(&range);
-        if let (true, Some(head), Fate::Replaced(by)) = (fast, head, fate) {
-            // Its source kind is its `type` (`message` when it has none), as below.
-            let kind = head.kind.map(|k| k.decoded(self.out)).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
-            let time = head.time.map(|t| t.decoded(self.out));
-            return self.replaced_message(m, (range, path), id, by, kind, time);
-        } else if fast && !matches!(fate, Fate::Replaced(_)) {
-            if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &range, loaded, &self.plan.call_ids, &mut self.scratch) {
-                let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
-                return self.place(m, (range, path), fate, read, metadata);
+        let value = match record {
+            Record::Parsed(value) => Some(value),
+            // A record the plan read from the bytes is read where the plan found its members (or parsed now: it is plain, it parses).
+            Record::InBytes(slots) if self.out.can_defer_metadata(&range) => {
+                if let Fate::Replaced(by) = fate {
+                    let text = |k: usize| slots.fields.get(k).copied().flatten()?.string().map(|(inner, escaped)| decoded(self.out.bytes(), inner, escaped));
+                    // Its source kind is its `type` (`message` when it has none), as below.
+                    let kind = text(TYPE).filter(|k| !k.is_empty()).unwrap_or_else(|| "message".to_string());
+                    let time = text(TIMESTAMP);
+                    return self.replaced_message(m, (range, path), id, by, kind, time);
+                }
+                let calls = slots.calls.as_ref().and_then(|c| self.plan.calls.get(c.start as usize..c.end as usize));
+                if let Some(read) = super::fast::message(self.out, (self.ends, self.repeats), &slots, calls, loaded, &self.plan.call_ids, &mut self.scratch) {
+                    let metadata = self.out.metadata_in_source(range.clone(), message_metadata, message_extra(fate));
+                    return self.place(m, (range, path), fate, read, metadata);
+                }
+                None
             }
-        }
+            Record::InBytes(_) => None,
+        };
         let mut value = value.unwrap_or_else(|| match self.out.bytes().get(range.clone()).and_then(crate::json::build::value) {
             Some(Value::Object(o)) => o,
             _ => Map::new(),
@@ -250,7 +258,10 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// the raw view; the event says what replaced it.
     fn replaced_message(&mut self, m: usize, (range, path): (Range<usize>, String), id: String, by: usize, kind: String, time: Option<String>) {
         // Its note (`{id, replaced_by_line}`) and metadata are written at the end of the run.
-        let body = EventBody::KeyValue(KeyValue { key: format!("{kind} message (replaced)"), value: Value::Null.into() });
+        let mut key = String::with_capacity(kind.len() + 19);
+        key.push_str(&kind);
+        key.push_str(" message (replaced)");
+        let body = EventBody::KeyValue(KeyValue { key, value: Value::Null.into() });
         let i = self.out.push_event(body, &kind, range, path, time);
         self.replaced.push((i, by, id));
         if let Some(slot) = self.events.get_mut(m) {
@@ -262,7 +273,17 @@ impl<'r, 'a> Emitter<'r, 'a> {
     /// and the note that a rewind or checkpoint cut it.
     fn place(&mut self, m: usize, (range, path): (Range<usize>, String), fate: Fate, read: Read, metadata: EventMetadata) {
         let Read { kind, time, body, usage, model, outcomes } = read;
-        let i = self.out.push_event(body, &kind, range.clone(), path.clone(), time);
+        let loaded = fate == Fate::Loaded;
+        // What is read of the path after it moves into the event: its
+        // results' `render_path(path, [toolCalls])`, and for a cut message its note's.
+        let calls_path = (!outcomes.is_empty()).then(|| {
+            let mut calls = String::with_capacity(path.len() + 10);
+            calls.push_str(&path);
+            calls.push_str(".toolCalls");
+            calls
+        });
+        let cut = (!loaded).then(|| (range.clone(), path.clone()));
+        let i = self.out.push_event(body, &kind, range, path, time);
         if let Some(slot) = self.events.get_mut(m) {
             *slot = Some(i);
         }
@@ -275,9 +296,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
                 f.model = model;
             }
         }
-        let loaded = fate == Fate::Loaded;
-        self.results(outcomes, i, &path, !loaded);
-        if !loaded {
+        self.results(outcomes, i, calls_path.as_deref().unwrap_or_default(), !loaded);
+        if let Some((range, path)) = cut {
             let why = "a `$rewindTo` or a history checkpoint later removed this message: Gemini CLI resumes without it (marked `abandoned_branch`; its tokens are not counted)".to_string();
             self.d((&range, &path), Info, "abandoned-branch", why, &[], i);
         }
@@ -384,9 +404,8 @@ impl<'r, 'a> Emitter<'r, 'a> {
     }
 
     /// One tool-result event per call of the message at event `i` that has
-    /// its result.
-    fn results(&mut self, outcomes: Vec<Outcome>, i: u32, path: &str, abandoned: bool) {
-        let mut calls_path: Option<String> = None;
+    /// its result (its calls at `calls_path`).
+    fn results(&mut self, outcomes: Vec<Outcome>, i: u32, calls_path: &str, abandoned: bool) {
         for (j, outcome) in outcomes.into_iter().enumerate() {
             let at = CallRef { event: i, call: j as u32 };
             let (range, call_id, status, content, time, agent, metadata) = match outcome {
@@ -404,7 +423,7 @@ impl<'r, 'a> Emitter<'r, 'a> {
             };
             let result = ToolResult { call_id, content, status: tool_status, call: Some(at), implicit_link: false };
             // `render_path(path, [toolCalls, j])`, without its allocations per step.
-            let item_path = crate::json::item_path(calls_path.get_or_insert_with(|| format!("{path}.toolCalls")), j);
+            let item_path = crate::json::item_path(calls_path, j);
             let e = self.out.push_event(EventBody::ToolResult(result), "toolCall", range, item_path, time);
             self.out.link_result(at, e);
             if let (false, Some(agent)) = (abandoned, agent) {

@@ -35,6 +35,7 @@ use serde_json::Value;
 
 use super::content;
 use super::emit::{result_extra, result_metadata, Outcome, Read, DONE};
+use super::slots::*;
 use crate::import::Builder;
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
@@ -45,11 +46,8 @@ use crate::model::{Arguments, Content, ContentPart, EventBody, KeyValue, Marker,
 /// Buffers reused from record to record.
 #[derive(Default)]
 pub struct Scratch {
-    record: Vec<Member>,
-    call: Vec<Member>,
     inner: Vec<Member>,
     parts: Vec<Range<usize>>,
-    calls: Vec<Range<usize>>,
 }
 
 /// The bytes and what the split found in them.
@@ -67,7 +65,7 @@ impl Src<'_, '_> {
     }
 
     fn owned(&self, m: &Member) -> String {
-        self.text(m).decoded().into_owned()
+        decoded(self.b, m.inner(), m.escaped)
     }
 
     /// A string member's text, `None` for another kind.
@@ -98,41 +96,65 @@ impl Src<'_, '_> {
         let f = Fields::find(self.b, buf, [key])?;
         Some(f.get(buf, 0).cloned())
     }
+
+    /// Where the value of the first member of the object at `open` starts
+    /// when its key is `key` as written and the split says no key of the
+    /// object may repeat (`repeats` lists every object of two keys or more
+    /// with an escaped or repeated key): then it is the object's only
+    /// `key`, read without walking the rest (a part is
+    /// `{"functionResponse": …}`, which begins with its `id`; a response is
+    /// `{"output": …}`). `None`: walk it.
+    fn first_value(&self, open: usize, key: &[u8]) -> Option<usize> {
+        let b = self.b;
+        if b.get(open) != Some(&b'{') || self.repeats?.binary_search(&open).is_ok() {
+            return None;
+        }
+        let quote = scan::skip_ws(b, open + 1);
+        let after = quote + 1 + key.len();
+        if b.get(quote) != Some(&b'"') || b.get(quote + 1..after)? != key || b.get(after) != Some(&b'"') {
+            return None;
+        }
+        let colon = scan::skip_ws(b, after + 1);
+        (b.get(colon) == Some(&b':')).then(|| scan::skip_ws(b, colon + 1))
+    }
+
+    /// [`Src::first_value`] when it is an object: where it opens.
+    fn first_object(&self, open: usize, key: &[u8]) -> Option<usize> {
+        self.first_value(open, key).filter(|&v| self.b.get(v) == Some(&b'{'))
+    }
+
+    /// [`Src::first_value`] when it is a string, as a member.
+    fn first_string(&self, open: usize, key: &[u8]) -> Option<Member> {
+        let start = self.first_value(open, key).filter(|&v| self.b.get(v) == Some(&b'"'))?;
+        let (end, escaped) = self.ends.string_at(start).or_else(|| read::string_end(self.b, start))?;
+        Some(Member { key: 0..0, key_escaped: false, value: start..end, kind: Kind::String, escaped })
+    }
 }
 
-const TIMESTAMP: usize = 0;
-const TYPE: usize = 1;
-const CONTENT: usize = 2;
-const TOOL_CALLS: usize = 3;
-const THOUGHTS: usize = 4;
-const TOKENS: usize = 5;
-const MODEL: usize = 6;
-const RECORD_FIELDS: [&[u8]; 7] = [b"timestamp", b"type", b"content", b"toolCalls", b"thoughts", b"tokens", b"model"];
-
-/// The message record at `range` read fast, as the exact path would read
-/// it (`loaded`: in the conversation the loader returns), or `None`.
+/// The message record the plan read (`record`, its tool calls `calls`)
+/// read fast, as the exact path would read it (`loaded`: in the
+/// conversation the loader returns), or `None`.
+#[allow(clippy::too_many_arguments)]
 pub fn message(
     out: &Builder,
     (ends, repeats): (&ContainerEnds, Option<&[usize]>),
-    range: &Range<usize>,
+    record: &RecordSlots,
+    calls_read: Option<&[CallSlots]>,
     loaded: bool,
     call_ids: &HashSet<String>,
     s: &mut Scratch,
 ) -> Option<Read> {
     let src = Src { out, b: out.bytes(), ends, repeats };
-    let b = src.b;
-    read::members(b, scan::skip_ws(b, range.start), ends, &mut s.record)?;
-    let record = std::mem::take(&mut s.record);
-    let read = (|| {
-        let f = Fields::find(b, &record, RECORD_FIELDS)?;
-        let get = |k: usize| f.get(&record, k);
+    let fields = record.fields.map(|f| f.map(|f| f.member()));
+    let read = {
+        let get = |k: usize| fields.get(k).and_then(Option::as_ref);
         let time = src.owned(get(TIMESTAMP).filter(|m| m.kind == Kind::String)?);
         let kind = src.owned(get(TYPE).filter(|m| m.kind == Kind::String)?);
         let content = get(CONTENT);
         let calls = match get(TOOL_CALLS) {
             None => None,
             Some(m) if m.kind == Kind::Null => None,
-            Some(m) if m.kind == Kind::Array => Some(m.value.start),
+            Some(m) if m.kind == Kind::Array => Some(calls_read),
             Some(_) => return None,
         };
         let thoughts = match get(THOUGHTS) {
@@ -168,7 +190,8 @@ pub fn message(
                 };
                 let c = content::with_thoughts(reasoning, content_of(&src, content, s)?);
                 let (tool_calls, outcomes) = match calls {
-                    Some(open) => tool_calls(&src, open, !loaded, s)?,
+                    // A list with an item that is no object: the exact path reads it.
+                    Some(read) => tool_calls(&src, read?, !loaded, s)?,
                     None => (Vec::new(), Vec::new()),
                 };
                 (EventBody::Message(Message { role: "assistant".to_string(), content: c, tool_calls }), outcomes)
@@ -181,10 +204,9 @@ pub fn message(
             _ => return None,
         };
         let usage = if kind == "gemini" && loaded { usage } else { None };
-        Some(Read { kind, time: Some(time), body, usage, model, outcomes })
-    })();
-    s.record = record;
-    read
+        Read { kind, time: Some(time), body, usage, model, outcomes }
+    };
+    Some(read)
 }
 
 /// `tokens` read from the bytes when every count `content::usage` reads is
@@ -280,10 +302,21 @@ fn answers_a_call(src: &Src, open: usize, call_ids: &HashSet<String>, buf: &mut 
     if src.b.get(open) != Some(&b'{') {
         return Some(false);
     }
-    let Some(response) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(false) };
-    let id = src.member(response.value.start, b"id", buf)?;
-    Some(src.string(id.as_ref()).is_some_and(|t| call_ids.contains(&*t.decoded())))
+    let response = match src.first_object(open, b"functionResponse") {
+        Some(start) => start,
+        None => match src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) {
+            Some(m) => m.value.start,
+            None => return Some(false),
+        },
+    };
+    let id = match src.first_string(response, b"id") {
+        Some(id) => Some(id),
+        None => src.member(response, b"id", buf)?,
+    };
+    let known = |m: &Member| call_ids.contains(&*crate::json::string::decode_literal(src.b.get(m.inner()).unwrap_or_default(), m.escaped));
+    Some(id.is_some_and(|m| m.kind == Kind::String && known(&m)))
 }
+
 
 /// The thoughts as one reasoning part (see `content::thoughts`).
 fn thoughts_of(src: &Src, open: usize, s: &mut Scratch) -> Option<Vec<ContentPart>> {
@@ -302,28 +335,16 @@ fn thoughts_of(src: &Src, open: usize, s: &mut Scratch) -> Option<Vec<ContentPar
     Some(content::thoughts_of(pairs))
 }
 
-const ID: usize = 0;
-const NAME: usize = 1;
-const ARGS: usize = 2;
-const STATUS: usize = 3;
-const RESULT: usize = 4;
-const CALL_TIMESTAMP: usize = 5;
-const AGENT_ID: usize = 6;
-const RESULT_DISPLAY: usize = 7;
-const CALL_FIELDS: [&[u8]; 8] = [b"id", b"name", b"args", b"status", b"result", b"timestamp", b"agentId", b"resultDisplay"];
-
-/// A `gemini` message's tool calls and what each says of its result.
-fn tool_calls(src: &Src, open: usize, abandoned: bool, s: &mut Scratch) -> Option<(Vec<ToolCall>, Vec<Outcome>)> {
-    read::items(src.b, open, src.ends, &mut s.calls)?;
-    let ranges = std::mem::take(&mut s.calls);
-    let mut calls = Vec::with_capacity(ranges.len());
-    let mut outcomes = Vec::with_capacity(ranges.len());
-    let read = ranges.iter().try_for_each(|r| {
-        read::members(src.b, r.start, src.ends, &mut s.call)?;
-        let call = std::mem::take(&mut s.call);
-        let one = (|| {
-            let f = Fields::find(src.b, &call, CALL_FIELDS)?;
-            let get = |k: usize| f.get(&call, k);
+/// A `gemini` message's tool calls (where the plan found their members)
+/// and what each says of its result.
+fn tool_calls(src: &Src, read: &[CallSlots], abandoned: bool, s: &mut Scratch) -> Option<(Vec<ToolCall>, Vec<Outcome>)> {
+    let mut calls = Vec::with_capacity(read.len());
+    let mut outcomes = Vec::with_capacity(read.len());
+    for one in read {
+        let fields = one.fields.map(|f| f.map(|f| f.member()));
+        let r = &one.call;
+        let (c, o) = {
+            let get = |k: usize| fields.get(k).and_then(Option::as_ref);
             let id = src.owned(get(ID).filter(|m| m.kind == Kind::String)?);
             let name = src.owned(get(NAME).filter(|m| m.kind == Kind::String)?);
             if name.is_empty() {
@@ -346,16 +367,11 @@ fn tool_calls(src: &Src, open: usize, abandoned: bool, s: &mut Scratch) -> Optio
                 }
             };
             let arguments = Arguments { value: get(ARGS).map(|m| src.out.json(m.value.clone())), text: None };
-            Some((ToolCall { id: Some(id), function: name, arguments, result: None }, outcome))
-        })();
-        s.call = call;
-        let (c, o) = one?;
+            (ToolCall { id: Some(id), function: name, arguments, result: None }, outcome)
+        };
         calls.push(c);
         outcomes.push(o);
-        Some(())
-    });
-    s.calls = ranges;
-    read?;
+    }
     Some((calls, outcomes))
 }
 
@@ -396,8 +412,18 @@ fn response_text(src: &Src, open: usize, buf: &mut Vec<Member>) -> Option<Option
     if src.b.get(open) != Some(&b'{') {
         return Some(None);
     }
-    let Some(f) = src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
-    let Some(r) = src.member(f.value.start, b"response", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
+    let f = match src.first_object(open, b"functionResponse") {
+        Some(start) => start,
+        None => match src.member(open, b"functionResponse", buf)?.filter(|m| m.kind == Kind::Object) {
+            Some(m) => m.value.start,
+            None => return Some(None),
+        },
+    };
+    let Some(r) = src.member(f, b"response", buf)?.filter(|m| m.kind == Kind::Object) else { return Some(None) };
+    // A string `output` that is the response's only one is chosen whatever follows it.
+    if let Some(output) = src.first_string(r.value.start, b"output") {
+        return Some(src.string(Some(&output)));
+    }
     read::members(src.b, r.value.start, src.ends, buf)?;
     let g = Fields::find(src.b, buf, [b"output", b"error"])?;
     let chosen = g.get(buf, 0).or_else(|| g.get(buf, 1));

@@ -19,6 +19,7 @@ mod content;
 mod emit;
 mod fast;
 mod plan;
+mod slots;
 
 use std::collections::HashMap;
 

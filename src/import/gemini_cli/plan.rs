@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use crate::import::{top_records, Input};
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind, Member};
+use super::slots::{decoded, slots_of, CallSlots, RecordSlots, CALL_FIELDS, ID, RECORD_FIELDS, RECORD_ID, REWIND, SLOTS_FROM, TOOL_CALLS};
 use crate::json::{render_path, scan, Seg};
 
 /// A message record, where it sits, and what the loader makes of it.
@@ -22,45 +23,20 @@ pub struct Msg {
     pub path: String,
     /// Its string `id`.
     pub id: String,
-    /// The record; `None` for a top-level record read from the bytes, which
-    /// is parsed when its event is written (the file's records are never
-    /// held parsed all at once).
-    pub value: Option<Map<String, Value>>,
-    /// For a record read from the bytes: its `type` and `timestamp` where
-    /// they stand, all a replaced message's event reads (read again, its
-    /// record was a fifth of the events' reading).
-    pub head: Option<Head>,
+    pub record: Record,
     pub fate: Fate,
 }
 
-/// A message record's `type` and `timestamp` when they are strings.
-#[derive(Debug, Clone, Copy)]
-pub struct Head {
-    pub kind: Option<InSource>,
-    pub time: Option<InSource>,
-}
-
-/// A string member's contents (between its quotes) where they stand, and
-/// whether they hold an escape; 12 bytes a message.
-#[derive(Debug, Clone, Copy)]
-pub struct InSource {
-    start: u32,
-    end: u32,
-    escaped: bool,
-}
-
-impl InSource {
-    /// The string member `m`; `None` for another kind or past 4 GiB.
-    fn of(m: &Member) -> Option<InSource> {
-        let inner = m.inner();
-        let (start, end) = (u32::try_from(inner.start).ok()?, u32::try_from(inner.end).ok()?);
-        (m.kind == Kind::String).then_some(InSource { start, end, escaped: m.escaped })
-    }
-
-    /// Its decoded text.
-    pub fn decoded(&self, out: &crate::import::Builder) -> String {
-        out.text(self.start as usize..self.end as usize, self.escaped).decoded().into_owned()
-    }
+/// A message record as the plan read it.
+pub enum Record {
+    /// Parsed (the exact path, or a record in a list).
+    Parsed(Map<String, Value>),
+    /// A top-level record read from the bytes: where its members stand (a
+    /// replaced message's event reads its `type` and `timestamp` there; the
+    /// fast path reads the rest). It is parsed when its event is written if
+    /// the fast path does not read it (the file's records are never held
+    /// parsed all at once).
+    InBytes(RecordSlots),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +97,8 @@ pub struct Plan {
     pub metadata: Map<String, Value>,
     /// The `id`s of every tool call recorded in the file.
     pub call_ids: std::collections::HashSet<String>,
+    /// The tool calls of the messages read from the bytes ([`RecordSlots::calls`]).
+    pub calls: Vec<CallSlots>,
     /// The file is one JSON document (the older `.json` form).
     pub document: bool,
     /// The last `Touch` item whose `lastUpdated` the metadata does not hold
@@ -156,7 +134,10 @@ impl Live {
     /// `messagesMap.set(id, msg)` for message `msg`: a known id keeps its place.
     fn set(&mut self, msg: usize, msgs: &mut [Msg]) {
         let Some(id) = msgs.get(msg).map(|m| m.id.as_str()) else { return };
-        match self.at.get(id).copied() {
+        // The recorder writes a message again right after itself: the last
+        // place then holds its id, found without hashing it.
+        let last = self.order.len().checked_sub(1).filter(|&p| self.order.get(p).and_then(|&o| msgs.get(o)).is_some_and(|o| o.id == id));
+        match last.or_else(|| self.at.get(id).copied()) {
             Some(p) => {
                 let old = self.order.get_mut(p).map(|slot| std::mem::replace(slot, msg));
                 if let Some(old) = old.and_then(|o| msgs.get_mut(o)) {
@@ -187,16 +168,26 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
     let b = input.bytes;
     let ends = &input.split.ends;
     let document = matches!(input.split.layout, crate::json::Layout::Json);
-    let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), document, touched: None };
+    let fresh = || Plan { items: Vec::new(), msgs: Vec::new(), metadata: Map::new(), call_ids: Default::default(), calls: Vec::new(), document, touched: None };
     let mut sessions: Vec<(Plan, Live, bool)> = vec![(fresh(), Live::default(), false)];
-    let mut scratch = (Vec::new(), Vec::new(), Vec::new());
+    let mut scratch = Scratch::default();
     for r in top_records(input) {
         if !r.broken {
             match in_bytes(out, b, ends, &r.range, &mut scratch) {
-                Some(InBytes::Message { id, calls, head }) => {
+                Some(InBytes::Message { id, mut slots }) => {
                     let Some((p, live, _)) = sessions.last_mut() else { break };
-                    p.call_ids.extend(calls);
-                    p.msgs.push(Msg { range: r.range, path: r.path, id, value: None, head: Some(head), fate: Fate::Loaded });
+                    let first = u32::try_from(p.calls.len()).ok();
+                    for call in scratch.calls.drain(..) {
+                        let id = call.fields.get(ID).copied().flatten().and_then(|s| s.string());
+                        p.call_ids.extend(id.map(|(inner, escaped)| decoded(b, inner, escaped)));
+                        if slots.calls.is_some() {
+                            p.calls.push(call);
+                        }
+                    }
+                    if slots.calls.is_some() {
+                        slots.calls = first.zip(u32::try_from(p.calls.len()).ok()).map(|(first, end)| first..end);
+                    }
+                    p.msgs.push(Msg { range: r.range, path: r.path, id, record: Record::InBytes(slots), fate: Fate::Loaded });
                     let m = p.msgs.len() - 1;
                     set_live(live, m, &mut p.msgs);
                     p.items.push(Item::Message(m));
@@ -233,69 +224,76 @@ pub fn plan(input: &Input, out: &mut crate::import::Builder) -> Vec<Plan> {
 
 /// A top-level record read from the bytes.
 enum InBytes {
-    /// A message record (a string `id`, no `$rewindTo`): its `id`, the
-    /// `id`s of its tool calls, its `type` and `timestamp`.
-    Message { id: String, calls: Vec<String>, head: Head },
+    /// A message record (a string `id`, no `$rewindTo`): its `id` and
+    /// where its members stand (its calls' in the scratch's `calls`; a
+    /// message whose `toolCalls` is no list of objects keeps none).
+    Message { id: String, slots: RecordSlots },
     /// Only `{"$set": {"lastUpdated": "…"}}`: the range of the `$set`
     /// object and the decoded time.
     Touch { set: Range<usize>, time: String },
+}
+
+/// Buffers reused from record to record.
+#[derive(Default)]
+struct Scratch {
+    members: Vec<Member>,
+    items: Vec<Range<usize>>,
+    inner: Vec<Member>,
+    /// The last message's tool calls.
+    calls: Vec<CallSlots>,
 }
 
 /// A top-level message record or a bare `lastUpdated` update read from the
 /// bytes, its members walked once; `None` when the bytes do not say it
 /// plainly (another record, an escaped or repeated key, a hazard): then it
 /// is parsed.
-fn in_bytes(
-    out: &crate::import::Builder,
-    b: &[u8],
-    ends: &scan::ContainerEnds,
-    r: &Range<usize>,
-    scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
-) -> Option<InBytes> {
+fn in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::ContainerEnds, r: &Range<usize>, scratch: &mut Scratch) -> Option<InBytes> {
     if !out.reads_fast(r) {
         return None;
     }
-    let (members, _, _) = scratch;
-    read::members(b, scan::skip_ws(b, r.start), ends, members)?;
-    let f = Fields::find(b, members, [b"$rewindTo", b"id", b"toolCalls", b"type", b"timestamp"])?;
-    if f.get(members, 0).is_none() && f.get(members, 1).is_some_and(|m| m.kind == Kind::String) {
-        return message_in_bytes(out, b, ends, &f, scratch);
+    if let Some(touch) = touch_as_written(b, r) {
+        return Some(touch);
     }
-    touch_in_bytes(out, b, ends, scratch)
+    read::members(b, scan::skip_ws(b, r.start), ends, &mut scratch.members)?;
+    let f = Fields::find(b, &scratch.members, RECORD_FIELDS)?;
+    if f.get(&scratch.members, REWIND).is_none() && f.get(&scratch.members, RECORD_ID).is_some_and(|m| m.kind == Kind::String) {
+        return message_in_bytes(b, ends, &f, scratch);
+    }
+    touch_in_bytes(b, ends, scratch)
 }
 
 /// The message record whose members `f` found (a string `id`, no
-/// `$rewindTo`): its `id`, its tool calls' `id`s and its head; `None` when
-/// a call's key is escaped or repeated.
-fn message_in_bytes(
-    out: &crate::import::Builder,
-    b: &[u8],
-    ends: &scan::ContainerEnds,
-    f: &Fields<5>,
-    scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>),
-) -> Option<InBytes> {
-    let (members, items, call) = scratch;
-    let text = |m: &Member| out.text(m.inner(), m.escaped).decoded().into_owned();
-    let id = text(f.get(members, 1)?);
-    let mut calls = Vec::new();
-    if let Some(list) = f.get(members, 2).filter(|m| m.kind == Kind::Array) {
+/// `$rewindTo`): its `id` and where its members and its calls' stand;
+/// `None` when a call's key is escaped or one it reads repeats.
+fn message_in_bytes(b: &[u8], ends: &scan::ContainerEnds, f: &Fields<9>, scratch: &mut Scratch) -> Option<InBytes> {
+    let Scratch { members, items, inner, calls } = scratch;
+    let id = f.get(members, RECORD_ID).map(|m| decoded(b, m.inner(), m.escaped))?;
+    let mut slots = RecordSlots { fields: slots_of(members, f, SLOTS_FROM)?, calls: None };
+    calls.clear();
+    if let Some(list) = f.get(members, SLOTS_FROM + TOOL_CALLS).filter(|m| m.kind == Kind::Array) {
         read::items(b, list.value.start, ends, items)?;
-        for item in items.iter().filter(|i| b.get(i.start) == Some(&b'{')) {
-            read::members(b, item.start, ends, call)?;
-            let g = Fields::find(b, call, [b"id"])?;
-            calls.extend(g.get(call, 0).filter(|m| m.kind == Kind::String).map(text));
+        let mut objects = true;
+        for item in items.iter() {
+            if b.get(item.start) != Some(&b'{') {
+                // Not read fast; the other calls' ids are still known.
+                objects = false;
+                continue;
+            }
+            read::members(b, item.start, ends, inner)?;
+            let g = Fields::find(b, inner, CALL_FIELDS)?;
+            calls.push(CallSlots { call: item.clone(), fields: slots_of(inner, &g, 0)? });
         }
+        slots.calls = objects.then_some(0..0);
     }
-    let head = Head { kind: f.get(members, 3).and_then(InSource::of), time: f.get(members, 4).and_then(InSource::of) };
-    Some(InBytes::Message { id, calls, head })
+    Some(InBytes::Message { id, slots })
 }
 
 /// The record whose members were just walked when it is only
 /// `{"$set": {"lastUpdated": "…"}}` (Gemini CLI writes one after every
 /// message); `None` for anything else (another key, an escaped or repeated
 /// one, a `lastUpdated` that is no string): then it is parsed.
-fn touch_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::ContainerEnds, scratch: &mut (Vec<Member>, Vec<Range<usize>>, Vec<Member>)) -> Option<InBytes> {
-    let (members, _, inner) = scratch;
+fn touch_in_bytes(b: &[u8], ends: &scan::ContainerEnds, scratch: &mut Scratch) -> Option<InBytes> {
+    let Scratch { members, inner, .. } = scratch;
     let [set] = members.as_slice() else { return None };
     let f = Fields::find(b, members, [b"$set"])?;
     f.get(members, 0).filter(|m| m.kind == Kind::Object)?;
@@ -303,8 +301,33 @@ fn touch_in_bytes(out: &crate::import::Builder, b: &[u8], ends: &scan::Container
     let [time] = inner.as_slice() else { return None };
     let g = Fields::find(b, inner, [b"lastUpdated"])?;
     g.get(inner, 0).filter(|m| m.kind == Kind::String)?;
-    let time = out.text(time.inner(), time.escaped).decoded().into_owned();
+    let time = decoded(b, time.inner(), time.escaped);
     Some(InBytes::Touch { set: set.value.clone(), time })
+}
+
+/// `{"$set":{"lastUpdated":"` as Gemini CLI writes it, before the time.
+const TOUCH_HEAD: &[u8] = br#"{"$set":{"lastUpdated":"#;
+
+/// The record at `r` when its bytes are a bare `lastUpdated` update as
+/// Gemini CLI writes it (`{"$set":{"lastUpdated":"…"}}`, no space): told
+/// without a walk (one follows every message; its two walks were a fifth
+/// of the plan's). Keys as written cannot be escaped or repeated; any
+/// other spelling is walked ([`touch_in_bytes`]).
+fn touch_as_written(b: &[u8], r: &Range<usize>) -> Option<InBytes> {
+    let start = scan::skip_ws(b, r.start);
+    if !b.get(start..r.end)?.starts_with(TOUCH_HEAD) {
+        return None;
+    }
+    let quote = start + TOUCH_HEAD.len();
+    if b.get(quote) != Some(&b'"') {
+        return None;
+    }
+    let (end, escaped) = read::string_end(b, quote)?;
+    if b.get(end..end + 2)? != b"}}" || !b.get(end + 2..r.end)?.iter().all(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
+        return None;
+    }
+    // `{"$set":` is 8 bytes: the `$set` object is the rest less the last `}`.
+    Some(InBytes::Touch { set: start + 8..end + 1, time: decoded(b, quote + 1..end - 1, escaped) })
 }
 
 /// A metadata record: string `sessionId` and `projectHash` (the older
@@ -374,7 +397,7 @@ fn add_msg(p: &mut Plan, range: Range<usize>, path: String, value: Map<String, V
         p.call_ids.extend(calls.iter().filter_map(|c| c.get("id")?.as_str()).map(str::to_string));
     }
     let id = str_field(&value, "id").unwrap_or_default().to_string();
-    p.msgs.push(Msg { range, path, id, value: Some(value), head: None, fate: Fate::Loaded });
+    p.msgs.push(Msg { range, path, id, record: Record::Parsed(value), fate: Fate::Loaded });
     p.msgs.len() - 1
 }
 
