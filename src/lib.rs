@@ -119,8 +119,8 @@ pub fn parse_trace_observed(bytes: Vec<u8>, options: &ParseOptions, observe: &mu
     }
     observe(Phase::Container);
     let start = json::bom_len(&bytes);
-    let source_map = source::LazySourceMap::default();
     let split = json::split(&bytes, start);
+    let source_map = source::LazySourceMap::with_anchors(split.values.iter().map(|v| (v.range.start, v.line)), bytes.len());
     observe(Phase::Split);
     if split.values.is_empty() && split.errors.is_empty() {
         return Err(ParseError::Empty { whitespace: bytes.len() != start });
@@ -303,6 +303,7 @@ pub fn parse_files(mut files: Vec<(String, Vec<u8>)>, options: &ParseOptions) ->
         joined = join_files(&files, joined.split.grammar())?;
     }
     let JoinedFiles { bytes, split, sources, .. } = joined;
+    // (No anchors: a joined split counts each file's lines from its start.)
     let input = SplitInput { bytes, split, source_map: source::LazySourceMap::default(), bom: 0, utf16: None, files: sources };
     let mut trace = import_with(format, detection, input, options, &mut |_| {})?;
     rebase_lines(&mut trace);

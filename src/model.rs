@@ -474,7 +474,7 @@ impl Trace {
 
     /// Byte `offset`'s line, counted from the start of its file, and column.
     pub fn position_at(&self, offset: usize) -> Position {
-        let pos = self.source_map.get(&self.source).position(&self.source, offset);
+        let pos = self.source_map.position(&self.source, offset);
         Position { line: pos.line.saturating_sub(first_line_before(&self.files, offset)), column: pos.column }
     }
 

@@ -22,13 +22,94 @@ const CHECKPOINT: usize = 1024;
 /// when shown; only a diagnostic asks during the parse. Building the map
 /// eagerly was ~5% of a parse (a pass over every byte), and each event's
 /// position another ~2%. Always asked with the same bytes.
+///
+/// A diagnostic's position is counted from the nearest anchor before it
+/// (where a top-level value starts, and its line, which the split knows)
+/// while that is near and a budget of counted bytes lasts, and only then
+/// from the whole map: a Claude Code session with three broken records
+/// built the map for their diagnostics, 4% of its parse.
 #[derive(Debug, Default)]
-pub struct LazySourceMap(std::sync::OnceLock<SourceMap>);
+pub struct LazySourceMap {
+    map: std::sync::OnceLock<SourceMap>,
+    /// (offset, 0-based line of that offset), sorted by offset.
+    anchors: Vec<(usize, usize)>,
+    /// Bytes that positions may still count from anchors.
+    budget: std::sync::atomic::AtomicUsize,
+}
+
+/// How far from its anchor a position is counted without the map.
+const NEAR_ANCHOR: usize = 256 * 1024;
 
 impl LazySourceMap {
+    /// A map that counts positions from `anchors` ((offset, 0-based line),
+    /// sorted by offset, each line right for its offset) in an input of
+    /// `len` bytes, until it has counted half the input's length that way.
+    pub fn with_anchors(anchors: impl IntoIterator<Item = (usize, usize)>, len: usize) -> LazySourceMap {
+        let mut all = vec![(0, 0)];
+        all.extend(anchors);
+        LazySourceMap { map: Default::default(), anchors: all, budget: (len / 2).into() }
+    }
+
     /// The map of `bytes`, built by the first call.
     pub fn get(&self, bytes: &[u8]) -> &SourceMap {
-        self.0.get_or_init(|| SourceMap::new(bytes))
+        self.map.get_or_init(|| SourceMap::new(bytes))
+    }
+
+    /// [`SourceMap::position`], from an anchor when one is near.
+    pub fn position(&self, bytes: &[u8], offset: usize) -> Position {
+        if self.map.get().is_none() {
+            if let Some(pos) = self.position_near_anchor(bytes, offset) {
+                return pos;
+            }
+        }
+        self.get(bytes).position(bytes, offset)
+    }
+
+    fn position_near_anchor(&self, bytes: &[u8], offset: usize) -> Option<Position> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let offset = offset.min(bytes.len());
+        let at = self.anchors.partition_point(|(start, _)| *start <= offset);
+        let (start, line) = *self.anchors.get(at.checked_sub(1)?)?;
+        let counted = bytes.get(start..offset)?;
+        let left = self.budget.load(Relaxed);
+        if counted.len() > NEAR_ANCHOR || counted.len() > left {
+            return None;
+        }
+        self.budget.store(left - counted.len(), Relaxed);
+        let line_start = match memchr::memrchr(b'\n', counted) {
+            Some(p) => start + p + 1,
+            // The anchor's line starts before it (whitespace before a value).
+            None => {
+                let from = start.saturating_sub(NEAR_ANCHOR);
+                match memchr::memrchr(b'\n', bytes.get(from..start)?) {
+                    Some(p) => from + p + 1,
+                    None if from == 0 => 0,
+                    None => return None,
+                }
+            }
+        };
+        let newlines = memchr::memchr_iter(b'\n', counted).count();
+        let column = count_chars_in(bytes.get(line_start..offset)?);
+        Some(Position { line: clamp_u32(line + newlines + 1), column: clamp_u32(column + 1) })
+    }
+
+    /// [`SourceMap::snippet`], which needs no map: it looks at most 62
+    /// bytes either side of `offset` for the line's ends.
+    pub fn snippet(&self, bytes: &[u8], offset: usize) -> String {
+        if let Some(map) = self.map.get() {
+            return map.snippet(bytes, offset);
+        }
+        let offset = offset.min(bytes.len());
+        let before = offset.saturating_sub(61);
+        // Only whether the line starts more than 60 bytes back matters.
+        let start = memchr::memrchr(b'\n', bytes.get(before..offset).unwrap_or(&[])).map_or(before, |p| before + p + 1);
+        let after = (offset + 62).min(bytes.len());
+        let end = match memchr::memchr(b'\n', bytes.get(offset..after).unwrap_or(&[])) {
+            Some(p) => offset + p,
+            // Past the window the line goes on: an end past `offset + 60` is all that matters.
+            None => after,
+        };
+        snippet_between(bytes, offset, start, end, bytes.len())
     }
 }
 
@@ -154,27 +235,34 @@ impl SourceMap {
         let offset = offset.min(self.len);
         let line = self.line_index(offset);
         let start = self.line_starts.get(line).copied().unwrap_or(0);
-        let mut end = self.line_starts.get(line + 1).map(|e| e.saturating_sub(1)).unwrap_or(self.len);
-        if end > start && bytes.get(end.saturating_sub(1)) == Some(&b'\r') {
-            end -= 1;
-        }
-        let from = if offset.saturating_sub(start) > 60 { offset - 60 } else { start };
-        let to = end.min(offset.saturating_add(60)).max(from);
-        let text = String::from_utf8_lossy(bytes.get(from..to).unwrap_or(&[]));
-        let mut out = String::new();
-        if from > start {
-            out.push('…');
-        }
-        out.push_str(text.trim_start_matches('\u{fffd}').trim_end_matches('\u{fffd}'));
-        if to < end {
-            out.push('…');
-        }
-        out
+        let end = self.line_starts.get(line + 1).map(|e| e.saturating_sub(1)).unwrap_or(self.len);
+        snippet_between(bytes, offset, start, end, self.len)
     }
 
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
+}
+
+/// The snippet of the line from `start` to `end` (its `\n` or the input's
+/// end, `len`) around `offset`: at most 60 bytes either side, `…` where the
+/// line goes on.
+fn snippet_between(bytes: &[u8], offset: usize, start: usize, mut end: usize, len: usize) -> String {
+    if end > start && end <= len && bytes.get(end.saturating_sub(1)) == Some(&b'\r') {
+        end -= 1;
+    }
+    let from = if offset.saturating_sub(start) > 60 { offset - 60 } else { start };
+    let to = end.min(offset.saturating_add(60)).max(from);
+    let text = String::from_utf8_lossy(bytes.get(from..to).unwrap_or(&[]));
+    let mut out = String::new();
+    if from > start {
+        out.push('…');
+    }
+    out.push_str(text.trim_start_matches('\u{fffd}').trim_end_matches('\u{fffd}'));
+    if to < end {
+        out.push('…');
+    }
+    out
 }
 
 /// The offset of the first byte that is not valid UTF-8, if any (what
@@ -392,5 +480,68 @@ mod tests {
         let map = SourceMap::new(long.as_bytes());
         let s = map.snippet(long.as_bytes(), 100);
         assert!(s.starts_with('…') && s.ends_with('…') && s.contains('X'), "{s}");
+    }
+
+    /// Inputs for the anchored positions: JSON Lines with blank lines,
+    /// `\r\n`, indented values, broken lines, multi-byte characters and
+    /// lines both shorter and longer than a snippet's 60 bytes.
+    fn anchored_inputs() -> Vec<String> {
+        let mut inputs = Vec::new();
+        for seed in 0..12u32 {
+            let mut text = String::new();
+            for n in 0..40u32 {
+                let k = seed * 41 + n;
+                let pad = ["", "  ", "\t", "\r\n", "\n\n"][(k % 5) as usize];
+                let body = "é€😀x".repeat((k % 23) as usize);
+                match k % 7 {
+                    0 => text.push_str(&format!("{pad}{{\"a\": \"{body}\"}}\r\n")),
+                    1 => text.push_str(&format!("{pad}{{\"broken\": \"{body}\n")),
+                    2 => text.push_str(&format!("{pad}[1, 2, \"{body}\"]   \n")),
+                    _ => text.push_str(&format!("{pad}{{\"k\": {n}, \"v\": \"{body}\"}}\n")),
+                }
+            }
+            inputs.push(text);
+        }
+        inputs
+    }
+
+    #[test]
+    fn anchored_positions_and_snippets_are_the_maps() {
+        for text in anchored_inputs() {
+            let b = text.as_bytes();
+            let split = crate::json::split(b, 0);
+            assert!(split.values.len() > 10, "{:?} {}", split.layout, split.values.len());
+            let map = SourceMap::new(b);
+            for offset in 0..=b.len() + 2 {
+                // A fresh lazy map each time: none of these builds the whole map.
+                let lazy = LazySourceMap::with_anchors(split.values.iter().map(|v| (v.range.start, v.line)), b.len() * 4);
+                assert_eq!(lazy.position_near_anchor(b, offset), Some(map.position(b, offset)), "offset {offset} of {text:?}");
+                assert_eq!(lazy.snippet(b, offset), map.snippet(b, offset), "offset {offset} of {text:?}");
+                assert!(lazy.map.get().is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn far_anchors_and_a_spent_budget_fall_back_to_the_map() {
+        let long = format!("{{\"a\": \"{}\"}}\n{{\"b\": 1}}\n", "é".repeat(NEAR_ANCHOR));
+        let b = long.as_bytes();
+        let split = crate::json::split(b, 0);
+        let map = SourceMap::new(b);
+        let anchors = || split.values.iter().map(|v| (v.range.start, v.line));
+        // Past NEAR_ANCHOR from the first value's start: the map.
+        let lazy = LazySourceMap::with_anchors(anchors(), b.len() * 4);
+        let deep = b.len() - 12;
+        assert_eq!(lazy.position_near_anchor(b, deep - 20), None);
+        assert_eq!(lazy.position(b, deep - 20), map.position(b, deep - 20));
+        assert!(lazy.map.get().is_some());
+        // Near the second value, but with the budget spent: the map too.
+        let lazy = LazySourceMap::with_anchors(anchors(), 8);
+        assert_eq!(lazy.position(b, b.len() - 3), map.position(b, b.len() - 3));
+        assert!(lazy.map.get().is_some());
+        // With budget: the second value's position needs no map.
+        let lazy = LazySourceMap::with_anchors(anchors(), b.len());
+        assert_eq!(lazy.position(b, b.len() - 3), map.position(b, b.len() - 3));
+        assert!(lazy.map.get().is_none());
     }
 }

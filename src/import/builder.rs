@@ -152,7 +152,7 @@ impl<'a> Builder<'a> {
     /// The line (1-based, in the whole source) of byte `offset`: builds the
     /// line map, which a clean input's parse otherwise never does.
     pub fn line_at(&self, offset: usize) -> u32 {
-        self.map.get(self.bytes).position(self.bytes, offset).line
+        self.map.position(self.bytes, offset).line
     }
 
     /// The events so far.
@@ -270,7 +270,7 @@ impl<'a> Builder<'a> {
 
     /// Adds a diagnostic at a byte offset.
     pub fn diag(&mut self, severity: Severity, code: &'static str, message: String, path: String, offset: usize, event: Option<u32>) {
-        let pos = self.map.get(self.bytes).position(self.bytes, offset);
+        let pos = self.map.position(self.bytes, offset);
         self.push_diagnostic(Diagnostic {
             severity,
             code,
@@ -367,8 +367,8 @@ impl<'a> Builder<'a> {
     }
 
     pub fn syntax_error(&mut self, e: &SyntaxError, path: &str) {
-        let pos = self.map.get(self.bytes).position(self.bytes, e.offset);
-        let snippet = self.map.get(self.bytes).snippet(self.bytes, e.offset);
+        let pos = self.map.position(self.bytes, e.offset);
+        let snippet = self.map.snippet(self.bytes, e.offset);
         self.push_diagnostic(Diagnostic {
             severity: Severity::Error,
             code: "json-syntax",
@@ -410,8 +410,8 @@ impl<'a> Builder<'a> {
                 }
                 offset = (offset + e.column().saturating_sub(1)).min(range.end);
                 let message = super::describe_serde_error(&e);
-                let pos = self.map.get(self.bytes).position(self.bytes, offset);
-                let snippet = self.map.get(self.bytes).snippet(self.bytes, offset);
+                let pos = self.map.position(self.bytes, offset);
+                let snippet = self.map.snippet(self.bytes, offset);
                 self.push_diagnostic(Diagnostic {
                     severity: Severity::Error,
                     code: "json-invalid",

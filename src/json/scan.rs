@@ -13,6 +13,7 @@
 
 use std::ops::Range;
 
+use super::repeats::Key;
 use super::string::string_end;
 
 pub use super::ends::{ContainerEnds, NO_ENDS};
@@ -242,7 +243,7 @@ fn take_slot(ends: Option<&mut ContainerEnds>, depth: usize, open: usize) -> usi
 /// it, or reads it as a number, not the object the text says); in the
 /// [`Grammar::NonFinite`] grammar, each `NaN`, `Infinity` and `-Infinity`.
 ///
-/// With `repeats`, the keys of the open objects are kept (as quoted ranges;
+/// With `repeats`, the keys of the open objects are kept (as [`Key`]s;
 /// each frame knows where its own start) and checked as each object closes.
 fn scan(
     b: &[u8],
@@ -260,7 +261,7 @@ fn scan(
     let room = |n: usize| if matches!(b.get(i), Some(b'{' | b'[')) { n } else { 0 };
     let mut stack: Vec<(Frame, usize, usize, usize)> = Vec::with_capacity(room(16));
     let track_keys = repeats.is_some();
-    let mut keys: Vec<(usize, usize)> = Vec::with_capacity(if track_keys { room(64) } else { 0 });
+    let mut keys: Vec<Key> = Vec::with_capacity(if track_keys { room(64) } else { 0 });
     loop {
         // A value is expected at `i`.
         match b.get(i) {
@@ -276,8 +277,8 @@ fn scan(
                     i += 1;
                 } else {
                     let key = i;
-                    let key_end;
-                    (key_end, i) = member_key(b, i, hazards)?;
+                    let (key_end, escaped);
+                    (key_end, escaped, i) = member_key(b, i, hazards)?;
                     if is_number_key(b, key..key_end) {
                         // After the depth hazard at the same offset, if any: stays sorted.
                         if hazards.last() != Some(&open) {
@@ -287,7 +288,7 @@ fn scan(
                     let slot = take_slot(ends.as_deref_mut(), stack.len(), open);
                     stack.push((Frame::Object, open, keys.len(), slot));
                     if track_keys {
-                        keys.push((key, key_end));
+                        keys.push(Key { start: key, end: key_end, escaped });
                     }
                     continue;
                 }
@@ -335,10 +336,10 @@ fn scan(
                     i = skip_ws(b, i + 1);
                     if top == Frame::Object {
                         let key = i;
-                        let key_end;
-                        (key_end, i) = member_key(b, i, hazards)?;
+                        let (key_end, escaped);
+                        (key_end, escaped, i) = member_key(b, i, hazards)?;
                         if track_keys {
-                            keys.push((key, key_end));
+                            keys.push(Key { start: key, end: key_end, escaped });
                         }
                     }
                     break;
@@ -405,9 +406,9 @@ pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, 
     }
 }
 
-/// Scans `"key" :` and the whitespace after; returns where the key ends and
-/// where the member's value starts.
-fn member_key(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, usize), SyntaxError> {
+/// Scans `"key" :` and the whitespace after; returns where the key ends,
+/// whether it holds an escape, and where the member's value starts.
+fn member_key(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool, usize), SyntaxError> {
     if b.get(i) != Some(&b'"') {
         let hint = if b.get(i) == Some(&b'}') { " (a trailing comma?)" } else { "" };
         return err(
@@ -415,12 +416,12 @@ fn member_key(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, us
             format!("expected an object key in double quotes, found {}{hint}", describe(b, i)),
         );
     }
-    let (end, _) = string_end(b, i, hazards)?;
+    let (end, escaped) = string_end(b, i, hazards)?;
     let colon = skip_ws(b, end);
     if b.get(colon) != Some(&b':') {
         return err(colon, format!("expected `:` after an object key, found {}", describe(b, colon)));
     }
-    Ok((end, skip_ws(b, colon + 1)))
+    Ok((end, escaped, skip_ws(b, colon + 1)))
 }
 
 /// Decodes a key given the range of its quoted text.
@@ -499,7 +500,7 @@ pub fn object_members_in(b: &[u8], open: usize, ends: &ContainerEnds) -> Result<
     }
     loop {
         let key_start = i;
-        let value_start = member_key(b, key_start, &mut Vec::new())?.1;
+        let value_start = member_key(b, key_start, &mut Vec::new())?.2;
         let key_end = scan_string(b, key_start)?;
         let key = decode_key(b, key_start..key_end);
         let value_end = value_end(b, value_start, ends)?;
