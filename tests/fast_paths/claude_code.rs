@@ -374,3 +374,63 @@ fn claude_code_progress_read_fast_parse_the_same_both_ways() {
     };
     edits_parse_the_same(edits, "claude-code", with_agent);
 }
+
+/// The session written as Claude Code writes it, without spaces between
+/// members (the form the fast path meets in practice), with `globally`
+/// applied to every record and then one edit: both compacted alike.
+fn claude_code_compact(globally: (&str, &str), edit: (&str, &str)) -> String {
+    let compact = |s: &str| s.replace("\": ", "\":").replace(", \"", ",\"");
+    let doc = compact(&claude_code_session(("", ""))).replace(&compact(globally.0), &compact(globally.1));
+    edited(&doc, (&compact(edit.0), &compact(edit.1)))
+}
+
+/// A record's keys, and its short values that repeated, are first compared
+/// with those at the same place of the record before (`walk.rs`): one later
+/// record (the one after `a2`) edited to differ from the records before it
+/// by one byte of a key or value, a length, an escape, a kind, the spacing
+/// or the order; the same in the compact form, and with a repeated value
+/// escaped in every record.
+#[test]
+fn claude_code_members_read_as_last_seen_parse_the_same_both_ways() {
+    let head = r#""sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39", "isSidechain": false"#;
+    let cwd = r#""cwd": "/w""#;
+    let heads = [
+        head.replace(cwd, r#""cwd": "/v""#),
+        head.replace(cwd, r#""cwe": "/w""#),
+        head.replace(cwd, r#""cwd": "/ww""#),
+        head.replace(cwd, r#""cwd": "/""#),
+        head.replace(cwd, r#""cwd": "/w\"""#),
+        head.replace(cwd, r#""cwd": "\/w""#),
+        head.replace(cwd, r#""cwd" : "/w""#),
+        head.replace(cwd, r#""cw\u0064": "/w""#),
+        head.replace(cwd, r#""cwd": null"#),
+        head.replace(cwd, r#""cwd": 5"#),
+        head.replace(cwd, r#""cwd": "/w", "cwd": "/v""#),
+        head.replace(r#""cwd": "/w", "version": "2.1.39""#, r#""version": "2.1.39", "cwd": "/w""#),
+        head.replace(r#""version": "2.1.39""#, r#""version": "2.1.38""#),
+        head.replace(r#""version": "2.1.39""#, r#""versiom": "2.1.39""#),
+        head.replace("9999a97c", "9999a97d"),
+        head.replace("3ddda7a96591", "3ddda7a96592"),
+        head.replace(r#""isSidechain": false"#, r#""isSidechain": null"#),
+    ];
+    let message = r#""id": "msg_2", "role": "assistant", "content": [{"type": "text", "text": "and more"}]"#;
+    let messages = [
+        message.replace(r#""role": "assistant""#, r#""role": "assistbnt""#),
+        message.replace(r#""role": "assistant""#, r#""rolf": "assistant""#),
+        message.replace(r#""role": "assistant""#, r#""role": "assistant ""#),
+        message.replace(r#""id": "msg_2", "role": "assistant""#, r#""role": "assistant", "id": "msg_2""#),
+        message.replace(r#""id": "msg_2""#, r#""id": "msg_3""#),
+    ];
+    let later = |h: &str| format!(r#""parentUuid": "a2", {h}"#);
+    let mut edits: Vec<(String, String)> = vec![(String::new(), String::new())];
+    edits.extend(heads.iter().map(|h| (later(head), later(h))));
+    edits.extend(messages.iter().map(|m| (message.to_string(), m.clone())));
+    // The uuids and timestamps never repeat; the first keys of a record Claude Code writes.
+    edits.push((r#""uuid": "a3""#.to_string(), r#""uuix": "a3""#.to_string()));
+    edits.push((r#""requestId": "req_2", "uuid": "a3""#.to_string(), r#""requestId": "req_2", "uuid": "a3", "type": "user""#.to_string()));
+    let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    edits_parse_the_same(&edits, "claude-code", claude_code_session);
+    for globally in [("", ""), (cwd, r#""cwd": "\/w""#), (r#""role": "assistant""#, r#""role": "\u0061ssistant""#), (r#""isSidechain": false"#, r#""isSidechain" :false"#)] {
+        edits_parse_the_same(&edits, "claude-code", |edit| claude_code_compact(globally, edit));
+    }
+}

@@ -28,6 +28,7 @@ use serde_json::Value;
 use super::blocks::CallBlock;
 use super::look::{InBytes, Look, Read, K};
 use super::usage::Counted;
+use super::walk::{self, Shape};
 use super::RUN_KEYS;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
@@ -85,6 +86,11 @@ pub struct Buffers {
     pub top: Vec<Member>,
     message: Vec<Member>,
     block: Vec<Member>,
+    /// The keys last seen at each walk's places: the top level's, and a
+    /// user's and an assistant's `message` (apart: the two alternate).
+    top_shape: Shape,
+    user_message_shape: Shape,
+    assistant_message_shape: Shape,
 }
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
@@ -94,9 +100,8 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
         return None;
     }
     let b = s.b;
-    let mut members = std::mem::take(&mut bufs.top);
-    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
-    let members = checked_members(s, members)?;
+    let members = walk::object(b, scan::skip_ws(b, r.start), s.ends, &mut bufs.top_shape, std::mem::take(&mut bufs.top))?;
+    let members = checked_members(members)?;
     if members.repeated(K::Type) || members.repeated(K::Message) {
         return None;
     }
@@ -109,9 +114,8 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
         return None;
     }
     let message = members.get(K::Message).filter(|m| m.kind == Kind::Object)?;
-    let mut message_members = std::mem::take(&mut bufs.message);
-    read::members(b, message.value.start, s.ends, &mut message_members)?;
-    let message = InBytes::of(b, s.ends, message_members)?;
+    let shape = if user { &mut bufs.user_message_shape } else { &mut bufs.assistant_message_shape };
+    let message = walk::object(b, message.value.start, s.ends, shape, std::mem::take(&mut bufs.message))?;
     if message.repeated(K::Content) {
         return None;
     }
@@ -130,8 +134,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
 /// A record's members for [`Read::of`] and the run's keys: none with an
 /// escaped key, and no run key but a string or `null` (a value the builder
 /// would decline could not be said unsure when first read).
-fn checked_members<'e>(s: &Source<'_, '_, 'e>, members: Vec<Member>) -> Option<InBytes<'e>> {
-    let members = InBytes::of(s.b, s.ends, members)?;
+fn checked_members(members: InBytes<'_>) -> Option<InBytes<'_>> {
     let plain = |k: &K| members.kind(*k).is_none_or(|k| matches!(k, Kind::String | Kind::Null));
     RUN_KEYS.iter().all(plain).then_some(members)
 }

@@ -103,8 +103,8 @@ impl K {
 
 /// `a == b` for keys, by words: the slice comparison called `memcmp` for
 /// each of a record's keys (a tenth of placing them).
-#[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+#[inline(always)]
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

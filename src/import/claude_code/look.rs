@@ -136,6 +136,25 @@ impl<'a> InBytes<'a> {
         Some(InBytes { b, ends, members, by_key, repeated })
     }
 
+    /// An object with no member placed yet, to be filled by [`InBytes::place`]
+    /// (a walk that places members as it finds them: `super::walk`).
+    pub(super) fn placing(b: &'a [u8], ends: &'a ContainerEnds, members: Vec<Member>) -> InBytes<'a> {
+        InBytes { b, ends, members, by_key: [ABSENT; K::ALL.len()], repeated: 0 }
+    }
+
+    /// Places member `m`, whose key is `k`, after those placed before (the
+    /// last of a repeated key is the one [`InBytes::get`] gives).
+    #[inline(always)]
+    pub(super) fn place(&mut self, k: K, m: Member) -> Option<()> {
+        let slot = self.by_key.get_mut(k as usize)?;
+        if *slot != ABSENT {
+            self.repeated |= 1 << (k as u32);
+        }
+        *slot = u32::try_from(self.members.len()).ok().filter(|i| *i != ABSENT)?;
+        self.members.push(m);
+        Some(())
+    }
+
     pub fn into_members(self) -> Vec<Member> {
         self.members
     }
