@@ -18,7 +18,7 @@ use std::ops::Range;
 use super::keys::{same_bytes, K};
 use super::look::InBytes;
 use crate::json::ends::EndsCursor;
-use crate::json::read::{string_end, Kind, Member};
+use crate::json::read::{string_end, Claimed, Kind, Member};
 use crate::json::scan::skip_ws;
 use crate::json::ContainerEnds;
 
@@ -41,7 +41,9 @@ struct Seen {
 }
 
 /// The keys (and repeating short values) of the last object walked at one
-/// site (a record's top level, its `message`, …), by place.
+/// site (a record's top level, its `message`, …), by place. Its ranges
+/// are offsets in the one source a parse reads (`Reader` keeps its shapes
+/// for one parse only).
 #[derive(Default)]
 pub struct Shape {
     seen: Vec<Seen>,
@@ -60,64 +62,100 @@ fn same_at(b: &[u8], at: usize, was: &Range<usize>) -> bool {
     }
 }
 
-/// The object whose `{` is at `open`, its members the reading knows placed
-/// by key (`members` is the list to fill, kept between records); `None`
-/// when a key is escaped or the bytes are not the object the split checked
-/// (the caller then reads the record the exact way).
-pub fn object<'a>(b: &'a [u8], open: usize, ends: &'a ContainerEnds, shape: &mut Shape, mut members: Vec<Member>) -> Option<InBytes<'a>> {
-    members.clear();
-    let mut placed = InBytes::placing(b, ends, members);
-    if b.get(open) != Some(&b'{') {
-        return None;
+/// A walk through one record's bytes: the objects it reads are walked in
+/// the order they stand, reading the split's table of ends through one
+/// cursor (a cursor's start is two binary searches of the table: each
+/// object walked from a cursor of its own paid them again).
+pub struct Walk<'a> {
+    b: &'a [u8],
+    ends: &'a ContainerEnds,
+    at: EndsCursor<'a>,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk of the values from `from` on.
+    pub fn new(b: &'a [u8], ends: &'a ContainerEnds, from: usize) -> Walk<'a> {
+        Walk { b, ends, at: ends.cursor_from(from) }
     }
-    let mut i = skip_ws(b, open + 1);
-    if b.get(i) == Some(&b'}') {
-        return Some(placed);
-    }
-    let mut at = ends.cursor_from(i);
-    let mut place = 0;
-    loop {
-        if b.get(i) != Some(&b'"') {
+
+    /// The object whose `{` is at `open` (not before the walk's last
+    /// value), its members the reading knows placed by key (`members` is
+    /// the list to fill, kept between records), and where it ends; `None`
+    /// when a key is escaped or the bytes are not the object the split
+    /// checked (the caller then reads the record the exact way). Each
+    /// member the reading knows whose value is an object or a list is
+    /// offered to `inner` first (the walk, its key, where its value starts,
+    /// the members placed before it), which may walk it on ([`Claimed`]).
+    pub fn object(&mut self, open: usize, shape: &mut Shape, mut members: Vec<Member>, inner: &mut impl FnMut(&mut Walk<'a>, K, usize, &InBytes<'a>) -> Claimed) -> Option<(InBytes<'a>, usize)> {
+        let b = self.b;
+        members.clear();
+        let mut placed = InBytes::placing(b, self.ends, members);
+        if b.get(open) != Some(&b'{') {
             return None;
         }
-        if shape.seen.len() <= place {
-            shape.seen.push(Seen::default());
+        let mut i = skip_ws(b, open + 1);
+        if b.get(i) == Some(&b'}') {
+            return Some((placed, i + 1));
         }
-        let seen = shape.seen.get_mut(place)?;
-        let (key_end, k) = if same_at(b, i, &seen.key) {
-            (i + seen.key.len(), seen.k)
-        } else {
-            let (end, escaped) = string_end(b, i)?;
-            if escaped {
-                return None; // its text is not its bytes
+        let mut place = 0;
+        loop {
+            if b.get(i) != Some(&b'"') {
+                return None;
             }
-            let k = K::of(b.get(i + 1..end - 1)?);
-            *seen = Seen { key: i..end, k, value: 0..0, repeats: false };
-            (end, k)
-        };
-        let colon = skip_ws(b, key_end);
-        if b.get(colon) != Some(&b':') {
-            return None;
-        }
-        let start = skip_ws(b, colon + 1);
-        let kind = Kind::of(*b.get(start)?);
-        let (end, escaped) = match kind {
-            Kind::String => string_value(b, start, seen, &mut at)?,
-            Kind::Object | Kind::Array => (at.end_of(start).or_else(|| container_end(b, start, &mut at))?, false),
-            Kind::Bool | Kind::Null => (literal_end(b, start)?, false),
-            Kind::Number => (number_end(b, start)?, false),
-        };
-        if let Some(k) = k {
-            placed.place(k, Member { key: i + 1..key_end - 1, key_escaped: false, value: start..end, kind, escaped })?;
-        }
-        place += 1;
-        i = skip_ws(b, end);
-        match b.get(i) {
-            Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(placed),
-            _ => return None,
+            if shape.seen.len() <= place {
+                shape.seen.push(Seen::default());
+            }
+            let seen = shape.seen.get_mut(place)?;
+            let (key_end, k) = if same_at(b, i, &seen.key) {
+                (i + seen.key.len(), seen.k)
+            } else {
+                let (end, escaped) = string_end(b, i)?;
+                if escaped {
+                    return None; // its text is not its bytes
+                }
+                let k = K::of(b.get(i + 1..end - 1)?);
+                *seen = Seen { key: i..end, k, value: 0..0, repeats: false };
+                (end, k)
+            };
+            let colon = skip_ws(b, key_end);
+            if b.get(colon) != Some(&b':') {
+                return None;
+            }
+            let start = skip_ws(b, colon + 1);
+            let kind = Kind::of(*b.get(start)?);
+            let (end, escaped) = match kind {
+                Kind::String => string_value(b, start, seen, &mut self.at)?,
+                Kind::Object | Kind::Array => {
+                    let claimed = match k {
+                        Some(k) => inner(self, k, start, &placed),
+                        None => Claimed::Not,
+                    };
+                    match claimed {
+                        Claimed::End(end) => (end, false),
+                        Claimed::Broken => return None,
+                        Claimed::Not => (self.at.end_of(start).or_else(|| container_end(b, start, &mut self.at))?, false),
+                    }
+                }
+                Kind::Bool | Kind::Null => (literal_end(b, start)?, false),
+                Kind::Number => (number_end(b, start)?, false),
+            };
+            if let Some(k) = k {
+                placed.place(k, Member { key: i + 1..key_end - 1, key_escaped: false, value: start..end, kind, escaped })?;
+            }
+            place += 1;
+            i = skip_ws(b, end);
+            match b.get(i) {
+                Some(b',') => i = skip_ws(b, i + 1),
+                Some(b'}') => return Some((placed, i + 1)),
+                _ => return None,
+            }
         }
     }
+}
+
+/// No member walked on ([`Walk::object`]'s `inner` for an object read flat).
+pub fn flat(_: &mut Walk<'_>, _: K, _: usize, _: &InBytes<'_>) -> Claimed {
+    Claimed::Not
 }
 
 /// The end of the string value at `start` and whether it holds an escape:
@@ -198,6 +236,7 @@ fn container_end(b: &[u8], open: usize, at: &mut EndsCursor<'_>) -> Option<usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::scan::NO_ENDS;
 
     /// Objects walked one after another at one site place their members as
     /// `json::read::members` and [`InBytes::of`] do, whatever the last one
@@ -223,14 +262,18 @@ mod tests {
             r#"{}"#,
             r#"{"cwd":"/w","type":"user"}"#,
         ];
+        // One source, as a parse has: a shape's ranges are offsets in it.
+        let source = objects.join("\n");
+        let b = source.as_bytes();
         let mut shape = Shape::default();
+        let mut open = 0;
         for text in objects {
-            let b = text.as_bytes();
             let mut members = Vec::new();
-            let scanned = crate::json::read::members(b, 0, &crate::json::scan::NO_ENDS, &mut members).and_then(|_| InBytes::of(b, &crate::json::scan::NO_ENDS, members));
-            let walked = object(b, 0, &crate::json::scan::NO_ENDS, &mut shape, Vec::new());
+            let scanned = crate::json::read::members(b, open, &NO_ENDS, &mut members).and_then(|_| InBytes::of(b, &NO_ENDS, members));
+            let walked = Walk::new(b, &NO_ENDS, open).object(open, &mut shape, Vec::new(), &mut flat);
             match (scanned, walked) {
-                (Some(s), Some(w)) => {
+                (Some(s), Some((w, end))) => {
+                    assert_eq!(end, open + text.len(), "{text}");
                     for k in K::ALL {
                         assert_eq!(s.get(k), w.get(k), "{text} {k:?}");
                         assert_eq!(s.repeated(k), w.repeated(k), "{text} {k:?}");
@@ -238,8 +281,9 @@ mod tests {
                 }
                 (s, w) => assert!(s.is_none() && w.is_none(), "{text}"),
             }
+            open += text.len() + 1;
         }
         let escaped_key = br#"{"typ\u0065":"user"}"#;
-        assert!(object(escaped_key, 0, &crate::json::scan::NO_ENDS, &mut shape, Vec::new()).is_none());
+        assert!(Walk::new(escaped_key, &NO_ENDS, 0).object(0, &mut shape, Vec::new(), &mut flat).is_none());
     }
 }
