@@ -126,7 +126,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
         };
         let list = found.take().map_or_else(|| std::mem::take(list), |(o, _)| o.into_members());
         let mut content = |w: &mut Walk<'e>, k: K, start: usize, _: &InBytes<'e>| {
-            if k != K::Content || !(user || assistant) || false {
+            if k != K::Content || !(user || assistant) {
                 return Claimed::Not;
             }
             match blocks(s, w, block_lists, start, user) {
