@@ -374,3 +374,118 @@ fn claude_code_progress_read_fast_parse_the_same_both_ways() {
     };
     edits_parse_the_same(edits, "claude-code", with_agent);
 }
+
+/// The session written as Claude Code writes it, without spaces between
+/// members (the form the fast path meets in practice), with `globally`
+/// applied to every record and then one edit: both compacted alike.
+fn claude_code_compact(globally: (&str, &str), edit: (&str, &str)) -> String {
+    let compact = |s: &str| s.replace("\": ", "\":").replace(", \"", ",\"");
+    let doc = compact(&claude_code_session(("", ""))).replace(&compact(globally.0), &compact(globally.1));
+    edited(&doc, (&compact(edit.0), &compact(edit.1)))
+}
+
+/// A record's keys, and its short values that repeated, are first compared
+/// with those at the same place of the record before (`walk.rs`): one later
+/// record (the one after `a2`) edited to differ from the records before it
+/// by one byte of a key or value, a length, an escape, a kind, the spacing
+/// or the order; the same in the compact form, and with a repeated value
+/// escaped in every record.
+#[test]
+fn claude_code_members_read_as_last_seen_parse_the_same_both_ways() {
+    let head = r#""sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "cwd": "/w", "version": "2.1.39", "isSidechain": false"#;
+    let cwd = r#""cwd": "/w""#;
+    let heads = [
+        head.replace(cwd, r#""cwd": "/v""#),
+        head.replace(cwd, r#""cwe": "/w""#),
+        head.replace(cwd, r#""cwd": "/ww""#),
+        head.replace(cwd, r#""cwd": "/""#),
+        head.replace(cwd, r#""cwd": "/w\"""#),
+        head.replace(cwd, r#""cwd": "\/w""#),
+        head.replace(cwd, r#""cwd" : "/w""#),
+        head.replace(cwd, r#""cw\u0064": "/w""#),
+        head.replace(cwd, r#""cwd": null"#),
+        head.replace(cwd, r#""cwd": 5"#),
+        head.replace(cwd, r#""cwd": "/w", "cwd": "/v""#),
+        head.replace(r#""cwd": "/w", "version": "2.1.39""#, r#""version": "2.1.39", "cwd": "/w""#),
+        head.replace(r#""version": "2.1.39""#, r#""version": "2.1.38""#),
+        head.replace(r#""version": "2.1.39""#, r#""versiom": "2.1.39""#),
+        head.replace("9999a97c", "9999a97d"),
+        head.replace("3ddda7a96591", "3ddda7a96592"),
+        head.replace(r#""isSidechain": false"#, r#""isSidechain": null"#),
+    ];
+    let message = r#""id": "msg_2", "role": "assistant", "content": [{"type": "text", "text": "and more"}]"#;
+    let messages = [
+        message.replace(r#""role": "assistant""#, r#""role": "assistbnt""#),
+        message.replace(r#""role": "assistant""#, r#""rolf": "assistant""#),
+        message.replace(r#""role": "assistant""#, r#""role": "assistant ""#),
+        message.replace(r#""id": "msg_2", "role": "assistant""#, r#""role": "assistant", "id": "msg_2""#),
+        message.replace(r#""id": "msg_2""#, r#""id": "msg_3""#),
+    ];
+    let later = |h: &str| format!(r#""parentUuid": "a2", {h}"#);
+    let mut edits: Vec<(String, String)> = vec![(String::new(), String::new())];
+    edits.extend(heads.iter().map(|h| (later(head), later(h))));
+    edits.extend(messages.iter().map(|m| (message.to_string(), m.clone())));
+    // The uuids and timestamps never repeat; the first keys of a record Claude Code writes.
+    edits.push((r#""uuid": "a3""#.to_string(), r#""uuix": "a3""#.to_string()));
+    // A `toolUseResult` walked on the record's walk, then another of its key (the last counts).
+    let result = r#""toolUseResult": {"agentId": "ag7", "status": "done"}"#;
+    for later in [r#", "toolUseResult": "done""#, r#", "toolUseResult": [{"agentId": "ag8"}]"#, r#", "toolUseResult": {"agentId": "ag8"}"#, r#", "toolUseResult": {"\u0061gentId": "ag8"}"#] {
+        edits.push((result.to_string(), format!("{result}{later}")));
+    }
+    edits.push((result.to_string(), r#""toolUseResult": {"agentIe": "ag7", "status": "done"}"#.to_string()));
+    // Content blocks walked on the record's walk, their keys compared with the last block's.
+    let call = r#"{"type": "tool_use", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}"#;
+    for other in [
+        r#"{"type": "tool_use", "id": "toolu_2", "namf": "Read", "input": {"path": "a"}}"#,
+        r#"{"type": "tool_use", "ie": "toolu_2", "name": "Read", "input": {"path": "a"}}"#,
+        r#"{"name": "Read", "type": "tool_use", "id": "toolu_2", "input": {"path": "a"}}"#,
+        r#"{"type": "tool_use", "id": "toolu_2", "n\u0061me": "Read", "input": {"path": "a"}}"#,
+        r#"{"type": "tool_use", "id": "toolu_2", "name": "Read", "name": "Write", "input": {"path": "a"}}"#,
+        r#"{"type": "tool_usf", "id": "toolu_2", "name": "Read", "input": {"path": "a"}}"#,
+        r#"{"type": "text", "text": "toolu_2", "name": "Read", "input": {"path": "a"}}"#,
+    ] {
+        edits.push((call.to_string(), other.to_string()));
+    }
+    edits.push((r#""requestId": "req_2", "uuid": "a3""#.to_string(), r#""requestId": "req_2", "uuid": "a3", "type": "user""#.to_string()));
+    let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    edits_parse_the_same(&edits, "claude-code", claude_code_session);
+    for globally in [("", ""), (cwd, r#""cwd": "\/w""#), (r#""role": "assistant""#, r#""role": "\u0061ssistant""#), (r#""isSidechain": false"#, r#""isSidechain" :false"#)] {
+        edits_parse_the_same(&edits, "claude-code", |edit| claude_code_compact(globally, edit));
+    }
+}
+
+/// A record whose `type` comes after its `message` (not as Claude Code
+/// writes it): its content is read after the record's walk, not on it.
+#[test]
+fn claude_code_type_after_message_parses_the_same_both_ways() {
+    let moved = |edit: (&str, &str)| {
+        let doc = claude_code_session(("", ""))
+            .replacen(r#""type": "assistant", "message": {"model": "claude", "id": "msg_2""#, r#""message": {"model": "claude", "id": "msg_2""#, 1)
+            .replacen(r#""uuid": "a2""#, r#""uuid": "a2", "type": "assistant""#, 1)
+            .replacen(r#""type": "user", "message": {"role": "user", "content": [{"tool_use_id": "toolu_1""#, r#""message": {"role": "user", "content": [{"tool_use_id": "toolu_1""#, 1)
+            .replacen(r#""uuid": "u2""#, r#""uuid": "u2", "type": "user""#, 1);
+        edited(&doc, edit)
+    };
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""uuid": "a2", "type": "assistant""#, r#""uuid": "a2", "type": "user""#),
+        (r#""uuid": "u2", "type": "user""#, r#""uuid": "u2", "type": "assistant""#),
+        (r#""name": "Read""#, r#""name": 1"#),
+    ];
+    edits_parse_the_same(edits, "claude-code", moved);
+}
+
+/// A `toolUseResult` is walked on its record's walk; its `agentId` (the
+/// call that started the sub-agent run `ag7`) counts only when that object
+/// is the record's last `toolUseResult`.
+#[test]
+fn claude_code_result_agents_read_on_the_walk_parse_the_same_both_ways() {
+    let sub_agent = r#"{"parentUuid": null, "isSidechain": true, "agentId": "ag7", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "type": "user", "message": {"role": "user", "content": "sub"}, "uuid": "x1", "timestamp": "2025-01-01T00:00:10.000Z"}"#;
+    let result = r#""toolUseResult": {"agentId": "ag7", "status": "done"}"#;
+    let edits: Vec<(&str, String)> = ["", r#", "toolUseResult": "done""#, r#", "toolUseResult": null"#, r#", "toolUseResult": [{"agentId": "ag7"}]"#, r#", "toolUseResult": {"agentId": "ag8"}"#, r#", "toolUseResult": {"status": "done"}"#]
+        .iter()
+        .map(|later| (result, format!("{result}{later}")))
+        .collect();
+    let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (*a, b.as_str())).collect();
+    edits_parse_the_same(&edits, "claude-code", |edit| format!("{}\n{sub_agent}", claude_code_session(edit)));
+}

@@ -26,11 +26,12 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::blocks::CallBlock;
-use super::look::{InBytes, Look, Read, K};
+use super::look::{self, InBytes, Look, Read, Unsure, K};
 use super::usage::Counted;
+use super::walk::{self, Shape, Walk};
 use super::RUN_KEYS;
-use crate::json::fields::{self, Fields};
-use crate::json::read::{self, Kind, Member};
+use crate::json::fields;
+use crate::json::read::{Claimed, Kind, Member};
 use crate::json::{scan, ContainerEnds};
 use crate::import::Builder;
 use crate::model::{Arguments, Content, ContentPart, LazyValue, Metadata, Text, ToolCall};
@@ -84,7 +85,15 @@ pub struct Buffers {
     /// The record's members; the reader hands them back after the run's keys.
     pub top: Vec<Member>,
     message: Vec<Member>,
-    block: Vec<Member>,
+    blocks: BlockLists,
+    /// The keys last seen at each walk's places: the top level's, and a
+    /// user's and an assistant's `message` (apart: the two alternate).
+    top_shape: Shape,
+    user_message_shape: Shape,
+    assistant_message_shape: Shape,
+    /// A `toolUseResult` object's members, and their shape.
+    result: Vec<Member>,
+    result_shape: Shape,
 }
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
@@ -94,24 +103,73 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
         return None;
     }
     let b = s.b;
-    let mut members = std::mem::take(&mut bufs.top);
-    read::members(b, scan::skip_ws(b, r.start), s.ends, &mut members)?;
-    let members = checked_members(s, members)?;
+    let open = scan::skip_ws(b, r.start);
+    // The record's `message` and `toolUseResult` objects are walked where
+    // they stand, on the top level's walk (with their starts, to know them
+    // for the last of their keys).
+    let Buffers { top, message: message_list, result: result_list, blocks: block_lists, top_shape, user_message_shape, assistant_message_shape, result_shape } = bufs;
+    let mut message: Option<(InBytes<'e>, usize)> = None;
+    let mut result: Option<(InBytes<'e>, usize)> = None;
+    // A message's content list read on the walk when the record's type came first (as Claude Code writes it).
+    let mut listed_content: Option<(FastContent, usize)> = None;
+    let (members, _) = Walk::new(b, s.ends, open).object(open, top_shape, std::mem::take(top), &mut |w, k, start, so_far| {
+        if b.get(start) != Some(&b'{') {
+            return Claimed::Not;
+        }
+        let user = s.is(so_far.get(K::Type), b"user");
+        let assistant = s.is(so_far.get(K::Type), b"assistant");
+        let (found, list, shape) = match k {
+            K::Message if user => (&mut message, &mut *message_list, &mut *user_message_shape),
+            K::Message => (&mut message, &mut *message_list, &mut *assistant_message_shape),
+            K::ToolUseResult => (&mut result, &mut *result_list, &mut *result_shape),
+            _ => return Claimed::Not,
+        };
+        let list = found.take().map_or_else(|| std::mem::take(list), |(o, _)| o.into_members());
+        let mut content = |w: &mut Walk<'e>, k: K, start: usize, _: &InBytes<'e>| {
+            if k != K::Content || !(user || assistant) {
+                return Claimed::Not;
+            }
+            match blocks(s, w, block_lists, start, user) {
+                Some((c, end)) => {
+                    listed_content = Some((c, start));
+                    Claimed::End(end)
+                }
+                None => Claimed::Broken,
+            }
+        };
+        let walked = if k == K::Message { w.object(start, shape, list, &mut content) } else { w.object(start, shape, list, &mut walk::flat) };
+        match walked {
+            Some((o, end)) => {
+                *found = Some((o, start));
+                Claimed::End(end)
+            }
+            None => Claimed::Broken,
+        }
+    })?;
+    let members = checked_members(members)?;
     if members.repeated(K::Type) || members.repeated(K::Message) {
         return None;
     }
+    // The last `toolUseResult` when it is the object walked, else as `Look` reads it.
+    let result_at = members.get(K::ToolUseResult).map(|m| m.value.start);
+    let result_agent = match result {
+        Some((o, at)) if Some(at) == result_at => {
+            let agent = look::agent_of(Some(&o));
+            bufs.result = o.into_members();
+            Ok(agent)
+        }
+        _ => look::result_agent(&members),
+    };
     let kind = members.get(K::Type);
     if s.is(kind, b"progress") && members.get(K::Message).is_none() {
-        return progress(s, members, counted);
+        return progress(s, members, result_agent, counted);
     }
     let user = s.is(kind, b"user");
     if !user && !s.is(kind, b"assistant") {
         return None;
     }
-    let message = members.get(K::Message).filter(|m| m.kind == Kind::Object)?;
-    let mut message_members = std::mem::take(&mut bufs.message);
-    read::members(b, message.value.start, s.ends, &mut message_members)?;
-    let message = InBytes::of(b, s.ends, message_members)?;
+    let message_at = members.get(K::Message).filter(|m| m.kind == Kind::Object)?.value.start;
+    let message = message.filter(|(_, at)| *at == message_at)?.0;
     if message.repeated(K::Content) {
         return None;
     }
@@ -119,10 +177,13 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
     let listed = content.kind == Kind::Array;
     let content = match content.kind {
         Kind::String => FastContent::Blocks { content: Content::Text(s.text(content)), calls: Vec::new() },
-        Kind::Array => blocks(s, bufs, content.value.start, user)?,
+        Kind::Array => match listed_content.take() {
+            Some((c, at)) if at == content.value.start => c,
+            _ => blocks(s, &mut Walk::new(b, s.ends, content.value.start), &mut bufs.blocks, content.value.start, user)?.0,
+        },
         _ => return None,
     };
-    let read = Read::of(&members, Some(&message), listed, counted).ok()?;
+    let read = Read::of(&members, Some(&message), result_agent.ok()?, listed, counted).ok()?;
     bufs.message = message.into_members();
     Some(FastRecord { read, members, content })
 }
@@ -130,8 +191,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
 /// A record's members for [`Read::of`] and the run's keys: none with an
 /// escaped key, and no run key but a string or `null` (a value the builder
 /// would decline could not be said unsure when first read).
-fn checked_members<'e>(s: &Source<'_, '_, 'e>, members: Vec<Member>) -> Option<InBytes<'e>> {
-    let members = InBytes::of(s.b, s.ends, members)?;
+fn checked_members(members: InBytes<'_>) -> Option<InBytes<'_>> {
     let plain = |k: &K| members.kind(*k).is_none_or(|k| matches!(k, Kind::String | Kind::Null));
     RUN_KEYS.iter().all(plain).then_some(members)
 }
@@ -139,7 +199,7 @@ fn checked_members<'e>(s: &Source<'_, '_, 'e>, members: Vec<Member>) -> Option<I
 /// A `progress` record without a `message` (a hook's or a tool's progress):
 /// its `data` left in the source (building it was a tenth of the reading of
 /// these records), the two members the reading needs found in its bytes.
-fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
+fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, result_agent: Result<Option<String>, Unsure>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
     let (data, key, agent_call) = match members.get(K::Data) {
         None => (LazyValue::from(Value::Null), None, None),
         Some(m) => {
@@ -151,7 +211,7 @@ fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, counted: &Counted<
             (s.out.json(m.value.clone()), key, agent_call)
         }
     };
-    let read = Read::of(&members, None, false, counted).ok()?;
+    let read = Read::of(&members, None, result_agent.ok()?, false, counted).ok()?;
     Some(FastRecord { read, members, content: FastContent::Progress { data, key, agent_call } })
 }
 
@@ -177,73 +237,80 @@ pub fn metadata_shape(mut o: Metadata, extra: &Metadata) -> Metadata {
     o
 }
 
-const TYPE: usize = 0;
-const TEXT: usize = 1;
-const THINKING: usize = 2;
-const ID: usize = 3;
-const NAME: usize = 4;
-const INPUT: usize = 5;
-const TOOL_USE_ID: usize = 6;
-const IS_ERROR: usize = 7;
-const CONTENT: usize = 8;
-const BLOCK_FIELDS: [&[u8]; 9] = [b"type", b"text", b"thinking", b"id", b"name", b"input", b"tool_use_id", b"is_error", b"content"];
+/// The block keys the reading looks at: one of them repeated in a block
+/// leaves the record to the exact path (as a `Map` it keeps the last).
+const BLOCK_KEYS: [K; 9] = [K::Type, K::Text, K::Thinking, K::Id, K::Name, K::Input, K::ToolUseIdOfResult, K::IsError, K::Content];
 
-/// A content list of common blocks (see the module's doc).
-fn blocks(s: &Source<'_, '_, '_>, bufs: &mut Buffers, open: usize, user: bool) -> Option<FastContent> {
+/// A content list's blocks, and their shapes (a user's and an assistant's).
+#[derive(Default)]
+pub struct BlockLists {
+    block: Vec<Member>,
+    user_shape: Shape,
+    assistant_shape: Shape,
+}
+
+/// A content list of common blocks (see the module's doc) whose `[` is at
+/// `open`, on the record's walk; with where the list ends.
+fn blocks<'e>(s: &Source<'_, '_, 'e>, walk: &mut Walk<'e>, lists: &mut BlockLists, open: usize, user: bool) -> Option<(FastContent, usize)> {
     let b = s.b;
-    let block = &mut bufs.block;
     let (mut parts, mut calls) = (Vec::new(), Vec::new());
     if b.get(open) != Some(&b'[') {
         return None;
     }
+    let shape = if user { &mut lists.user_shape } else { &mut lists.assistant_shape };
     // Each block is walked where it stands (only lists of objects are read
     // here): listing the items first was one more walk of the list.
     let mut at = scan::skip_ws(b, open + 1);
     let mut i = 0;
     while b.get(at) != Some(&b']') {
-        let next = scan::skip_ws(b, read::members(b, at, s.ends, block)?);
+        let (block, end) = walk.object(at, shape, std::mem::take(&mut lists.block), &mut walk::flat)?;
+        if BLOCK_KEYS.iter().any(|k| block.repeated(*k)) {
+            return None;
+        }
+        let next = scan::skip_ws(b, end);
         let last = match b.get(next) {
             Some(b',') => false,
             Some(b']') => true,
             _ => return None,
         };
         at = if last { next } else { scan::skip_ws(b, next + 1) };
-        let f = Fields::find(b, block, BLOCK_FIELDS)?;
-        let get = |k: usize| f.get(block, k);
+        let get = |k: K| block.get(k);
         // ccusage's check of an assistant's usage reads every block's `text`.
-        if get(TEXT).is_some_and(|t| t.kind != Kind::String) {
+        if get(K::Text).is_some_and(|t| t.kind != Kind::String) {
             return None;
         }
-        if s.is(get(TYPE), b"text") {
-            parts.push(ContentPart::Text(s.text(get(TEXT)?)));
-        } else if s.is(get(TYPE), b"thinking") {
-            parts.push(ContentPart::Reasoning(s.text(get(THINKING).filter(|t| t.kind == Kind::String)?)));
-        } else if s.is(get(TYPE), b"tool_use") {
-            let name = get(NAME).filter(|n| n.kind == Kind::String)?;
-            let id = match get(ID) {
+        if s.is(get(K::Type), b"text") {
+            parts.push(ContentPart::Text(s.text(get(K::Text)?)));
+        } else if s.is(get(K::Type), b"thinking") {
+            parts.push(ContentPart::Reasoning(s.text(get(K::Thinking).filter(|t| t.kind == Kind::String)?)));
+        } else if s.is(get(K::Type), b"tool_use") {
+            let name = get(K::Name).filter(|n| n.kind == Kind::String)?;
+            let id = match get(K::Id) {
                 None => None,
                 Some(id) if id.kind == Kind::String => Some(s.decoded(id)),
                 Some(_) => return None,
             };
-            let input = get(INPUT)?;
+            let input = get(K::Input)?;
             let arguments = Arguments { value: Some(s.out.json(input.value.clone())), text: None };
             let call = ToolCall { id, function: s.decoded(name), arguments, result: None };
             calls.push(CallBlock { call, index: i });
-        } else if user && i == 0 && last && s.is(get(TYPE), b"tool_result") {
-            let tool_use_id = get(TOOL_USE_ID).filter(|t| t.kind == Kind::String).map(|t| s.decoded(t));
-            let is_error = get(IS_ERROR).is_some_and(|e| e.kind == Kind::Bool && b.get(e.value.clone()) == Some(b"true"));
-            let content = match get(CONTENT) {
+        } else if user && i == 0 && last && s.is(get(K::Type), b"tool_result") {
+            let tool_use_id = get(K::ToolUseIdOfResult).filter(|t| t.kind == Kind::String).map(|t| s.decoded(t));
+            let is_error = get(K::IsError).is_some_and(|e| e.kind == Kind::Bool && b.get(e.value.clone()) == Some(b"true"));
+            let content = match get(K::Content) {
                 None => Content::None,
                 Some(c) if c.kind == Kind::Null => Content::None,
                 Some(c) if c.kind == Kind::String => Content::Text(s.text(c)),
                 Some(c) if c.kind == Kind::Array => Content::Parts(fields::text_parts(s.b, s.ends, c.value.start)?.iter().map(|t| ContentPart::Text(s.text(t))).collect()),
                 Some(_) => return None,
             };
-            return Some(FastContent::OneResult { tool_use_id, is_error, content });
+            lists.block = block.into_members();
+            return Some((FastContent::OneResult { tool_use_id, is_error, content }, next + 1));
         } else {
             return None;
         }
+        lists.block = block.into_members();
         i += 1;
     }
-    Some(FastContent::Blocks { content: Content::Parts(parts), calls })
+    Some((FastContent::Blocks { content: Content::Parts(parts), calls }, at + 1))
 }

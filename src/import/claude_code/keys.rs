@@ -6,7 +6,7 @@
 macro_rules! keys {
     ($($k:ident = $name:literal,)*) => {
         /// A key the reading looks up, in a record, its `message`, the
-        /// message's `usage` or a `toolUseResult`.
+        /// message's `usage` and content blocks, or a `toolUseResult`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         #[repr(u8)]
         pub enum K {
@@ -62,6 +62,12 @@ keys! {
     Speed = "speed",
     CachedTokens = "cached_tokens",
     ReasoningTokens = "reasoning_tokens",
+    Text = "text",
+    Thinking = "thinking",
+    Name = "name",
+    Input = "input",
+    ToolUseIdOfResult = "tool_use_id",
+    IsError = "is_error",
 }
 
 /// A key's bucket in [`TABLE`]: its length and first and last bytes, mixed
@@ -72,7 +78,7 @@ const fn bucket(key: &[u8]) -> usize {
         [only] => (*only as usize, *only as usize),
         [] => (0, 0),
     };
-    key.len().wrapping_add(first.wrapping_mul(19)).wrapping_add(last.wrapping_mul(34)) & (BUCKETS - 1)
+    key.len().wrapping_add(first.wrapping_mul(22)).wrapping_add(last.wrapping_mul(47)) & (BUCKETS - 1)
 }
 
 const BUCKETS: usize = 128;
@@ -103,8 +109,8 @@ impl K {
 
 /// `a == b` for keys, by words: the slice comparison called `memcmp` for
 /// each of a record's keys (a tenth of placing them).
-#[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+#[inline(always)]
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
@@ -156,7 +162,7 @@ mod tests {
             assert_eq!(*k as usize, i);
             assert_eq!(K::of(k.name().as_bytes()), Some(*k), "{k:?}");
         }
-        for other in ["", "t", "typ", "types", "Type", "isSidechain", "userType", "uuid ", "message\0", "tool_use_id", "agentid"] {
+        for other in ["", "t", "typ", "types", "Type", "isSidechain", "userType", "uuid ", "message\0", "tool_use_idx", "agentid", "texts"] {
             assert_eq!(K::of(other.as_bytes()), None, "{other}");
         }
     }

@@ -136,6 +136,25 @@ impl<'a> InBytes<'a> {
         Some(InBytes { b, ends, members, by_key, repeated })
     }
 
+    /// An object with no member placed yet, to be filled by [`InBytes::place`]
+    /// (a walk that places members as it finds them: `super::walk`).
+    pub(super) fn placing(b: &'a [u8], ends: &'a ContainerEnds, members: Vec<Member>) -> InBytes<'a> {
+        InBytes { b, ends, members, by_key: [ABSENT; K::ALL.len()], repeated: 0 }
+    }
+
+    /// Places member `m`, whose key is `k`, after those placed before (the
+    /// last of a repeated key is the one [`InBytes::get`] gives).
+    #[inline(always)]
+    pub(super) fn place(&mut self, k: K, m: Member) -> Option<()> {
+        let slot = self.by_key.get_mut(k as usize)?;
+        if *slot != ABSENT {
+            self.repeated |= 1 << (k as u32);
+        }
+        *slot = u32::try_from(self.members.len()).ok().filter(|i| *i != ABSENT)?;
+        self.members.push(m);
+        Some(())
+    }
+
     pub fn into_members(self) -> Vec<Member> {
         self.members
     }
@@ -227,6 +246,17 @@ impl<'b> Ids<'b> for &Map<String, Value> {
     }
 }
 
+/// `toolUseResult.agentId` of record `o` (a sub-agent's result), as
+/// [`Read::result_agent`] takes it ([`agent_of`] its `toolUseResult`).
+pub fn result_agent<L: Look>(o: &L) -> Result<Option<String>, Unsure> {
+    Ok(agent_of(o.object(K::ToolUseResult)?.as_ref()))
+}
+
+/// A `toolUseResult` object's `agentId` when it is a string.
+pub fn agent_of<L: Look>(result: Option<&L>) -> Option<String> {
+    result.and_then(|t| t.str(K::AgentId).map(Cow::into_owned))
+}
+
 /// What the reading takes from a record besides its content.
 #[derive(Default)]
 pub struct Read<'b> {
@@ -255,7 +285,7 @@ impl<'b> Read<'b> {
     /// [`usage::claim`] takes it. The usage of a `message.id` + `requestId`
     /// pair `counted` already is not read: it would not count (each later
     /// record of a response repeats it). Never `Unsure` for a parsed record.
-    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, listed: bool, counted: &usage::Counted<'b>) -> Result<Read<'b>, Unsure> {
+    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, result_agent: Option<String>, listed: bool, counted: &usage::Counted<'b>) -> Result<Read<'b>, Unsure> {
         let s = |k: K| o.str(k).map(Cow::into_owned);
         let message_id = message.and_then(|m| m.id_of(K::Id));
         let request_id = o.id_of(K::RequestId);
@@ -270,7 +300,7 @@ impl<'b> Read<'b> {
             parent: o.id_of(K::ParentUuid),
             logical_parent: o.id_of(K::LogicalParentUuid),
             tool_use_result: o.has(K::ToolUseResult),
-            result_agent: o.object(K::ToolUseResult)?.and_then(|t| t.str(K::AgentId).map(Cow::into_owned)),
+            result_agent,
             message_id,
             request_id,
             model: message.and_then(|m| m.str(K::Model)).map(Cow::into_owned),

@@ -21,6 +21,7 @@ mod meta;
 mod place;
 mod records;
 mod usage;
+mod walk;
 
 use serde_json::Value;
 
