@@ -55,7 +55,7 @@ pub fn container_end(b: &[u8], open: usize, ends: &ContainerEnds) -> Option<usiz
 /// cursor, not past `open`): a member walk meets the small containers the
 /// table has no end for one after another, and each used to search the
 /// whole table of strings for where to start.
-fn container_end_at(b: &[u8], open: usize, at: &mut EndsCursor<'_>) -> Option<usize> {
+pub fn container_end_at(b: &[u8], open: usize, at: &mut EndsCursor<'_>) -> Option<usize> {
     let mut depth = 0usize;
     let mut i = open;
     loop {

@@ -18,7 +18,7 @@ use std::ops::Range;
 use super::keys::{same_bytes, K};
 use super::look::InBytes;
 use crate::json::ends::EndsCursor;
-use crate::json::read::{string_end, Claimed, Kind, Member};
+use crate::json::read::{container_end_at, string_end, Claimed, Kind, Member};
 use crate::json::scan::skip_ws;
 use crate::json::ContainerEnds;
 
@@ -133,7 +133,7 @@ impl<'a> Walk<'a> {
                     match claimed {
                         Claimed::End(end) => (end, false),
                         Claimed::Broken => return None,
-                        Claimed::Not => (self.at.end_of(start).or_else(|| container_end(b, start, &mut self.at))?, false),
+                        Claimed::Not => (self.at.end_of(start).or_else(|| container_end_at(b, start, &mut self.at))?, false),
                     }
                 }
                 Kind::Bool | Kind::Null => (literal_end(b, start)?, false),
@@ -203,34 +203,6 @@ fn number_end(b: &[u8], start: usize) -> Option<usize> {
     let rest = b.get(start..)?;
     let len = rest.iter().position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')).unwrap_or(rest.len());
     Some(start + len)
-}
-
-/// The end of the object or array at `open` that the split kept no end for
-/// (it is short): brackets counted, strings skipped (through the walk's
-/// cursor for a long one). `json::read`'s own is not public with a cursor.
-fn container_end(b: &[u8], open: usize, at: &mut EndsCursor<'_>) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = open;
-    loop {
-        match *b.get(i)? {
-            b'"' => {
-                i = match at.string_at(i) {
-                    Some((end, _)) => end,
-                    None => string_end(b, i)?.0,
-                };
-                continue;
-            }
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
 }
 
 #[cfg(test)]
