@@ -510,7 +510,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     fn trace(&mut self, items: &[Range<usize>], base: &str) {
         let mut links = Links::default();
         for (i, r) in items.iter().enumerate() {
-            self.event(r.clone(), format!("{base}[{i}]"), &mut links);
+            self.event(r.clone(), crate::json::item_path(base, i), &mut links);
         }
         self.finish_links(links);
     }

@@ -432,7 +432,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         let located: Vec<(Range<usize>, String)> = items
             .iter()
             .enumerate()
-            .map(|(i, r)| (r.clone(), if per_line { base.to_string() } else { format!("{base}[{i}]") }))
+            .map(|(i, r)| (r.clone(), if per_line { base.to_string() } else { crate::json::item_path(base, i) }))
             .collect();
         self.located_events(&located, Vec::new());
     }
