@@ -85,6 +85,15 @@ pub fn string_block16(b: &[u8], at: usize) -> StringBlock {
     }
 }
 
+/// The [`StringBlock`] of the 16 bytes of `chunk` (whose `plain_escapes`
+/// the caller may ignore: unused, it is not computed once inlined): the
+/// string scans' first look at a string that is not near the input's end.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub fn string_chunk16(chunk: &[u8; 16]) -> StringBlock {
+    block16(chunk)
+}
+
 // Per 16 bytes, on both targets: `x ^ 2 <= 0x20` holds exactly for the bytes
 // below 0x20 (xor 2 keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20):
 // one unsigned max (or min) and one compare for both classes.

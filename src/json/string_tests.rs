@@ -96,6 +96,78 @@ fn check_string(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
     want
 }
 
+/// The first windows' shortcuts (`short_plain_end`, `short_plain_end32`,
+/// before the full scans) against the full scans alone: a closing quote at
+/// every place of the first two 16-byte windows and just past them, a backslash (or an escaped quote, or
+/// a run of two), a control byte, a non-ASCII byte or a second quote at
+/// every place before and after it, the input cut at every length.
+#[test]
+fn first_window_shortcut_agrees_with_the_full_scans() {
+    let others: [&[u8]; 7] = [b"\\", b"\\\\", b"\\\"", b"\n", b"\x01", b"\xC3\xA9", b"\""];
+    let (mut taken, mut taken32) = (0, 0);
+    for quote in 0..36 {
+        for other in others {
+            for at in 0..36 {
+                let mut s = b"\"".to_vec();
+                s.extend(std::iter::repeat_n(b'k', quote));
+                s.push(b'"');
+                s.extend_from_slice(b"xyz\"tail of the input\"");
+                // The other bytes replace those at `at`, before or after the quote.
+                let place = 1 + at;
+                if place > s.len() {
+                    continue;
+                }
+                s.splice(place..(place + other.len()).min(s.len()), other.iter().copied());
+                // (From 1: the full scans take the opening quote as read.)
+                for cut in 1..=s.len() {
+                    let b = &s[..cut];
+                    let want = check_string(b, 0);
+                    let (mut full_hazards, mut hazards) = (Vec::new(), Vec::new());
+                    assert_eq!(string_end(b, 0, &mut hazards), string_end_simd(b, 0, &mut full_hazards), "{:?}", String::from_utf8_lossy(b));
+                    assert_eq!(hazards, full_hazards);
+                    if want.is_ok() {
+                        assert_eq!(validated_string_end(b, 0), validated_string_end_simd(b, 0), "{:?}", String::from_utf8_lossy(b));
+                    }
+                    taken += usize::from(short_plain_end(b, 0).is_some());
+                    taken32 += usize::from(short_plain_end32(b, 0).is_some());
+                }
+            }
+        }
+    }
+    // The shortcut did answer for most of these strings when it can (SIMD).
+    assert!(!crate::json::simd::ENABLED || (taken > 10_000 && taken32 > 10_000), "{taken} {taken32}");
+}
+
+/// The shortcut answers only with 16 bytes after the quote, ending at the
+/// first stop when that is a quote.
+#[test]
+fn first_window_shortcut_answers_only_for_a_plain_close() {
+    let at = |s: &[u8]| short_plain_end(s, 0);
+    if crate::json::simd::ENABLED {
+        assert_eq!(at(b"\"key\": 1, \"more\": 2}"), Some(5));
+        assert_eq!(at(b"\"\" and sixteen bytes"), Some(2));
+        assert_eq!(at(b"\"0123456789abcde\"x"), Some(17));
+        // The 16th byte after the quote is the last the window holds.
+        assert_eq!(at(b"\"0123456789abcdef\""), None);
+        assert_eq!(at(b"\"short\""), None, "fewer than 16 bytes after the quote");
+        assert_eq!(at(b"\"a\\\"b\" and more bytes\""), None, "a backslash first");
+        assert_eq!(at(b"\"a\nb\" and more bytes\""), None, "a control byte first");
+        assert_eq!(at(b"\"ab\" then \\ and \x01 later"), Some(4));
+        // Two windows: 32 bytes after the quote, the close in either.
+        let two = |s: &[u8]| short_plain_end32(s, 0);
+        assert_eq!(two(b"\"key\": 1, \"more\": 2, \"rest\": 3, \"end\": 4}"), Some(5));
+        assert_eq!(two(b"\"0123456789abcdef\" then sixteen more"), Some(18));
+        assert_eq!(two(b"\"0123456789abcdef0123456789abcde\"x"), Some(33));
+        assert_eq!(two(b"\"0123456789abcdef0123456789abcdef\""), None);
+        assert_eq!(two(b"\"key\": 1, \"more\": 2}"), None, "fewer than 32 bytes after the quote");
+        assert_eq!(two(b"\"0123456789abcdef\\\"x\" and sixteen more"), None, "a backslash first, second window");
+        assert_eq!(two(b"\"0123456789abcdef\tx\" and sixteen more"), None, "a control byte first, second window");
+        assert_eq!(two(b"\"0123456789a\\bcdef\" and sixteen more"), None, "a backslash in the first window");
+    } else {
+        assert_eq!(at(b"\"key\": 1, \"more\": 2}"), None);
+    }
+}
+
 /// Every byte value at every position of the first blocks of a string (and
 /// around the end of input), after ordinary text and after escapes.
 #[test]
