@@ -180,7 +180,7 @@ impl EndsCursor<'_> {
     pub fn string_at(&mut self, start: usize) -> Option<(usize, bool)> {
         let start = u32::try_from(start).ok()?;
         if self.strings.first().is_some_and(|e| e.0 < start) {
-            self.strings = self.strings.get(self.strings.partition_point(|e| e.0 < start)..).unwrap_or_default();
+            self.strings = self.strings.get(first_not_before(self.strings, |e| e.0 < start)..).unwrap_or_default();
         }
         let (s, end) = *self.strings.first()?;
         (s == start).then_some(((end & !ESCAPED_BIT) as usize, end & ESCAPED_BIT != 0))
@@ -190,10 +190,98 @@ impl EndsCursor<'_> {
     #[inline(always)]
     pub fn end_of(&mut self, start: usize) -> Option<usize> {
         if self.entries.first().is_some_and(|e| e.0 < start) {
-            self.entries = self.entries.get(self.entries.partition_point(|e| e.0 < start)..).unwrap_or_default();
+            self.entries = self.entries.get(first_not_before(self.entries, |e| e.0 < start)..).unwrap_or_default();
         }
         let (s, end) = *self.entries.first()?;
         (s == start).then_some(end)
     }
 }
 
+
+/// How many entries a cursor compares one by one before it searches the
+/// rest: a walk mostly moves past one or two entries (those inside the
+/// value it jumped over), and a binary search over the whole rest of the
+/// table cost ~2 log2(n) comparisons and branches each time.
+const LINEAR_STEPS: usize = 4;
+
+/// The index of the first entry of `table` (sorted) for which `before` is
+/// false: the next [`LINEAR_STEPS`] entries compared in turn, then the rest
+/// searched. The same answer as `table.partition_point(before)`.
+#[inline(always)]
+fn first_not_before<T>(table: &[T], before: impl Fn(&T) -> bool) -> usize {
+    let mut i = 0;
+    while i < LINEAR_STEPS {
+        match table.get(i) {
+            Some(e) if before(e) => i += 1,
+            _ => return i,
+        }
+    }
+    i + table.get(i..).map_or(0, |rest| rest.partition_point(&before))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64), for tables and queries.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// A table of `n` strings and `n` containers at random increasing starts.
+    fn random_table(rng: &mut Rng, n: usize) -> ContainerEnds {
+        let mut table = ContainerEnds::default();
+        let (mut s, mut c) = (0u32, 0usize);
+        for _ in 0..n {
+            s += 1 + rng.below(6) as u32;
+            let end = s + 1 + rng.below(100) as u32;
+            table.strings.push((s, if rng.below(2) == 0 { end } else { end | ESCAPED_BIT }));
+            c += 1 + rng.below(6) as usize;
+            table.entries.push((c, c + 1 + rng.below(100) as usize));
+        }
+        table
+    }
+
+    /// A cursor read forward answers as the table searched whole does, for
+    /// queries that stay put, step to the next entry, or jump past many
+    /// (the linear steps and the search behind them), from any offset.
+    #[test]
+    fn the_cursor_answers_as_the_table() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..400 {
+            let table = random_table(&mut rng, round % 40);
+            let from = rng.below(20) as usize;
+            let mut at = table.cursor_from(from);
+            let mut q = from;
+            while q < 6 * 40 + 120 {
+                assert_eq!(at.string_at(q), table.string_at(q), "string at {q}, round {round}");
+                assert_eq!(at.end_of(q), table.end_of(q), "container at {q}, round {round}");
+                // Mostly small steps, now and then past a dozen entries or more.
+                q += match rng.below(8) {
+                    0 => 0,
+                    1 => 20 + rng.below(60) as usize,
+                    _ => rng.below(5) as usize,
+                };
+            }
+        }
+    }
+
+    /// The linear steps and the search find the same first entry not
+    /// before a key, at every key and for every table length around them.
+    #[test]
+    fn first_not_before_is_partition_point() {
+        for n in 0..(3 * LINEAR_STEPS) {
+            let table: Vec<usize> = (0..n).map(|i| 2 * i + 1).collect();
+            for key in 0..=2 * n + 2 {
+                assert_eq!(first_not_before(&table, |&e| e < key), table.partition_point(|&e| e < key), "n {n}, key {key}");
+            }
+        }
+    }
+}

@@ -535,3 +535,57 @@ fn codex_lines_keep_their_timestamps_and_broken_lines() {
         }
     }
 }
+
+/// `token_count` usage objects with the five counts Codex writes, in its
+/// order (`fast_events::usage_as_written` reads them by comparing each key
+/// where it must stand, in the compacted rollout): every count at every
+/// place not a plain whole number, keys near the names, out of order,
+/// escaped, repeated or followed by another, in `total_token_usage` and
+/// `last_token_usage`.
+#[test]
+fn codex_token_counts_as_codex_writes_them_parse_the_same_both_ways() {
+    const TOTAL: &str = r#""total_token_usage": {"input_tokens": 10, "cached_input_tokens": 5, "output_tokens": 2, "total_tokens": 12}"#;
+    const LAST: &str = r#""last_token_usage": {"input_tokens": 10, "output_tokens": 2}"#;
+    let five = |input: &str, cached: &str, output: &str, reasoning: &str, total: &str| {
+        format!(r#"{{"input_tokens": {input}, "cached_input_tokens": {cached}, "output_tokens": {output}, "reasoning_output_tokens": {reasoning}, "total_tokens": {total}}}"#)
+    };
+    let written = five("10", "5", "2", "1", "12");
+    let mut usages = vec![
+        written.clone(),
+        five("0", "0", "0", "0", "0"),
+        five("10", "5", "2", "1", "0"),
+        five("9999999999999999999", "5", "2", "1", "12"),
+        written.replace("}", r#", "input_tokens": 3}"#),
+        written.replace("}", r#", "cache_read_input_tokens": 7}"#),
+        written.replace("}", r#", "total_tokens": 3}"#),
+        written.replace("{", r#"{"x": 1, "#),
+        written.replace("{", r#"{"input_tokens": 4, "#),
+        written.replace(r#""cached_input_tokens": 5, "output_tokens": 2"#, r#""output_tokens": 2, "cached_input_tokens": 5"#),
+        written.replace("input_tokens\": 10", "input_tokenz\": 10"),
+        written.replace("cached_input_tokens", "cached_input_token"),
+        written.replace("total_tokens", "total_tokens_"),
+        written.replace("reasoning_output_tokens", r"reas\u006fning_output_tokens"),
+        written.replace("\"output_tokens\"", "\"output_token\\u0073\""),
+    ];
+    // Each count in turn not a plain whole number.
+    for bad in ["-1", "null", "5.5", "1e3", "12.0", "\"5\"", "18446744073709551616", "[1]", "{}"] {
+        for at in 0..5 {
+            let mut counts = ["10", "5", "2", "1", "12"];
+            counts[at] = bad;
+            usages.push(five(counts[0], counts[1], counts[2], counts[3], counts[4]));
+        }
+    }
+    let mut edits = Vec::new();
+    for usage in &usages {
+        edits.push((TOTAL.to_string(), format!(r#""total_token_usage": {usage}"#)));
+        edits.push((LAST.to_string(), format!(r#""last_token_usage": {usage}"#)));
+    }
+    let edits: Vec<(&str, &str)> = edits.iter().map(|(from, to)| (from.as_str(), to.as_str())).collect();
+    for edit in &edits {
+        for doc in [codex_rollout(*edit), compact_rollout(*edit)] {
+            same_lines_and_hits(&doc).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+    }
+    edits_parse_the_same(&edits, "codex", codex_rollout);
+    edits_parse_the_same(&edits, "codex", compact_rollout);
+}

@@ -14,9 +14,9 @@
 //! events) was tried and saved nothing: the walk it replaces there is
 //! mostly the values' ends, which both read.
 
-use std::iter::Peekable;
 use std::ops::Range;
 
+use crate::json::ends::EndsCursor;
 use crate::json::read::{self, Kind, Member};
 use crate::json::scan::skip_ws;
 
@@ -24,27 +24,6 @@ use super::fast::Bytes;
 
 /// The keys of a rollout line.
 pub const LINE: &[&[u8]] = &[b"timestamp", b"type", b"payload"];
-
-/// The split's recorded containers read forward, for a pass over the lines
-/// in order: a look-up passes the entries before it once, where
-/// [`crate::json::ContainerEnds::end_of`] searched the whole table each time.
-pub struct Containers<'a> {
-    ahead: Peekable<Box<dyn Iterator<Item = (usize, usize)> + 'a>>,
-}
-
-impl<'a> Containers<'a> {
-    pub fn new(ends: &'a crate::json::ContainerEnds) -> Containers<'a> {
-        let all: Box<dyn Iterator<Item = (usize, usize)> + 'a> = Box::new(ends.iter());
-        Containers { ahead: all.peekable() }
-    }
-
-    /// The recorded end of the container opening at `start`, if any
-    /// (`None` too for a `start` before the last one asked).
-    fn end_of(&mut self, start: usize) -> Option<usize> {
-        while self.ahead.next_if(|e| e.0 < start).is_some() {}
-        self.ahead.peek().filter(|e| e.0 == start).map(|e| e.1)
-    }
-}
 
 /// The bytes of the string value of the first member of the object at
 /// `open` when its key is `type`, both plain; else `None`.
@@ -70,7 +49,7 @@ pub(super) fn leading_type(b: &[u8], open: usize) -> Option<&[u8]> {
 /// The members of the object `value` (its `{` to just past its `}`) into
 /// `out` (cleared first) when its keys are exactly `names`, plain and in
 /// that order; else `None` (`out` then holds anything).
-pub fn members(s: &Bytes<'_, '_>, value: Range<usize>, names: &[&[u8]], at: &mut Containers<'_>, out: &mut Vec<Member>) -> Option<()> {
+pub fn members(s: &Bytes<'_, '_>, value: Range<usize>, names: &[&[u8]], at: &mut EndsCursor<'_>, out: &mut Vec<Member>) -> Option<()> {
     let b = s.b;
     out.clear();
     if b.get(value.start) != Some(&b'{') {
@@ -105,12 +84,12 @@ pub fn members(s: &Bytes<'_, '_>, value: Range<usize>, names: &[&[u8]], at: &mut
 }
 
 /// The end of the value of `kind` at `start`, and whether a string holds
-/// an escape: containers from the split's table (read forward), strings
-/// (a line's are short) scanned.
-fn value_end(s: &Bytes<'_, '_>, start: usize, kind: Kind, at: &mut Containers<'_>) -> Option<(usize, bool)> {
+/// an escape: containers from the split's table (read forward by the
+/// pass's cursor), strings (a line's are short) scanned.
+fn value_end(s: &Bytes<'_, '_>, start: usize, kind: Kind, at: &mut EndsCursor<'_>) -> Option<(usize, bool)> {
     match kind {
         Kind::String => read::string_end(s.b, start),
-        Kind::Object | Kind::Array => Some((at.end_of(start).or_else(|| read::container_end(s.b, start, s.ends))?, false)),
+        Kind::Object | Kind::Array => Some((at.end_of(start).or_else(|| read::container_end_at(s.b, start, at))?, false)),
         _ => Some((super::fast_events::value_end(s, start, kind)?, false)),
     }
 }

@@ -31,6 +31,7 @@ use super::items::{string_output, ShellOutcome};
 use super::reader::MirrorKey;
 use super::RECORD_TYPES;
 use crate::import::Builder;
+use crate::json::ends::EndsCursor;
 use crate::json::fields::{self, Fields};
 use crate::json::read::{self, Kind, Member};
 use crate::json::{scan, ContainerEnds};
@@ -115,7 +116,7 @@ impl Head {
 
 /// The line at `r` as the survey sees it, or `None` (parse it whole); and
 /// its [`Head`] when the second pass can read it fast.
-pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut as_written::Containers<'_>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head>) {
+pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut EndsCursor<'_>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head>) {
     if !s.out.can_defer_metadata(r) {
         return (None, None);
     }

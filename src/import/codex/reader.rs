@@ -173,7 +173,7 @@ fn survey(input: &Input, out: &Builder, records: &[Record], repeats: Option<&[us
     let mut heads = Vec::with_capacity(records.len());
     let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends, repeats };
     // The recorded containers read forward through the pass: the lines come in order.
-    let mut at = super::as_written::Containers::new(&input.split.ends);
+    let mut at = input.split.ends.cursor_from(0);
     for r in records {
         if r.broken {
             heads.push(None);
