@@ -489,3 +489,50 @@ fn claude_code_result_agents_read_on_the_walk_parse_the_same_both_ways() {
     let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (*a, b.as_str())).collect();
     edits_parse_the_same(&edits, "claude-code", |edit| format!("{}\n{sub_agent}", claude_code_session(edit)));
 }
+
+/// A message's `usage` is walked on the message's walk, its keys compared
+/// with those of the usage walked before it (`fast.rs`): the last response's
+/// usage (read: its ids were not counted) edited to differ from the one
+/// before it by a key's byte, the order, the spacing, a repeated key, an
+/// escape, nested objects; a `usage` repeated after the one walked (the last
+/// counts), one before the content, and one in a user's message. Also in
+/// the compact form Claude Code writes.
+#[test]
+fn claude_code_usage_read_on_the_message_walk_parses_the_same_both_ways() {
+    let usage = r#""usage": {"input_tokens": 2, "output_tokens": 4}"#;
+    let mut edits: Vec<(String, String)> = [
+        r#""usage": {"input_tokenz": 2, "output_tokens": 4}"#,
+        r#""usage": {"output_tokens": 4, "input_tokens": 2}"#,
+        r#""usage": { "input_tokens" : 2 ,"output_tokens":4 }"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4, "input_tokens": 6}"#,
+        r#""usage": {"input_t\u006fkens": 2, "output_tokens": 4}"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4, "cache_creation": {"ephemeral_5m_input_tokens": 1}, "server_tool_use": {"web_search_requests": 0}}"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4, "prompt_tokens_details": {"cached_tokens": 3}, "completion_tokens_details": [1]}"#,
+        r#""usage": {}"#,
+        r#""usage": [{"input_tokens": 2, "output_tokens": 4}]"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4}, "usage": {"input_tokens": 7, "output_tokens": 8}"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4}, "usage": null"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4}, "usage": [1]"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4}, "usage": {"input_tokens": 7, "output_t\u006fkens": 8}"#,
+        r#""usage": {"input_tokens": 2, "output_tokens": 4}, "usage": {"input_tokens": 2}"#,
+    ]
+    .iter()
+    .map(|u| (usage.to_string(), u.to_string()))
+    .collect();
+    let done = r#""content": [{"type": "text", "text": "done"}]"#;
+    edits.push((format!("{done}, {usage}"), format!("{usage}, {done}")));
+    edits.push((format!("{done}, {usage}"), format!("{usage}, {done}, \"usage\": {{\"input_tokens\": 5, \"output_tokens\": 6}}")));
+    // A later record of the response counted last (its usage not walked),
+    // but with another `requestId`: its usage counts, found apart.
+    let a3 = r#""requestId": "req_2", "uuid": "a3""#;
+    edits.push((a3.to_string(), r#""requestId": "req_9", "uuid": "a3""#.to_string()));
+    edits.push((a3.to_string(), r#""uuid": "a3""#.to_string()));
+    let a3_usage = r#""service_tier": "standard"}}, "requestId": "req_2", "uuid": "a3""#;
+    edits.push((a3_usage.to_string(), r#""service_tier": "standard", "output_tokens": 9}}, "requestId": "req_9", "uuid": "a3""#.to_string()));
+    let thanks = r#""content": [{"type": "text", "text": "thanks"}]"#;
+    edits.push((thanks.to_string(), format!(r#"{thanks}, "model": "claude", "id": "msg_9", "usage": {{"input_tokens": 2, "output_tokens": 4}}"#)));
+    edits.push((thanks.to_string(), format!(r#"{thanks}, "id": "msg_9", "usage": {{"input_tokens": 2, "output_tokens": 4}}, "usage": {{"input_tokens": 1}}"#)));
+    let edits: Vec<(&str, &str)> = edits.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    edits_parse_the_same(&edits, "claude-code", claude_code_session);
+    edits_parse_the_same(&edits, "claude-code", |edit| claude_code_compact(("", ""), edit));
+}

@@ -94,6 +94,10 @@ pub struct Buffers {
     /// A `toolUseResult` object's members, and their shape.
     result: Vec<Member>,
     result_shape: Shape,
+    /// A message's `usage` members, and their shape (walked apart, a new
+    /// list each, it was a tenth of the reading).
+    usage: Vec<Member>,
+    usage_shape: Shape,
 }
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
@@ -107,9 +111,11 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
     // The record's `message` and `toolUseResult` objects are walked where
     // they stand, on the top level's walk (with their starts, to know them
     // for the last of their keys).
-    let Buffers { top, message: message_list, result: result_list, blocks: block_lists, top_shape, user_message_shape, assistant_message_shape, result_shape } = bufs;
+    let Buffers { top, message: message_list, result: result_list, blocks: block_lists, top_shape, user_message_shape, assistant_message_shape, result_shape, usage: usage_list, usage_shape } = bufs;
     let mut message: Option<(InBytes<'e>, usize)> = None;
     let mut result: Option<(InBytes<'e>, usize)> = None;
+    // The message's `usage` object, walked on the message's walk.
+    let mut usage: Option<(InBytes<'e>, usize)> = None;
     // A message's content list read on the walk when the record's type came first (as Claude Code writes it).
     let mut listed_content: Option<(FastContent, usize)> = None;
     let (members, _) = Walk::new(b, s.ends, open).object(open, top_shape, std::mem::take(top), &mut |w, k, start, so_far| {
@@ -125,7 +131,20 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
             _ => return Claimed::Not,
         };
         let list = found.take().map_or_else(|| std::mem::take(list), |(o, _)| o.into_members());
-        let mut content = |w: &mut Walk<'e>, k: K, start: usize, _: &InBytes<'e>| {
+        let mut content = |w: &mut Walk<'e>, k: K, start: usize, placed: &InBytes<'e>| {
+            // Not the usage of a later record of the response counted last
+            // (its usage is not read; were it, `Look` would find it).
+            let counted_last = || placed.id(K::Id).is_some_and(|id| counted.last_message_is(&id));
+            if k == K::Usage && b.get(start) == Some(&b'{') && !counted_last() {
+                let list = usage.take().map_or_else(|| std::mem::take(&mut *usage_list), |(o, _)| o.into_members());
+                return match w.object(start, usage_shape, list, &mut walk::flat) {
+                    Some((o, end)) => {
+                        usage = Some((o, start));
+                        Claimed::End(end)
+                    }
+                    None => Claimed::Broken,
+                };
+            }
             if k != K::Content || !(user || assistant) {
                 return Claimed::Not;
             }
@@ -183,8 +202,14 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
         },
         _ => return None,
     };
-    let read = Read::of(&members, Some(&message), result_agent.ok()?, listed, counted).ok()?;
+    // The last `usage` when it is the object walked, else as `Look` reads it.
+    let usage_at = message.get(K::Usage).map(|m| m.value.start);
+    let usage = usage.filter(|(_, at)| Some(*at) == usage_at).map(|(o, _)| o);
+    let read = Read::of(&members, Some(&message), usage.as_ref(), result_agent.ok()?, listed, counted).ok()?;
     bufs.message = message.into_members();
+    if let Some(o) = usage {
+        bufs.usage = o.into_members();
+    }
     Some(FastRecord { read, members, content })
 }
 
@@ -211,7 +236,7 @@ fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, result_agent: Resu
             (s.out.json(m.value.clone()), key, agent_call)
         }
     };
-    let read = Read::of(&members, None, result_agent.ok()?, false, counted).ok()?;
+    let read = Read::of(&members, None, None, result_agent.ok()?, false, counted).ok()?;
     Some(FastRecord { read, members, content: FastContent::Progress { data, key, agent_call } })
 }
 

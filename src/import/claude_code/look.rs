@@ -281,15 +281,16 @@ pub struct Read<'b> {
 }
 
 impl<'b> Read<'b> {
-    /// Reads `o` (its `message` object: `message`); `listed` as
+    /// Reads `o` (its `message` object: `message`, whose last `usage` is
+    /// `walked_usage` when the caller found it already); `listed` as
     /// [`usage::claim`] takes it. The usage of a `message.id` + `requestId`
     /// pair `counted` already is not read: it would not count (each later
     /// record of a response repeats it). Never `Unsure` for a parsed record.
-    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, result_agent: Option<String>, listed: bool, counted: &usage::Counted<'b>) -> Result<Read<'b>, Unsure> {
+    pub fn of<L: Look + Ids<'b>>(o: &L, message: Option<&L>, walked_usage: Option<&L>, result_agent: Option<String>, listed: bool, counted: &usage::Counted<'b>) -> Result<Read<'b>, Unsure> {
         let s = |k: K| o.str(k).map(Cow::into_owned);
         let message_id = message.and_then(|m| m.id_of(K::Id));
         let request_id = o.id_of(K::RequestId);
-        let usage = if counted.has(message_id.as_ref(), request_id.as_ref()) { None } else { usage::claim(o, message, listed)? };
+        let usage = if counted.has(message_id.as_ref(), request_id.as_ref()) { None } else { usage::claim(o, message, walked_usage, listed)? };
         Ok(Read {
             kind: match o.bytes(K::Type) {
                 Some(t) => super::RECORD_TYPES.iter().find(|k| k.as_bytes() == &*t).map_or_else(|| Cow::Owned(String::from_utf8_lossy(&t).into_owned()), |k| Cow::Borrowed(*k)),

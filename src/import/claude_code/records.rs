@@ -245,7 +245,7 @@ impl<'r> Reader<'r, '_> {
         };
         let message = o.get("message").and_then(Value::as_object);
         let result_agent = look::result_agent(&&o).unwrap_or_default(); // (never unsure: parsed)
-        let mut read = Read::of(&&o, message.as_ref(), result_agent, usage::content_listed(message), &self.usage).unwrap_or_default();
+        let mut read = Read::of(&&o, message.as_ref(), None, result_agent, usage::content_listed(message), &self.usage).unwrap_or_default();
         let results = message.and_then(|m| m.get("content")).and_then(Value::as_array).is_some_and(|b| b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
         let at = self.node(&mut read, results, state);
         let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());

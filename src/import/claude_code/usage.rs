@@ -15,7 +15,12 @@ use crate::model::{Cost, EventFacts, Usage};
 
 /// The usage pairs (`message.id`, `requestId`) already counted in this input.
 #[derive(Default)]
-pub struct Counted<'b>(super::LookupSet<(Id<'b>, Id<'b>)>);
+pub struct Counted<'b> {
+    pairs: super::LookupSet<(Id<'b>, Id<'b>)>,
+    /// The `message.id` of the pair counted last: the later records of a
+    /// response repeat it, and their usage need not be walked.
+    last_message: Option<Id<'b>>,
+}
 
 /// A counted record's usage, and its cost when it has a `costUSD`.
 pub struct Taken {
@@ -40,9 +45,15 @@ impl<'b> Counted<'b> {
     /// The pair was counted already: a usage with these ids would not count.
     pub fn has(&self, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> bool {
         match (message_id, request_id) {
-            (Some(m), Some(r)) => self.0.contains(&(m.clone(), r.clone())),
+            (Some(m), Some(r)) => self.pairs.contains(&(m.clone(), r.clone())),
             _ => false,
         }
+    }
+
+    /// `message.id` `id` is that of the pair counted last: most likely a
+    /// later record of the response counted (only a hint: [`Counted::has`] decides).
+    pub fn last_message_is(&self, id: &[u8]) -> bool {
+        self.last_message.as_deref() == Some(id)
     }
 
     /// The claimed usage (and cost) when ccusage would count it here: not
@@ -50,23 +61,35 @@ impl<'b> Counted<'b> {
     pub fn take(&mut self, claim: Option<Claim>, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> Option<Taken> {
         let claim = claim?;
         match (message_id, request_id) {
-            (Some(m), Some(r)) => self.0.insert((m.clone(), r.clone())).then_some(claim.taken),
+            (Some(m), Some(r)) => {
+                self.last_message = Some(m.clone());
+                self.pairs.insert((m.clone(), r.clone())).then_some(claim.taken)
+            }
             _ => Some(claim.taken),
         }
     }
 }
 
-/// The usage of record `o` (its `message` object: `message`) ccusage's
+/// The usage of record `o` (its `message` object: `message`, whose last
+/// `usage` object is `walked` when the caller found it already) ccusage's
 /// schema accepts, if any. `listed`: `message.content` is missing or a list
 /// whose blocks are objects with no `text` but a string one
 /// ([`content_listed`]; the fast path knows it from its reading).
-pub fn claim<L: Look>(o: &L, message: Option<&L>, listed: bool) -> Result<Option<Claim>, Unsure> {
+pub fn claim<L: Look>(o: &L, message: Option<&L>, walked: Option<&L>, listed: bool) -> Result<Option<Claim>, Unsure> {
     let Some(message) = message else { return Ok(None) };
-    let Some(usage) = message.object(K::Usage)? else { return Ok(None) };
-    if !accepted(o, message, &usage, listed) {
+    let found;
+    let usage = match walked {
+        Some(usage) => usage,
+        None => {
+            found = message.object(K::Usage)?;
+            let Some(usage) = &found else { return Ok(None) };
+            usage
+        }
+    };
+    if !accepted(o, message, usage, listed) {
         return Ok(None);
     }
-    let Some(usage) = counts(&usage)? else { return Ok(None) };
+    let Some(usage) = counts(usage)? else { return Ok(None) };
     let cost = facts::amount(o.value(K::CostUsd)?.as_ref());
     Ok(Some(Claim { taken: Taken { usage, cost: cost.map(|total| Cost { total, input: None, output: None }) } }))
 }
@@ -192,7 +215,7 @@ mod tests {
             let o = v.as_object().unwrap();
             let m = o.get("message").and_then(Value::as_object);
             let id = |x: Option<&Value>| x.and_then(Value::as_str).map(|s| Id::Owned(s.as_bytes().to_vec()));
-            c.take(claim(&o, m.as_ref(), content_listed(m)).unwrap(), id(m.and_then(|m| m.get("id"))).as_ref(), id(o.get("requestId")).as_ref())
+            c.take(claim(&o, m.as_ref(), None, content_listed(m)).unwrap(), id(m.and_then(|m| m.get("id"))).as_ref(), id(o.get("requestId")).as_ref())
         };
         let mut c = Counted::default();
         assert!(take(&mut c, &rec(json!([{"type": "text", "text": "a"}]))).is_some());
