@@ -16,7 +16,7 @@ use std::ops::Range;
 use crate::json::read;
 use crate::json::scan::{self, Grammar};
 use crate::json::ContainerEnds;
-use super::unescape::{unescape_noting, Escape};
+use super::unescape::{unescape_noting, Checkpoint};
 use super::unescape::decode_literal;
 use crate::json::string::{lossy, unicode_escape};
 
@@ -64,9 +64,9 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
     text.get(..text_end)?;
     text.truncate(text_end);
     text.reserve(tail.len());
-    let mut escapes = Vec::new();
+    let mut checkpoints = Vec::new();
     if raw.escaped {
-        unescape_noting(raw.bytes, raw_end, text, |e| escapes.push(e))?;
+        unescape_noting(raw.bytes, raw_end, text, |c| checkpoints.push(c))?;
     } else {
         text.push_str(&lossy(tail));
     }
@@ -83,7 +83,7 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
             let new = list_items(text.as_bytes(), t);
             text.replace_range(t..t + 1, ",");
             let new = new?;
-            let ends = mapped_offsets(raw.bytes.len(), (raw_end, text_end), &escapes, new.iter().map(|r| r.end));
+            let ends = mapped_offsets(raw, (raw_end, text_end), &checkpoints, new.iter().map(|r| r.end));
             for (n, r) in new.into_iter().enumerate() {
                 let at = ends.as_ref().and_then(|e| e.get(n)).copied().unwrap_or(usize::MAX);
                 items.push((r, at));
@@ -111,25 +111,18 @@ pub fn list_items(b: &[u8], open: usize) -> Option<Vec<Range<usize>>> {
     Some(items)
 }
 
-/// [`raw_offsets`] from the escapes `unescape_noting` noted: for each text
-/// offset of `ends` (ascending, none before `from.1`) the first raw offset
-/// whose decoding stops exactly there; `None` when one falls inside an
-/// escape's character or past the text. `raw_len`: the raw bytes' length.
-fn mapped_offsets(raw_len: usize, from: (usize, usize), escapes: &[Escape], ends: impl Iterator<Item = usize>) -> Option<Vec<usize>> {
+/// [`raw_offsets`], walking each offset's escapes from the last of
+/// `checkpoints` (which `unescape_noting` noted decoding from `from`)
+/// before it, not from `from`: a window's escapes, not the whole tail's.
+fn mapped_offsets(raw: Raw, from: (usize, usize), checkpoints: &[Checkpoint], ends: impl Iterator<Item = usize>) -> Option<Vec<usize>> {
     let mut out = Vec::new();
     for target in ends {
-        // The run of plain bytes that ends at the first escape not before `target`.
-        let k = escapes.partition_point(|e| e.text.0 < target);
-        let (r, d) = match k.checked_sub(1).and_then(|p| escapes.get(p)) {
-            Some(e) => (e.raw.1, e.text.1),
+        let k = checkpoints.partition_point(|c| c.text < target);
+        let start = match k.checked_sub(1).and_then(|p| checkpoints.get(p)) {
+            Some(c) => (c.raw, c.text),
             None => from,
         };
-        let run_end = escapes.get(k).map_or(raw_len, |e| e.raw.0);
-        let at = r.checked_add(target.checked_sub(d)?)?;
-        if at > run_end {
-            return None;
-        }
-        out.push(at);
+        out.extend(raw_offsets(raw, start, std::iter::once(target))?);
     }
     Some(out)
 }
@@ -278,16 +271,22 @@ mod tests {
     /// the offsets mapped from the notes are the ones walking the escapes again gives.
     #[test]
     fn noted_escapes_map_as_the_walk_does() {
-        for s in [r#"[{\"a\":\"\u00e9\ud83d\ude00\n\"},1]"#, r#"ab\"\\\/\b\f\r\t\x\u12\ud800z\ud83d\u0041é\é"#, "plain", r#"end\"#, r#"\"#] {
+        let bases = [r#"[{\"a\":\"\u00e9\ud83d\ude00\n\"},1]"#, r#"ab\"\\\/\b\f\r\t\x\u12\ud800z\ud83d\u0041é"#, "plain", r#"end\"#, r#"\"#];
+        let mut cases: Vec<String> = bases.iter().map(|s| s.to_string()).collect();
+        // Over several windows, escapes at every place of one.
+        for pad in 0..8 {
+            cases.push(format!("{}{}", "x".repeat(pad * 9), bases.get(..2).unwrap().concat().repeat(6)));
+        }
+        for s in &cases {
             let r = raw(s);
-            let (mut text, mut escapes) = (String::new(), Vec::new());
-            unescape_noting(r.bytes, 0, &mut text, |e| escapes.push(e)).unwrap();
+            let (mut text, mut checkpoints) = (String::new(), Vec::new());
+            unescape_noting(r.bytes, 0, &mut text, |c| checkpoints.push(c)).unwrap();
             let mut expected = String::new();
             crate::json::string::unescape_into(r.bytes, &mut expected);
             assert_eq!(text, expected, "{s}");
             for t in 0..=text.len() + 1 {
                 let walked = raw_offsets(r, (0, 0), [t].into_iter());
-                assert_eq!(mapped_offsets(r.bytes.len(), (0, 0), &escapes, [t].into_iter()), walked, "{s} at {t}");
+                assert_eq!(mapped_offsets(r, (0, 0), &checkpoints, [t].into_iter()), walked, "{s} at {t}");
             }
         }
     }

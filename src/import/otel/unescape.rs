@@ -12,44 +12,185 @@ use std::borrow::Cow;
 use crate::json::string::{lossy, unicode_escape};
 use crate::text::{RawText, Text};
 
-/// One escape of a decoded text: where it starts and ends, in the raw
-/// bytes and in the text (a dropped backslash decodes to nothing).
-#[derive(Debug, Clone, Copy)]
-pub struct Escape {
-    pub raw: (usize, usize),
-    pub text: (usize, usize),
+/// A point where decoding is in step: the raw bytes before `raw` decode
+/// to the text before `text` (an offset in the output string).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Checkpoint {
+    pub raw: usize,
+    pub text: usize,
 }
 
 /// Appends `raw[from..]` decoded to `out` exactly as `unescape_into`
-/// decodes it, handing each escape to `note`. `None` when those bytes are
-/// not UTF-8 (`unescape_into` would replace some; the callers then decode
-/// as it does).
-pub fn unescape_noting(raw: &[u8], from: usize, out: &mut String, mut note: impl FnMut(Escape)) -> Option<()> {
-    let text = simdutf8::basic::from_utf8(raw.get(from..)?).ok()?;
-    out.reserve(text.len());
+/// decodes it, handing `note` a [`Checkpoint`] at the start of each
+/// 64-byte window (the first at `from`), in order. `None` when those bytes
+/// are not UTF-8 (`unescape_into` would replace some; the callers then
+/// decode as it does) or hold a backslash before a non-ASCII byte (no JSON
+/// escape: dropping it could join two halves of a broken character).
+///
+/// The text is written into a byte buffer, each run between two escapes
+/// copied as one fixed 32-byte block where it fits (the bytes past the run
+/// are overwritten next), then checked as UTF-8 once: pushing each run
+/// onto the `String` was a `memcpy` call and two boundary checks per
+/// escape, and the texts hold one every dozen bytes or so. A checkpoint
+/// per window, not a note per escape: the callers map a few offsets back.
+pub fn unescape_noting(raw: &[u8], from: usize, out: &mut String, mut note: impl FnMut(Checkpoint)) -> Option<()> {
+    raw.get(from..)?;
+    let base = out.len();
+    SCRATCH.with(|cell| {
+        let mut bytes = cell.take();
+        let decoded = decode_into(raw, from, base, &mut bytes, &mut note).and_then(|len| simdutf8::basic::from_utf8(bytes.get(..len)?).ok());
+        if let Some(text) = decoded {
+            out.push_str(text);
+        }
+        let ok = decoded.is_some();
+        // A scratch grown for one long text is not kept.
+        if bytes.len() <= MAX_KEPT {
+            cell.set(bytes);
+        }
+        ok.then_some(())
+    })
+}
+
+std::thread_local! {
+    /// The buffer [`unescape_noting`] decodes into, kept between calls
+    /// (its bytes are overwritten, never read before they are written).
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The largest scratch buffer kept between calls.
+const MAX_KEPT: usize = 1 << 20;
+
+/// Decodes `raw[from..]` into `bytes` (grown as needed); the decoded
+/// length. `base`: the text offset `from` decodes to, for the checkpoints.
+#[inline(always)]
+fn decode_into(raw: &[u8], from: usize, base: usize, bytes: &mut Vec<u8>, note: &mut impl FnMut(Checkpoint)) -> Option<usize> {
+    let mut buf = Buffer { bytes: std::mem::take(bytes), len: 0 };
+    buf.room(raw.len().saturating_sub(from) + SLACK)?;
     // `pending`: where the bytes not yet copied start (all before it are
-    // in `out`); the escapes found in a window before it were decoded.
+    // in `buf`); the escapes found in a window before it were decoded.
     let mut pending = from;
     let mut window = from;
-    while window < raw.len() {
+    let result = loop {
+        if window >= raw.len() {
+            break buf.copy_run(raw, pending.min(raw.len()), raw.len()).map(|()| buf.len);
+        }
+        note(Checkpoint { raw: pending, text: base + buf.len });
         let mut backslashes = backslashes64(raw, window);
+        let mut failed = false;
         while backslashes != 0 {
             let at = window + backslashes.trailing_zeros() as usize;
             backslashes &= backslashes - 1;
             if at < pending {
                 continue; // a byte of the escape just decoded (`\\`)
             }
-            // A backslash is ASCII: both ends are character boundaries.
-            out.push_str(text.get(pending - from..at - from)?);
-            let at_text = out.len();
-            pending = decode_escape(raw, at, out);
-            note(Escape { raw: (at, pending), text: (at_text, out.len()) });
+            let step = buf.copy_run(raw, pending, at).and_then(|()| buf.decode_escape(raw, at));
+            match step {
+                Some(next) => pending = next,
+                None => {
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if failed {
+            break None;
         }
         window = (window + 64).max(pending);
-    }
-    out.push_str(text.get(pending.min(raw.len()) - from..)?);
-    Some(())
+    };
+    *bytes = buf.bytes;
+    result
 }
+
+/// Room a [`Buffer`] keeps past its text: one block's copy may write a
+/// whole block whatever the run's length.
+const SLACK: usize = 32;
+
+/// The decoded bytes so far (`bytes[..len]`), with room after them.
+struct Buffer {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl Buffer {
+    /// Room for `n` more bytes past `len` (an invalid `\u` escape decodes
+    /// to more bytes than it takes).
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> Option<&mut [u8]> {
+        if self.bytes.len() < self.len + n {
+            let grown = (self.len + n).max(self.bytes.len() + self.bytes.len() / 2);
+            self.bytes.resize(grown, 0);
+        }
+        self.bytes.get_mut(self.len..self.len + n)
+    }
+
+    /// Appends `raw[from..to]`, a run without escapes.
+    #[inline(always)]
+    fn copy_run(&mut self, raw: &[u8], from: usize, to: usize) -> Option<()> {
+        let n = to.checked_sub(from)?;
+        // One fixed-size block when the raw bytes reach that far; the
+        // bytes copied past the run are overwritten (or cut) later.
+        if n <= 16 {
+            if let Some(src) = raw.get(from..from + 16) {
+                self.room(16)?.copy_from_slice(src);
+                self.len += n;
+                return Some(());
+            }
+        } else if n <= 32 {
+            if let Some(src) = raw.get(from..from + 32) {
+                self.room(32)?.copy_from_slice(src);
+                self.len += n;
+                return Some(());
+            }
+        }
+        self.room(n)?.copy_from_slice(raw.get(from..to)?);
+        self.len += n;
+        Some(())
+    }
+
+    /// Decodes the escape whose backslash is at `at` as `unescape_into`
+    /// does; the offset past it. `None` for a backslash before a
+    /// non-ASCII byte.
+    #[inline(always)]
+    fn decode_escape(&mut self, raw: &[u8], at: usize) -> Option<usize> {
+        match raw.get(at + 1) {
+            Some(b'u') => {
+                let (c, used) = unicode_escape(raw, at);
+                let n = c.len_utf8();
+                c.encode_utf8(self.room(n)?);
+                self.len += n;
+                Some(at + used)
+            }
+            Some(&c) if c.is_ascii() => {
+                *self.room(1)?.first_mut()? = ESCAPED.get(usize::from(c)).copied()?;
+                self.len += 1;
+                Some(at + 2)
+            }
+            Some(_) => None,
+            // A last lone backslash is dropped.
+            None => Some(at + 1),
+        }
+    }
+}
+
+/// The byte an ASCII byte after a backslash decodes to: `n`, `t`, `r`,
+/// `b`, `f` their control characters, any other itself (`\"`, `\\`, `\/`,
+/// and the bytes no escape starts with, as `unescape_into` keeps them).
+/// Indexing in a constant initializer cannot panic at run time.
+#[allow(clippy::indexing_slicing)]
+static ESCAPED: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = c as u8;
+        c += 1;
+    }
+    t[b'n' as usize] = b'\n';
+    t[b't' as usize] = b'\t';
+    t[b'r' as usize] = b'\r';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0c;
+    t
+};
 
 /// `raw` decoded as `json::string::decode_literal` decodes it (escaped).
 pub fn decoded(raw: &[u8]) -> String {
@@ -75,33 +216,6 @@ pub fn text_decoded(t: &Text) -> Cow<'_, str> {
     match t.raw() {
         RawText::Source { bytes, escaped } => decode_literal(bytes, escaped),
         _ => t.decoded(),
-    }
-}
-
-/// Decodes the escape whose backslash is at `at` onto `out` as
-/// `unescape_into` does; the offset past it.
-#[inline(always)]
-fn decode_escape(raw: &[u8], at: usize, out: &mut String) -> usize {
-    match raw.get(at + 1) {
-        Some(b'u') => {
-            let (c, used) = unicode_escape(raw, at);
-            out.push(c);
-            at + used
-        }
-        Some(c) if c.is_ascii() => {
-            out.push(match c {
-                b'n' => '\n',
-                b't' => '\t',
-                b'r' => '\r',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                other => char::from(*other),
-            });
-            at + 2
-        }
-        // A backslash before a non-ASCII character is dropped; so is a
-        // last lone backslash.
-        _ => at + 1,
     }
 }
 
@@ -138,32 +252,67 @@ mod tests {
         }
         cases.push(r#"\\"#.repeat(100));
         cases.push(format!("{}\\", "é".repeat(40)));
+        // Invalid `\u` escapes decode longer than they are written: the buffer grows.
+        cases.push(r#"\u"#.repeat(100));
+        cases.push(format!("{}{}", "x".repeat(70), r#"\u1"#.repeat(40)));
+        // Runs of every length around the block sizes, between escapes and at the end.
+        for run in 0..=70 {
+            let plain = "ab".repeat(run).get(..run).unwrap_or_default().to_string();
+            cases.push(format!(r#"{plain}\n{plain}\"{plain}"#));
+            cases.push(format!(r#"\t{plain}"#));
+            cases.push(format!("é{plain}\\u00e9{plain}😀"));
+        }
         for s in &cases {
             let raw = s.as_bytes();
             let mut expected = String::new();
             crate::json::string::unescape_into(raw, &mut expected);
-            let (mut got, mut escapes) = (String::from("head"), Vec::new());
-            unescape_noting(raw, 0, &mut got, |e| escapes.push(e)).unwrap();
-            assert_eq!(got.strip_prefix("head"), Some(expected.as_str()), "{s}");
             assert_eq!(decoded(raw), expected, "{s}");
-            let mut last = (0, 4);
-            for e in &escapes {
-                assert_eq!(raw.get(e.raw.0), Some(&b'\\'), "{s}");
-                // The plain bytes between two escapes are copied as they are.
-                assert_eq!(e.raw.0 - last.0, e.text.0 - last.1, "{s}");
-                last = (e.raw.1, e.text.1);
+            let (mut got, mut checkpoints) = (String::from("head"), Vec::new());
+            let noted = unescape_noting(raw, 0, &mut got, |c| checkpoints.push(c));
+            assert_eq!(noted.is_none(), drops_a_backslash(raw), "{s}");
+            if noted.is_none() {
+                continue;
             }
-            assert_eq!(raw.len() - last.0, got.len() - last.1, "{s}");
+            assert_eq!(got.strip_prefix("head"), Some(expected.as_str()), "{s}");
+            // Each checkpoint is in step: the bytes before it decode to the text before it.
+            assert_eq!(checkpoints.first(), (!raw.is_empty()).then_some(&Checkpoint { raw: 0, text: 4 }), "{s}");
+            for c in &checkpoints {
+                let mut before = String::new();
+                crate::json::string::unescape_into(raw.get(..c.raw).unwrap(), &mut before);
+                assert_eq!(got.get(4..c.text), Some(before.as_str()), "{s} at {c:?}");
+            }
             // From an offset on: the same text as decoding that rest.
             if let Some(cut) = (1..raw.len()).find(|&c| raw.get(c) == Some(&b'x') && raw.get(c - 1) != Some(&b'\\')) {
                 let mut tail = String::new();
-                unescape_noting(raw, cut, &mut tail, |_| {}).unwrap();
+                let rest_raw = raw.get(cut..).unwrap();
+                let noted = unescape_noting(raw, cut, &mut tail, |_| {});
+                assert_eq!(noted.is_none(), drops_a_backslash(rest_raw), "{s} from {cut}");
                 let mut rest = String::new();
-                crate::json::string::unescape_into(raw.get(cut..).unwrap(), &mut rest);
-                assert_eq!(tail, rest, "{s} from {cut}");
+                crate::json::string::unescape_into(rest_raw, &mut rest);
+                if noted.is_some() {
+                    assert_eq!(tail, rest, "{s} from {cut}");
+                }
             }
         }
+        // Dropping the backslash would join the halves of a broken `é`:
+        // decoded as `unescape_into` decodes it (each half replaced).
+        assert_eq!(unescape_noting(b"\xc3\\\xa9", 0, &mut String::new(), |_| {}), None);
+        assert_eq!(decoded(b"\xc3\\\xa9"), "\u{fffd}\u{fffd}");
         assert_eq!(unescape_noting(b"a\xffb", 0, &mut String::new(), |_| {}), None);
         assert_eq!(decoded(b"\\n\xff"), "\n\u{fffd}");
+    }
+
+    /// Whether decoding `raw` meets a backslash before a non-ASCII byte.
+    fn drops_a_backslash(raw: &[u8]) -> bool {
+        let mut i = 0;
+        while let Some(&c) = raw.get(i) {
+            i += match (c, raw.get(i + 1)) {
+                (b'\\', Some(b'u')) => unicode_escape(raw, i).1,
+                (b'\\', Some(n)) if !n.is_ascii() => return true,
+                (b'\\', _) => 2,
+                _ => 1,
+            };
+        }
+        false
     }
 }
