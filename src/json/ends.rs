@@ -146,6 +146,18 @@ impl ContainerEnds {
         }
     }
 
+    /// How much is recorded: a mark to go back to ([`ContainerEnds::rollback`]).
+    pub(super) fn mark(&self) -> (usize, usize) {
+        (self.entries.len(), self.strings.len())
+    }
+
+    /// Forgets what was recorded after `mark` (a JSON Lines value scanned
+    /// again, alone on its line).
+    pub(super) fn rollback(&mut self, mark: (usize, usize)) {
+        self.entries.truncate(mark.0);
+        self.strings.truncate(mark.1);
+    }
+
     /// `(start, end)` of every recorded container, by start.
     pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.entries.iter().copied()

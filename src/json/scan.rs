@@ -38,6 +38,20 @@ pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// [`skip_ws`], or in a JSON Lines scan (`LINE`) the whitespace but a
+/// newline, which ends the line: a value scanned so stops at its line's end
+/// without the line's end being looked for first.
+#[inline(always)]
+fn skip_space<const LINE: bool>(b: &[u8], mut i: usize) -> usize {
+    if !LINE {
+        return skip_ws(b, i);
+    }
+    while let Some(b' ' | b'\t' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
 /// Describes the byte at `i` for an error message: "`}`", "end of input", …
 pub fn describe(b: &[u8], i: usize) -> String {
     match b.get(i) {
@@ -178,12 +192,12 @@ enum Frame {
 /// Scans one value starting at `start` (after optional whitespace); returns
 /// the offset just past it.
 pub fn scan_value(b: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    scan(b, start, None, &mut Vec::new(), None, Grammar::Strict)
+    scan::<false>(b, start, None, &mut Vec::new(), None, Grammar::Strict)
 }
 
 /// [`scan_value`] in `grammar`.
 pub fn scan_value_in(b: &[u8], start: usize, grammar: Grammar) -> Result<usize, SyntaxError> {
-    scan(b, start, None, &mut Vec::new(), None, grammar)
+    scan::<false>(b, start, None, &mut Vec::new(), None, grammar)
 }
 
 /// [`scan_value`], appending to `hazards` the offsets where serde_json would
@@ -191,7 +205,7 @@ pub fn scan_value_in(b: &[u8], start: usize, grammar: Grammar) -> Result<usize, 
 /// `hazards`): for JSON found somewhere other than the split's values, such
 /// as a document encoded in a string.
 pub fn scan_value_hazards(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<usize, SyntaxError> {
-    scan(b, start, None, hazards, None, Grammar::Strict)
+    scan::<false>(b, start, None, hazards, None, Grammar::Strict)
 }
 
 /// [`scan_value`], recording in `ends` where its containers end (see
@@ -209,9 +223,35 @@ pub fn scan_value_recording(
     hazards: &mut Vec<usize>,
     repeats: &mut Vec<usize>,
 ) -> Result<usize, SyntaxError> {
+    scan_recording::<false>(b, start, ends, hazards, repeats)
+}
+
+/// [`scan_value_recording`] for a JSON Lines value: a newline is not
+/// whitespace, so the scan fails at the first newline outside a string (a
+/// string cannot hold one either) and never reads past its line. What it
+/// accepts, it accepts exactly as a scan of the line alone would; its
+/// errors are not those (the split scans a failed line again, alone).
+pub fn scan_line_value_recording(
+    b: &[u8],
+    start: usize,
+    ends: &mut ContainerEnds,
+    hazards: &mut Vec<usize>,
+    repeats: &mut Vec<usize>,
+) -> Result<usize, SyntaxError> {
+    scan_recording::<true>(b, start, ends, hazards, repeats)
+}
+
+#[inline(always)]
+fn scan_recording<const LINE: bool>(
+    b: &[u8],
+    start: usize,
+    ends: &mut ContainerEnds,
+    hazards: &mut Vec<usize>,
+    repeats: &mut Vec<usize>,
+) -> Result<usize, SyntaxError> {
     let from = ends.slots();
     let grammar = ends.grammar();
-    let result = scan(b, start, Some(&mut *ends), hazards, Some(repeats), grammar);
+    let result = scan::<LINE>(b, start, Some(&mut *ends), hazards, Some(repeats), grammar);
     if result.is_err() {
         ends.drop_open_slots(from);
     }
@@ -245,7 +285,7 @@ fn take_slot(ends: Option<&mut ContainerEnds>, depth: usize, open: usize) -> usi
 ///
 /// With `repeats`, the keys of the open objects are kept (as [`Key`]s;
 /// each frame knows where its own start) and checked as each object closes.
-fn scan(
+fn scan<const LINE: bool>(
     b: &[u8],
     start: usize,
     mut ends: Option<&mut ContainerEnds>,
@@ -254,7 +294,7 @@ fn scan(
     grammar: Grammar,
 ) -> Result<usize, SyntaxError> {
     // (kind, where it opened, where its keys start in `keys`, its slot in `ends`)
-    let mut i = skip_ws(b, start);
+    let mut i = skip_space::<LINE>(b, start);
     // A container gets room for a record's usual depth and keys from the
     // start: grown from nothing, the two lists' reallocations were 3% of a
     // Claude Code parse (one scan per JSON Lines record). A scalar gets none.
@@ -272,13 +312,13 @@ fn scan(
                 if stack.len() + 1 == SERDE_DEPTH_LIMIT {
                     hazards.push(open);
                 }
-                i = skip_ws(b, i + 1);
+                i = skip_space::<LINE>(b, i + 1);
                 if b.get(i) == Some(&b'}') {
                     i += 1;
                 } else {
                     let key = i;
                     let (key_end, escaped);
-                    (key_end, escaped, i) = member_key(b, i, hazards)?;
+                    (key_end, escaped, i) = member_key::<LINE>(b, i, hazards)?;
                     if is_number_key(b, key..key_end) {
                         // After the depth hazard at the same offset, if any: stays sorted.
                         if hazards.last() != Some(&open) {
@@ -298,7 +338,7 @@ fn scan(
                 if stack.len() + 1 == SERDE_DEPTH_LIMIT {
                     hazards.push(open);
                 }
-                i = skip_ws(b, i + 1);
+                i = skip_space::<LINE>(b, i + 1);
                 if b.get(i) == Some(&b']') {
                     i += 1;
                 } else {
@@ -330,14 +370,14 @@ fn scan(
             let Some((top, open, own_keys, slot)) = stack.last().copied() else {
                 return Ok(i);
             };
-            i = skip_ws(b, i);
+            i = skip_space::<LINE>(b, i);
             match (top, b.get(i)) {
                 (_, Some(b',')) => {
-                    i = skip_ws(b, i + 1);
+                    i = skip_space::<LINE>(b, i + 1);
                     if top == Frame::Object {
                         let key = i;
                         let (key_end, escaped);
-                        (key_end, escaped, i) = member_key(b, i, hazards)?;
+                        (key_end, escaped, i) = member_key::<LINE>(b, i, hazards)?;
                         if track_keys {
                             keys.push(Key { start: key, end: key_end, escaped });
                         }
@@ -411,16 +451,16 @@ pub fn value_end(b: &[u8], start: usize, ends: &ContainerEnds) -> Result<usize, 
 /// Inlined: once the string scan's first window ends most keys inline, the
 /// call itself was most of a key's cost (a third of the split's calls).
 #[inline(always)]
-fn member_key(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool, usize), SyntaxError> {
+fn member_key<const LINE: bool>(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool, usize), SyntaxError> {
     if b.get(i) != Some(&b'"') {
         return Err(expected_key(b, i));
     }
     let (end, escaped) = string_end(b, i, hazards)?;
-    let colon = skip_ws(b, end);
+    let colon = skip_space::<LINE>(b, end);
     if b.get(colon) != Some(&b':') {
         return Err(expected_colon(b, colon));
     }
-    Ok((end, escaped, skip_ws(b, colon + 1)))
+    Ok((end, escaped, skip_space::<LINE>(b, colon + 1)))
 }
 
 /// [`member_key`]'s errors, out of line (it is inlined where the scan meets a key).
@@ -513,7 +553,7 @@ pub fn object_members_in(b: &[u8], open: usize, ends: &ContainerEnds) -> Result<
     }
     loop {
         let key_start = i;
-        let value_start = member_key(b, key_start, &mut Vec::new())?.2;
+        let value_start = member_key::<false>(b, key_start, &mut Vec::new())?.2;
         let key_end = scan_string(b, key_start)?;
         let key = decode_key(b, key_start..key_end);
         let value_end = value_end(b, value_start, ends)?;
