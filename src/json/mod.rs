@@ -175,7 +175,7 @@ fn split_counted(b: &[u8], start: usize, grammar: Grammar, lines: LinesBefore) -
         return out;
     }
     // (When this turns out to be JSON Lines, `split_lines` starts a new table.)
-    match scan::scan_value_recording(b, first, &mut out.ends, &mut out.hazards, &mut out.repeats) {
+    match scan::scan_value_recording::<false>(b, first, &mut out.ends, &mut out.hazards, &mut out.repeats) {
         Ok(end) => {
             let rest = scan::skip_ws(b, end);
             if rest >= b.len() {
@@ -268,7 +268,7 @@ fn split_lines_in<const WHOLE_LINES: bool>(b: &[u8], start: usize, grammar: Gram
         let s = skip_line_space(b, i);
         let mark = (out.ends.mark(), out.hazards.len(), out.repeats.len());
         if let (true, Some(b'{' | b'[' | b'"')) = (WHOLE_LINES, b.get(s)) {
-            if let Ok(v_end) = scan::scan_line_value_recording(b, s, &mut out.ends, &mut out.hazards, &mut out.repeats) {
+            if let Ok(v_end) = scan::scan_value_recording::<true>(b, s, &mut out.ends, &mut out.hazards, &mut out.repeats) {
                 let after = skip_line_space(b, v_end);
                 if matches!(b.get(after), None | Some(b'\n')) {
                     out.values.push(TopValue { range: s..v_end, line: line_no });
@@ -288,7 +288,7 @@ fn split_lines_in<const WHOLE_LINES: bool>(b: &[u8], start: usize, grammar: Gram
         let line = b.get(..end).unwrap_or(&[]);
         let s = scan::skip_ws(line, i);
         if s < end {
-            match scan::scan_value_recording(line, s, &mut out.ends, &mut out.hazards, &mut out.repeats) {
+            match scan::scan_value_recording::<false>(line, s, &mut out.ends, &mut out.hazards, &mut out.repeats) {
                 Ok(v_end) => {
                     let after = scan::skip_ws(line, v_end);
                     if after >= end {

@@ -252,7 +252,7 @@ mod tests {
         );
         let b = doc.as_bytes();
         let mut ends = ContainerEnds::default();
-        scan::scan_value_recording(b, 0, &mut ends, &mut Vec::new(), &mut Vec::new()).unwrap();
+        scan::scan_value_recording::<false>(b, 0, &mut ends, &mut Vec::new(), &mut Vec::new()).unwrap();
         for table in [&ends, &NO_ENDS] {
             let mut m = Vec::new();
             assert_eq!(members(b, 0, table, &mut m), Some(b.len()));

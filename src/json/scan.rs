@@ -216,33 +216,13 @@ pub fn scan_value_hazards(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> R
 /// stays recorded. `ends` and `hazards` must hold only entries before
 /// `start`; `hazards` stays sorted. The grammar is the table's
 /// ([`ContainerEnds::grammar`]).
-pub fn scan_value_recording(
-    b: &[u8],
-    start: usize,
-    ends: &mut ContainerEnds,
-    hazards: &mut Vec<usize>,
-    repeats: &mut Vec<usize>,
-) -> Result<usize, SyntaxError> {
-    scan_recording::<false>(b, start, ends, hazards, repeats)
-}
-
-/// [`scan_value_recording`] for a JSON Lines value: a newline is not
-/// whitespace, so the scan fails at the first newline outside a string (a
-/// string cannot hold one either) and never reads past its line. What it
-/// accepts, it accepts exactly as a scan of the line alone would; its
-/// errors are not those (the split scans a failed line again, alone).
-pub fn scan_line_value_recording(
-    b: &[u8],
-    start: usize,
-    ends: &mut ContainerEnds,
-    hazards: &mut Vec<usize>,
-    repeats: &mut Vec<usize>,
-) -> Result<usize, SyntaxError> {
-    scan_recording::<true>(b, start, ends, hazards, repeats)
-}
-
-#[inline(always)]
-fn scan_recording<const LINE: bool>(
+///
+/// With `LINE` (a JSON Lines value), a newline is not whitespace: the scan
+/// fails at the first newline outside a string (a string cannot hold one
+/// either) and never reads past its line. What it accepts, it accepts
+/// exactly as a scan of the line alone would; its errors are not those (the
+/// split scans a failed line again, alone).
+pub fn scan_value_recording<const LINE: bool>(
     b: &[u8],
     start: usize,
     ends: &mut ContainerEnds,

@@ -63,7 +63,7 @@ fn recorded_container_ends_are_where_the_scanner_ends_them() {
     );
     let doc = doc.as_bytes();
     let mut ends = ContainerEnds::default();
-    assert_eq!(scan_value_recording(doc, 0, &mut ends, &mut Vec::new(), &mut Vec::new()), scan_value(doc, 0));
+    assert_eq!(scan_value_recording::<false>(doc, 0, &mut ends, &mut Vec::new(), &mut Vec::new()), scan_value(doc, 0));
     let entries: Vec<_> = ends.iter().collect();
     assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "sorted by start: {entries:?}");
     for (start, end) in &entries {
@@ -106,7 +106,7 @@ fn a_syntax_error_keeps_only_the_containers_completed_before_it() {
     let doc = format!(r#"[{{"a": [1, "{p}"]}}, {{"b": [3, "{p}", oops]}}, ["{p}"]]"#);
     let doc = doc.as_bytes();
     let mut ends = ContainerEnds::default();
-    let e = scan_value_recording(doc, 0, &mut ends, &mut Vec::new(), &mut Vec::new()).unwrap_err();
+    let e = scan_value_recording::<false>(doc, 0, &mut ends, &mut Vec::new(), &mut Vec::new()).unwrap_err();
     assert_eq!(e, scan_value(doc, 0).unwrap_err());
     let kept: Vec<String> = ends.iter().map(|(s, e)| String::from_utf8_lossy(&doc[s..e]).chars().take(7).collect()).collect();
     assert_eq!(kept, vec![r#"{"a": ["#, r#"[1, "pp"#]);

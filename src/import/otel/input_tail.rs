@@ -102,7 +102,7 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
 pub fn list_items(b: &[u8], open: usize) -> Option<Vec<Range<usize>>> {
     let mut ends = ContainerEnds::empty(Grammar::Strict);
     let (mut hazards, mut repeats) = (Vec::new(), Vec::new());
-    let end = scan::scan_value_recording(b, open, &mut ends, &mut hazards, &mut repeats).ok()?;
+    let end = scan::scan_value_recording::<false>(b, open, &mut ends, &mut hazards, &mut repeats).ok()?;
     if !hazards.is_empty() || scan::skip_ws(b, end) != b.len() {
         return None;
     }
