@@ -431,6 +431,44 @@ pub fn already_shown_after<M: Fingerprint>(shown: &mut std::collections::HashSet
     (known, hashes)
 }
 
+/// A member of a parsed object found by comparing its keys in turn, not by
+/// serde_json's map lookup (which hashes the key with SipHash, ~270
+/// instructions): the runs, observations and messages these readers look
+/// into hold a few dozen members, and a scan of them costs less than one
+/// hash. The keys of a `Map` are unique, so the member found is the same.
+pub trait Field {
+    fn field(&self, k: &str) -> Option<&Value>;
+
+    fn has_field(&self, k: &str) -> bool {
+        self.field(k).is_some()
+    }
+}
+
+/// Past this many members a scan of the keys costs more than a hash.
+const FIELD_SCAN_MAX: usize = 32;
+
+impl Field for Map<String, Value> {
+    #[inline]
+    fn field(&self, k: &str) -> Option<&Value> {
+        if self.len() > FIELD_SCAN_MAX {
+            return self.get(k);
+        }
+        self.iter().find_map(|(key, v)| (key == k).then_some(v))
+    }
+}
+
+impl Field for Value {
+    /// An object's member, as `Value::get` with a key finds it (`None` for
+    /// anything else).
+    #[inline]
+    fn field(&self, k: &str) -> Option<&Value> {
+        match self {
+            Value::Object(o) => o.field(k),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,5 +490,24 @@ mod tests {
         assert_eq!((m[0].role.as_str(), m[1].role.as_str(), m[1].calls.len()), ("user", "assistant", 1));
         assert!(messages(&json!({"query": "x"}), "user").is_none());
         assert!(messages(&json!([{"text": "no role"}]), "user").is_none());
+    }
+
+    #[test]
+    fn a_field_is_the_member_get_finds() {
+        let mut big = Map::new();
+        for i in 0..40 {
+            big.insert(format!("k{i}"), json!(i));
+        }
+        let small = json!({"id": "a", "ids": 1, "i": 2, "": 3, "name": null, "nam": 4, "é": 5});
+        for o in [small.as_object().unwrap(), &big] {
+            for k in ["id", "ids", "i", "", "name", "nam", "na", "names", "é", "e", "k0", "k39", "k40", "k3"] {
+                assert_eq!(o.field(k), o.get(k), "{k}");
+                assert_eq!(o.has_field(k), o.contains_key(k), "{k}");
+                assert_eq!(Value::Object(o.clone()).field(k), o.get(k), "{k}");
+            }
+        }
+        for v in [json!(null), json!("id"), json!([1, 2]), json!(1)] {
+            assert_eq!(v.field("id"), v.get("id"));
+        }
     }
 }

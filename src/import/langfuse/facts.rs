@@ -3,6 +3,7 @@
 //! `completionTokens` / `totalTokens`), the model, and the duration
 //! (`endTime` − `startTime`), and the cost Langfuse reports (see [`cost`]).
 
+use crate::import::chat::Field;
 use serde_json::{Map, Value};
 
 use crate::analysis::time::{parse_instant, Instant};
@@ -29,7 +30,7 @@ fn count(v: Option<&Value>) -> Option<u64> {
 /// `cache_creation_input_tokens`, `output_reasoning`,
 /// `output_reasoning_tokens`, `completion_details.reasoning`).
 pub fn usage_details(d: &Map<String, Value>) -> Option<Usage> {
-    let first = |keys: &[&str]| keys.iter().find_map(|k| count(d.get(*k)));
+    let first = |keys: &[&str]| keys.iter().find_map(|k| count(d.field(k)));
     let input = first(&["input", "promptTokens"]);
     let output = first(&["output", "completionTokens"]);
     let cache_read = first(&["input_cache_read", "input_cached_tokens", "cache_read_input_tokens", "prompt_details.cache_read"]);
@@ -59,37 +60,37 @@ pub fn usage_details(d: &Map<String, Value>) -> Option<Usage> {
 /// `outputCost` / `totalCost` (the export writes them as sums of
 /// `costDetails`, 0 for an empty one: an empty `costDetails` is no cost).
 pub fn cost(o: &Map<String, Value>) -> Option<Cost> {
-    let from = |m: &Map<String, Value>, total: &str, input: &str, output: &str| Cost::from_parts(amount(m.get(total)), amount(m.get(input)), amount(m.get(output)), &[]);
-    let details = o.get("costDetails").and_then(Value::as_object);
+    let from = |m: &Map<String, Value>, total: &str, input: &str, output: &str| Cost::from_parts(amount(m.field(total)), amount(m.field(input)), amount(m.field(output)), &[]);
+    let details = o.field("costDetails").and_then(Value::as_object);
     let others: Vec<f64> = details.into_iter().flatten().filter(|(k, _)| !matches!(k.as_str(), "total" | "input" | "output")).filter_map(|(_, v)| amount(Some(v))).collect();
     details
-        .and_then(|d| Cost::from_parts(amount(d.get("total")), amount(d.get("input")), amount(d.get("output")), &others))
+        .and_then(|d| Cost::from_parts(amount(d.field("total")), amount(d.field("input")), amount(d.field("output")), &others))
         .or_else(|| from(o, "calculatedTotalCost", "calculatedInputCost", "calculatedOutputCost"))
-        .or_else(|| o.get("usage").and_then(Value::as_object).and_then(|u| from(u, "totalCost", "inputCost", "outputCost")))
-        .or_else(|| if o.contains_key("costDetails") { None } else { from(o, "totalCost", "inputCost", "outputCost") })
+        .or_else(|| o.field("usage").and_then(Value::as_object).and_then(|u| from(u, "totalCost", "inputCost", "outputCost")))
+        .or_else(|| if o.has_field("costDetails") { None } else { from(o, "totalCost", "inputCost", "outputCost") })
 }
 
 pub fn observation(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
     // The first source that has a count key at all (an unreadable count
     // there is 0, not a reason to read the deprecated fields).
-    let has_counts = |m: &Map<String, Value>| ["input", "output", "total"].iter().any(|k| m.contains_key(*k));
-    let details = o.get("usageDetails").and_then(Value::as_object);
-    let legacy = o.get("usage").and_then(Value::as_object);
+    let has_counts = |m: &Map<String, Value>| ["input", "output", "total"].iter().any(|k| m.has_field(k));
+    let details = o.field("usageDetails").and_then(Value::as_object);
+    let legacy = o.field("usage").and_then(Value::as_object);
     let usage = match (details, legacy) {
         (Some(d), _) if has_counts(d) => usage_details(d),
         (_, Some(u)) if has_counts(u) => usage_details(u),
         _ => {
-            let flat: Map<String, Value> = ["promptTokens", "completionTokens", "totalTokens"].iter().filter_map(|k| o.get(*k).map(|v| (k.to_string(), v.clone()))).collect();
+            let flat: Map<String, Value> = ["promptTokens", "completionTokens", "totalTokens"].iter().filter_map(|k| o.field(k).map(|v| (k.to_string(), v.clone()))).collect();
             usage_details(&flat).or_else(|| details.and_then(usage_details))
         }
     };
-    let start = instant(o.get("startTime"));
-    let end = instant(o.get("endTime"));
+    let start = instant(o.field("startTime"));
+    let end = instant(o.field("endTime"));
     let duration_ms = match (start, end) {
         (Some(s), Some(e)) if e >= s => Some(e.millis() - s.millis()),
         _ => None,
     };
-    let model = o.get("model").and_then(Value::as_str).filter(|m| !m.is_empty()).map(str::to_string);
+    let model = o.field("model").and_then(Value::as_str).filter(|m| !m.is_empty()).map(str::to_string);
     let facts = EventFacts { usage, cost: cost(o), duration_ms, model, handoff: None };
     (facts != EventFacts::default()).then(|| Box::new(facts))
 }

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use crate::import::chat::Field;
 use serde_json::{Map, Value};
 
 use super::generations::{self, Left};
@@ -42,7 +43,7 @@ pub struct Obs {
 
 impl Obs {
     pub fn str_field(&self, k: &str) -> &str {
-        self.o.get(k).and_then(Value::as_str).unwrap_or("")
+        self.o.field(k).and_then(Value::as_str).unwrap_or("")
     }
 }
 
@@ -65,24 +66,24 @@ pub const OBSERVATION_TYPES: [&str; 10] = ["SPAN", "GENERATION", "EVENT", "AGENT
 
 /// A UI export: `trace` object and `observations` list.
 pub fn is_export(o: &Map<String, Value>) -> bool {
-    o.get("trace").is_some_and(Value::is_object) && o.get("observations").is_some_and(Value::is_array)
+    o.field("trace").is_some_and(Value::is_object) && o.field("observations").is_some_and(Value::is_array)
 }
 
 /// The API's trace with full details: a trace's own fields and its observations.
 pub fn is_full_trace(o: &Map<String, Value>) -> bool {
-    o.contains_key("id") && o.get("observations").is_some_and(Value::is_array) && (o.contains_key("timestamp") || o.contains_key("htmlPath"))
+    o.has_field("id") && o.field("observations").is_some_and(Value::is_array) && (o.has_field("timestamp") || o.has_field("htmlPath"))
 }
 
 /// An observation: a Langfuse observation type, a trace id and a start time.
 pub fn is_observation(o: &Map<String, Value>) -> bool {
-    let typed = o.get("type").and_then(Value::as_str).is_some_and(|t| OBSERVATION_TYPES.contains(&t));
-    typed && o.contains_key("traceId") && o.contains_key("startTime") && !o.contains_key("spanId")
+    let typed = o.field("type").and_then(Value::as_str).is_some_and(|t| OBSERVATION_TYPES.contains(&t));
+    typed && o.has_field("traceId") && o.has_field("startTime") && !o.has_field("spanId")
 }
 
 /// A page of the observations API.
 pub fn is_observation_page(o: &Map<String, Value>) -> bool {
-    o.get("meta").is_some_and(Value::is_object)
-        && o.get("data").and_then(Value::as_array).is_some_and(|d| d.first().and_then(Value::as_object).is_some_and(is_observation))
+    o.field("meta").is_some_and(Value::is_object)
+        && o.field("data").and_then(Value::as_array).is_some_and(|d| d.first().and_then(Value::as_object).is_some_and(is_observation))
 }
 
 /// The items of list `key` of the object at `range`, each with its range
@@ -152,12 +153,12 @@ pub fn read(input: &Input, out: &mut Builder) -> Vec<TraceRec> {
             for (k, v) in o {
                 trace.insert(format!("export.{k}"), v);
             }
-            let id = trace.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+            let id = trace.field("id").and_then(Value::as_str).unwrap_or("").to_string();
             traces.push(TraceRec { id, trace, range: trace_range, path: render_path(&r.path, &[Seg::key("trace")]), shape: "ui-export", observations, scores });
         } else if is_full_trace(&o) {
             let observations = list_of(out, input, &r.range, &r.path, &[], "observations", o.remove("observations"), "an observation", &mut left);
             let scores = list_of(out, input, &r.range, &r.path, &[], "scores", o.remove("scores"), "a score", &mut []);
-            let id = o.get("id").and_then(Value::as_str).unwrap_or("").to_string();
+            let id = o.field("id").and_then(Value::as_str).unwrap_or("").to_string();
             traces.push(TraceRec { id, trace: o, range: r.range.clone(), path: r.path.clone(), shape: "api-trace", observations, scores });
         } else if is_observation_page(&o) || is_observation(&o) {
             let list = if is_observation(&o) {

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
+use crate::import::chat::Field;
 use serde_json::Value;
 
 use crate::import::chat::{self, Msg};
@@ -34,16 +35,16 @@ pub fn run(t: TraceRec, input: &Input, out: &mut Builder) {
     for (k, v) in &t.trace {
         metadata.insert(k.clone(), v.clone());
     }
-    if let Some(m) = t.trace.get("metadata").filter(|m| m.is_string()).and_then(validate::metadata_object) {
+    if let Some(m) = t.trace.field("metadata").filter(|m| m.is_string()).and_then(validate::metadata_object) {
         // The export's JSON string, read; the string stays as written.
-        metadata.insert("metadata (as written)".to_string(), t.trace.get("metadata").cloned().unwrap_or(Value::Null));
+        metadata.insert("metadata (as written)".to_string(), t.trace.field("metadata").cloned().unwrap_or(Value::Null));
         metadata.insert("metadata".to_string(), Value::Object(m));
     }
     metadata.insert("langfuse.shape".to_string(), Value::String(t.shape.to_string()));
     let id = if t.id.is_empty() { "(no trace id)".to_string() } else { t.id.clone() };
     out.begin_run(id, metadata, Some(t.range.start));
     if let Some(r) = out.last_run_mut() {
-        r.name = t.trace.get("name").and_then(Value::as_str).map(str::to_string);
+        r.name = t.trace.field("name").and_then(Value::as_str).map(str::to_string);
     }
     if !t.trace.is_empty() {
         validate::trace(out, &At { range: &t.range, path: &t.path, event: None }, &t.trace, t.shape == "api-trace");
@@ -57,11 +58,11 @@ pub fn run(t: TraceRec, input: &Input, out: &mut Builder) {
 
 fn score(out: &mut Builder, s: &Obs, check: bool) {
     let key = s.str_field("name").to_string();
-    let value = match s.o.get("value") {
+    let value = match s.o.field("value") {
         Some(v) if !v.is_null() && s.str_field("dataType") != "CATEGORICAL" => v.clone(),
-        _ => s.o.get("stringValue").cloned().unwrap_or(Value::Null),
+        _ => s.o.field("stringValue").cloned().unwrap_or(Value::Null),
     };
-    let at = s.o.get("timestamp").and_then(Value::as_str).map(str::to_string);
+    let at = s.o.field("timestamp").and_then(Value::as_str).map(str::to_string);
     let index = out.push_event(EventBody::KeyValue(KeyValue { key: format!("score: {key}"), value: value.into() }), "score", s.range.clone(), s.path.clone(), at);
     let metadata = if s.own_range && out.can_defer_metadata(&s.range) { out.metadata_in_source(s.range.clone(), keep_all, Metadata::new()) } else { s.o.clone().into() };
     if let Some(e) = out.event_mut(index) {
@@ -154,7 +155,7 @@ impl Walk<'_, '_, '_> {
             }
         }
         // Unreadable start times sort last (None < Some, hence the flag).
-        let starts: Vec<Option<crate::analysis::time::Instant>> = self.obs.iter().map(|o| facts::instant(o.o.get("startTime"))).collect();
+        let starts: Vec<Option<crate::analysis::time::Instant>> = self.obs.iter().map(|o| facts::instant(o.o.field("startTime"))).collect();
         let start = |i: &usize| {
             let s = starts.get(*i).copied().flatten();
             (s.is_none(), s)
@@ -217,7 +218,7 @@ impl Walk<'_, '_, '_> {
         let Some(o) = self.obs.get(i) else { return false };
         let kind = o.str_field("type");
         let failed = o.str_field("level") == "ERROR";
-        let start = o.o.get("startTime").and_then(Value::as_str).map(str::to_string);
+        let start = o.o.field("startTime").and_then(Value::as_str).map(str::to_string);
         let point = kind == "EVENT";
         let body = if point { EventBody::Marker(Marker { label: name_of(o) }) } else { EventBody::Span(SpanEvent { name: (**path).clone(), phase: SpanPhase::Begin }) };
         let index = self.out.push_event(body, if point { "event" } else { "observation" }, o.range.clone(), o.path.clone(), start.clone());
@@ -226,7 +227,7 @@ impl Walk<'_, '_, '_> {
         let output = match &o.output_object {
             // A message read from the bytes is the one `chat::messages` reads of the object.
             Some(at) => crate::import::chat_bytes::message(self.out, &self.input.split.ends, at).map(|m| vec![m]).or_else(|| chat::messages(&history::value_at(self.input.bytes, at), "assistant")),
-            None if generation => o.o.get("output").and_then(|v| chat::messages(v, "assistant")),
+            None if generation => o.o.field("output").and_then(|v| chat::messages(v, "assistant")),
             None => None,
         };
         // Messages shown as events are not repeated in the metadata. The
@@ -278,9 +279,9 @@ impl Walk<'_, '_, '_> {
     /// A generation's input messages (read from the source when they were
     /// left there; the metadata reads them from it too).
     fn input_of(&mut self, o: &Obs) -> Option<Sent> {
-        let Some(at) = &o.history else { return o.o.get("input").and_then(|v| chat::messages(v, "user")).map(Sent::whole) };
+        let Some(at) = &o.history else { return o.o.field("input").and_then(|v| chat::messages(v, "user")).map(Sent::whole) };
         let b = self.input.bytes;
-        let object = o.o.get("input").and_then(Value::as_object);
+        let object = o.o.field("input").and_then(Value::as_object);
         if let Some(sent) = self.conversation.input(self.out, &self.input.split.ends, object, at) {
             return Some(sent);
         }
@@ -289,13 +290,13 @@ impl Walk<'_, '_, '_> {
 
     fn end(&mut self, i: usize, path: &[String]) {
         let Some(o) = self.obs.get(i) else { return };
-        let at = o.o.get("endTime").and_then(Value::as_str).map(str::to_string);
+        let at = o.o.field("endTime").and_then(Value::as_str).map(str::to_string);
         let index = self.out.push_event(EventBody::Span(SpanEvent { name: path.to_vec(), phase: SpanPhase::End }), "observation", o.range.clone(), o.path.clone(), at);
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some(path.to_vec());
             e.failed = o.str_field("level") == "ERROR";
             e.metadata.insert("id".to_string(), Value::String(o.str_field("id").to_string()));
-            if let Some(m) = o.o.get("statusMessage").filter(|m| !m.is_null()) {
+            if let Some(m) = o.o.field("statusMessage").filter(|m| !m.is_null()) {
                 e.metadata.insert("statusMessage".to_string(), m.clone());
             }
         }
@@ -329,7 +330,7 @@ impl Walk<'_, '_, '_> {
         for m in input.into_iter().skip(known - sent.prefix.0) {
             self.message(o, path, m, &in_path, "input message", start.clone());
         }
-        let at = o.o.get("endTime").and_then(Value::as_str).map(str::to_string).or(start);
+        let at = o.o.field("endTime").and_then(Value::as_str).map(str::to_string).or(start);
         let out_path = render_path(&o.path, &[Seg::key("output")]);
         for m in output {
             self.message(o, path, m, &out_path, "output message", at.clone());
@@ -391,8 +392,8 @@ impl Walk<'_, '_, '_> {
     /// else the first unanswered call of its name), or a call of its own;
     /// then its output as the result.
     fn tool(&mut self, o: &Obs, path: &[String], failed: bool) {
-        let attrs = o.o.get("metadata").and_then(|m| m.get("attributes"));
-        let attr = |k: &str| attrs.and_then(|a| a.get(k)).and_then(Value::as_str);
+        let attrs = o.o.field("metadata").and_then(|m| m.field("attributes"));
+        let attr = |k: &str| attrs.and_then(|a| a.field(k)).and_then(Value::as_str);
         let call_id = attr("gen_ai.tool.call.id").or_else(|| attr("tool_call.id")).map(str::to_string);
         let name = attr("gen_ai.tool.name").or_else(|| attr("tool.name")).unwrap_or_else(|| o.str_field("name")).to_string();
         let unanswered = |c: &CallRef, out: &Builder| !out.answered(*c);
@@ -403,12 +404,12 @@ impl Walk<'_, '_, '_> {
             let out = &*self.out;
             known = self.by_name.get_mut(&name).and_then(|l| l.first_unanswered(out));
         }
-        let start = o.o.get("startTime").and_then(Value::as_str).map(str::to_string);
+        let start = o.o.field("startTime").and_then(Value::as_str).map(str::to_string);
         let in_path = render_path(&o.path, &[Seg::key("input")]);
         let call = match known {
             Some(c) => c,
             None => {
-                let body = EventBody::ToolCall(ToolCall { id: call_id.clone(), function: name, arguments: chat::arguments(o.o.get("input")), result: None });
+                let body = EventBody::ToolCall(ToolCall { id: call_id.clone(), function: name, arguments: chat::arguments(o.o.field("input")), result: None });
                 let index = self.out.push_event(body, "tool observation", o.range.clone(), in_path, start.clone());
                 if let Some(e) = self.out.event_mut(index) {
                     e.span = Some(path.to_vec());
@@ -419,7 +420,7 @@ impl Walk<'_, '_, '_> {
         // The output: its text left in the source, else as read.
         let output = match &o.output {
             Some(t) => Some(crate::model::Content::Text(t.clone())),
-            None => o.o.get("output").filter(|v| !v.is_null()).map(|v| chat::content_value(Some(v))),
+            None => o.o.field("output").filter(|v| !v.is_null()).map(|v| chat::content_value(Some(v))),
         };
         let status = if failed {
             ToolStatus::Error
@@ -430,11 +431,11 @@ impl Walk<'_, '_, '_> {
         };
         let content = match (output, failed) {
             (Some(c), _) => c,
-            (None, true) => chat::content_value(o.o.get("statusMessage")),
+            (None, true) => chat::content_value(o.o.field("statusMessage")),
             (None, false) => crate::model::Content::None,
         };
         let r = ToolResult { call_id, content, status, call: None, implicit_link: false };
-        let at = o.o.get("endTime").and_then(Value::as_str).map(str::to_string).or(start);
+        let at = o.o.field("endTime").and_then(Value::as_str).map(str::to_string).or(start);
         let out_path = render_path(&o.path, &[Seg::key("output")]);
         self.result(o, path, r, Some(call), &out_path, at, failed);
     }
@@ -442,7 +443,7 @@ impl Walk<'_, '_, '_> {
 
 /// An observation's name, else its type.
 fn name_of(o: &Obs) -> String {
-    match o.o.get("name").and_then(Value::as_str) {
+    match o.o.field("name").and_then(Value::as_str) {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => o.str_field("type").to_ascii_lowercase(),
     }

@@ -6,6 +6,7 @@
 //! which are read, not reported: `metadata` as a JSON string, and no
 //! `usage` object on observations (docs/formats/langfuse.md).
 
+use crate::import::chat::Field;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Severity::Error;
@@ -251,7 +252,7 @@ fn check_rules(o: &Map<String, Value>, rules: &[Rule], prefix: &[Seg], out: &mut
             segs.push(Seg::key(key));
             segs
         };
-        let value = if one_pass { found.get(i).copied().flatten() } else { o.get(key) };
+        let value = if one_pass { found.get(i).copied().flatten() } else { o.field(key) };
         match value {
             None if required => out.push((prefix.to_vec(), format!("`{key}` is required"))),
             None => {}
@@ -273,7 +274,7 @@ fn report(out: &mut Builder, at: &At, problems: Vec<Problem>) {
 pub fn trace(out: &mut Builder, at: &At, o: &Map<String, Value>, full: bool) {
     let mut problems = Vec::new();
     let mut o = o.clone();
-    if let Some(Value::String(s)) = o.get("metadata").filter(|_| !full) {
+    if let Some(Value::String(s)) = o.field("metadata").filter(|_| !full) {
         if let Some(m) = metadata_object(&Value::String(s.clone())) {
             o.insert("metadata".to_string(), Value::Object(m));
         }
@@ -291,7 +292,7 @@ pub fn trace(out: &mut Builder, at: &At, o: &Map<String, Value>, full: bool) {
 pub fn observation(out: &mut Builder, at: &At, o: &Map<String, Value>, export: bool, passed: u64) {
     let mut problems = Vec::new();
     let mut passed = passed;
-    if export && !o.contains_key("usage") {
+    if export && !o.has_field("usage") {
         // Not cloned to add the missing `usage`: an observation holds the
         // whole conversation so far, and no other rule reads it.
         let usage = observation_rule(b"usage").and_then(|i| u32::try_from(i).ok()).and_then(|i| 1u64.checked_shl(i));
@@ -305,7 +306,7 @@ pub fn observation(out: &mut Builder, at: &At, o: &Map<String, Value>, export: b
 pub fn score(out: &mut Builder, at: &At, o: &Map<String, Value>) {
     let mut problems = Vec::new();
     check_rules(o, SCORE, &[], &mut problems, 0);
-    let kind = o.get("dataType").and_then(Value::as_str);
+    let kind = o.field("dataType").and_then(Value::as_str);
     let more: &[Rule] = match kind {
         Some("NUMERIC") => &[("value", Ty::Float, true)],
         Some("CATEGORICAL") | Some("BOOLEAN") => &[("value", Ty::Float, true), ("stringValue", Ty::Str, true)],

@@ -7,6 +7,7 @@
 //! the invocation parameters, the outputs or the inputs; the cost of an
 //! `llm` run (see [`cost`]).
 
+use crate::import::chat::Field;
 use serde_json::{Map, Value};
 
 use crate::analysis::time::{parse_instant, Instant};
@@ -51,10 +52,10 @@ fn count(v: Option<&Value>) -> Option<u64> {
 /// `total_tokens`, `input_token_details.{cache_read, cache_creation}`,
 /// `output_token_details.reasoning`.
 fn usage_metadata(u: &Map<String, Value>) -> Option<Usage> {
-    let detail = |outer: &str, inner: &str| count(u.get(outer).and_then(|d| d.get(inner)));
-    let input = count(u.get("input_tokens"));
-    let output = count(u.get("output_tokens"));
-    let total = count(u.get("total_tokens"));
+    let detail = |outer: &str, inner: &str| count(u.field(outer).and_then(|d| d.field(inner)));
+    let input = count(u.field("input_tokens"));
+    let output = count(u.field("output_tokens"));
+    let total = count(u.field("total_tokens"));
     if input.is_none() && output.is_none() && total.is_none() {
         return None;
     }
@@ -71,17 +72,17 @@ fn usage_metadata(u: &Map<String, Value>) -> Option<Usage> {
 
 /// The run's token usage, from the first source that has one.
 pub fn usage(o: &Map<String, Value>) -> Option<Usage> {
-    let outputs = o.get("outputs").and_then(Value::as_object);
-    let meta = o.get("extra").and_then(|e| e.get("metadata")).and_then(Value::as_object);
+    let outputs = o.field("outputs").and_then(Value::as_object);
+    let meta = o.field("extra").and_then(|e| e.field("metadata")).and_then(Value::as_object);
     outputs
-        .and_then(|x| x.get("usage_metadata"))
+        .and_then(|x| x.field("usage_metadata"))
         .and_then(Value::as_object)
         .and_then(usage_metadata)
-        .or_else(|| outputs.and_then(|x| x.get("usage")).and_then(crate::import::facts::usage))
-        .or_else(|| outputs.and_then(|x| x.get("llm_output")).and_then(|l| l.get("token_usage")).and_then(crate::import::facts::usage))
-        .or_else(|| meta.and_then(|m| m.get("usage_metadata")).and_then(Value::as_object).and_then(usage_metadata))
+        .or_else(|| outputs.and_then(|x| x.field("usage")).and_then(crate::import::facts::usage))
+        .or_else(|| outputs.and_then(|x| x.field("llm_output")).and_then(|l| l.field("token_usage")).and_then(crate::import::facts::usage))
+        .or_else(|| meta.and_then(|m| m.field("usage_metadata")).and_then(Value::as_object).and_then(usage_metadata))
         .or_else(|| {
-            let (i, c, t) = (count(o.get("prompt_tokens")), count(o.get("completion_tokens")), count(o.get("total_tokens")));
+            let (i, c, t) = (count(o.field("prompt_tokens")), count(o.field("completion_tokens")), count(o.field("total_tokens")));
             (i.is_some() || c.is_some() || t.is_some()).then(|| {
                 let (i, c) = (i.unwrap_or(0), c.unwrap_or(0));
                 Usage { input_tokens: i, output_tokens: c, total_tokens: t.unwrap_or_else(|| i.saturating_add(c)), ..Usage::default() }
@@ -98,34 +99,34 @@ pub fn usage(o: &Map<String, Value>) -> Option<Usage> {
 /// twice. The `*_cost_details` breakdowns "do not need to sum" to the cost:
 /// they stay metadata.
 pub fn cost(o: &Map<String, Value>) -> Option<Cost> {
-    if o.get("run_type").and_then(Value::as_str) != Some("llm") {
+    if o.field("run_type").and_then(Value::as_str) != Some("llm") {
         return None;
     }
-    let from = |m: &Map<String, Value>, total: &str, input: &str, output: &str| Cost::from_parts(amount(m.get(total)), amount(m.get(input)), amount(m.get(output)), &[]);
-    let usage_metadata = |m: Option<&Value>| m.and_then(|m| m.get("usage_metadata")).and_then(Value::as_object).and_then(|u| from(u, "total_cost", "input_cost", "output_cost"));
+    let from = |m: &Map<String, Value>, total: &str, input: &str, output: &str| Cost::from_parts(amount(m.field(total)), amount(m.field(input)), amount(m.field(output)), &[]);
+    let usage_metadata = |m: Option<&Value>| m.and_then(|m| m.field("usage_metadata")).and_then(Value::as_object).and_then(|u| from(u, "total_cost", "input_cost", "output_cost"));
     from(o, "total_cost", "prompt_cost", "completion_cost")
-        .or_else(|| usage_metadata(o.get("outputs")))
-        .or_else(|| usage_metadata(o.get("extra").and_then(|e| e.get("metadata"))))
+        .or_else(|| usage_metadata(o.field("outputs")))
+        .or_else(|| usage_metadata(o.field("extra").and_then(|e| e.field("metadata"))))
 }
 
 pub fn model(o: &Map<String, Value>) -> Option<String> {
-    let extra = o.get("extra");
+    let extra = o.field("extra");
     let candidates = [
-        extra.and_then(|e| e.get("metadata")).and_then(|m| m.get("ls_model_name")),
-        extra.and_then(|e| e.get("invocation_params")).and_then(|p| p.get("model").or_else(|| p.get("model_name"))),
-        o.get("outputs").and_then(|x| x.get("model")),
-        o.get("inputs").and_then(|x| x.get("model")),
+        extra.and_then(|e| e.field("metadata")).and_then(|m| m.field("ls_model_name")),
+        extra.and_then(|e| e.field("invocation_params")).and_then(|p| p.field("model").or_else(|| p.field("model_name"))),
+        o.field("outputs").and_then(|x| x.field("model")),
+        o.field("inputs").and_then(|x| x.field("model")),
     ];
     candidates.into_iter().flatten().find_map(Value::as_str).filter(|m| !m.is_empty()).map(str::to_string)
 }
 
 pub fn facts(o: &Map<String, Value>) -> Option<Box<EventFacts>> {
-    let (start, end) = (instant(o.get("start_time")), instant(o.get("end_time")));
+    let (start, end) = (instant(o.field("start_time")), instant(o.field("end_time")));
     let duration_ms = match (start, end) {
         (Some(s), Some(e)) if e >= s => Some(e.millis() - s.millis()),
         _ => None,
     };
-    let is_llm = o.get("run_type").and_then(Value::as_str) == Some("llm");
+    let is_llm = o.field("run_type").and_then(Value::as_str) == Some("llm");
     let facts = EventFacts { usage: usage(o), cost: cost(o), duration_ms, model: if is_llm { model(o) } else { None }, handoff: None };
     (facts != EventFacts::default()).then(|| Box::new(facts))
 }

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use crate::import::chat::Field;
 use serde_json::{Map, Value};
 
 use super::llm_record;
@@ -44,24 +45,24 @@ pub struct RunRec {
 
 impl RunRec {
     pub fn str_field(&self, k: &str) -> &str {
-        self.o.get(k).and_then(Value::as_str).unwrap_or("")
+        self.o.field(k).and_then(Value::as_str).unwrap_or("")
     }
 }
 
 /// An ingest payload: `post` and/or `patch` lists.
 pub fn is_payload(o: &Map<String, Value>) -> bool {
-    let list = |k: &str| o.get(k).and_then(Value::as_array);
-    let runs = |k: &str| list(k).is_some_and(|l| l.iter().all(|r| r.get("dotted_order").is_some() || r.get("id").is_some()));
+    let list = |k: &str| o.field(k).and_then(Value::as_array);
+    let runs = |k: &str| list(k).is_some_and(|l| l.iter().all(|r| r.field("dotted_order").is_some() || r.field("id").is_some()));
     (list("post").is_some() || list("patch").is_some()) && (runs("post") || runs("patch")) && o.keys().all(|k| k == "post" || k == "patch")
 }
 
 /// A run: an id, a `run_type`, and a trace id, dotted order or start time.
 pub fn is_run(o: &Map<String, Value>) -> bool {
-    o.contains_key("run_type") && (o.contains_key("id") || o.contains_key("dotted_order")) && (o.contains_key("trace_id") || o.contains_key("dotted_order") || o.contains_key("start_time"))
+    o.has_field("run_type") && (o.has_field("id") || o.has_field("dotted_order")) && (o.has_field("trace_id") || o.has_field("dotted_order") || o.has_field("start_time"))
 }
 
 fn id_of(o: &Map<String, Value>) -> Option<String> {
-    o.get("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+    o.field("id").and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
 /// The parent's run id in a dotted order (`<time>Z<parent>.<time>Z<run>`).
@@ -118,9 +119,9 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
         while let Some((range, path, mut o, parent, trace, own)) = stack.pop() {
             let children = o.remove("child_runs");
             let id = id_of(&o);
-            let dotted = o.get("dotted_order").and_then(Value::as_str).and_then(dotted_parent);
-            let parent = o.get("parent_run_id").and_then(Value::as_str).map(str::to_string).or(parent).or(dotted);
-            let trace = o.get("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string).or(trace).or_else(|| id.clone()).unwrap_or_default();
+            let dotted = o.field("dotted_order").and_then(Value::as_str).and_then(dotted_parent);
+            let parent = o.field("parent_run_id").and_then(Value::as_str).map(str::to_string).or(parent).or(dotted);
+            let trace = o.field("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()).map(str::to_string).or(trace).or_else(|| id.clone()).unwrap_or_default();
             let kids = match children {
                 Some(Value::Array(list)) => {
                     let at = member_range(self.input.bytes, range.start, &self.input.split.ends, "child_runs");
@@ -188,13 +189,13 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
             if let Some(id) = id_of(&run) {
                 by_key.insert(id, n);
             }
-            if let Some(d) = run.get("dotted_order").and_then(Value::as_str) {
+            if let Some(d) = run.field("dotted_order").and_then(Value::as_str) {
                 by_key.entry(format!("dotted:{d}")).or_insert(n);
             }
             self.tree(r, p, run, None, None, own);
         }
         for (r, p, patch, own) in patches {
-            let key = id_of(&patch).or_else(|| patch.get("dotted_order").and_then(Value::as_str).map(|d| format!("dotted:{d}")));
+            let key = id_of(&patch).or_else(|| patch.field("dotted_order").and_then(Value::as_str).map(|d| format!("dotted:{d}")));
             let target = key.as_ref().and_then(|k| by_key.get(k)).copied().filter(|&n| n >= first);
             match target.and_then(|n| self.runs.get_mut(n)) {
                 Some(run) if run.patch.is_none() => {
@@ -210,10 +211,10 @@ impl<'i, 'b, 'a> Reader<'i, 'b, 'a> {
                             run.o.insert(k, v);
                         }
                     }
-                    if let Some(parent) = run.o.get("parent_run_id").and_then(Value::as_str) {
+                    if let Some(parent) = run.o.field("parent_run_id").and_then(Value::as_str) {
                         run.parent = Some(parent.to_string());
                     }
-                    if let Some(trace) = run.o.get("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()) {
+                    if let Some(trace) = run.o.field("trace_id").and_then(Value::as_str).filter(|t| !t.is_empty()) {
                         run.trace = trace.to_string();
                     }
                     run.patch = Some((r, p));

@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+use crate::import::chat::Field;
 use serde_json::Value;
 
 use super::facts;
@@ -43,7 +44,7 @@ pub fn runs(all: &[RunRec], input: &Input, out: &mut Builder) {
         let first = indices.first().and_then(|&i| all.get(i));
         let mut metadata = Metadata::new();
         metadata.insert("trace_id".to_string(), Value::String(trace.to_string()));
-        if let Some(s) = first.and_then(|r| r.o.get("session_name")) {
+        if let Some(s) = first.and_then(|r| r.o.field("session_name")) {
             metadata.insert("session_name".to_string(), s.clone());
         }
         let id = if trace.is_empty() { "(no trace id)".to_string() } else { trace.to_string() };
@@ -62,7 +63,7 @@ type SortKey = (bool, String, Option<crate::analysis::time::Instant>);
 
 fn sort_key(r: &RunRec) -> SortKey {
     let dotted = r.str_field("dotted_order").rsplit('.').next().unwrap_or("").to_string();
-    let start = facts::instant(r.o.get("start_time"));
+    let start = facts::instant(r.o.field("start_time"));
     (dotted.is_empty() && start.is_none(), dotted, start)
 }
 
@@ -159,8 +160,8 @@ impl Walk<'_, '_, '_> {
 
     fn begin(&mut self, i: usize, path: &[String]) {
         let Some(r) = self.all.get(i) else { return };
-        let failed = r.o.get("error").is_some_and(|e| !e.is_null() && e.as_str() != Some(""));
-        let start = facts::timestamp(r.o.get("start_time"));
+        let failed = r.o.field("error").is_some_and(|e| !e.is_null() && e.as_str() != Some(""));
+        let start = facts::timestamp(r.o.field("start_time"));
         let index = self.out.push_event(EventBody::Span(SpanEvent { name: path.to_vec(), phase: SpanPhase::Begin }), "run", r.range.clone(), r.path.clone(), start.clone());
         let llm = r.str_field("run_type") == "llm";
         let (input, whole_inputs) = if llm { self.input_of(r) } else { (None, None) };
@@ -213,9 +214,9 @@ impl Walk<'_, '_, '_> {
     /// were left in the source and are no conversation (its metadata then
     /// holds them).
     fn input_of(&mut self, r: &RunRec) -> (Option<Sent>, Option<Value>) {
-        let Some(at) = &r.history else { return (r.o.get("inputs").and_then(inputs).map(Sent::whole), None) };
+        let Some(at) = &r.history else { return (r.o.field("inputs").and_then(inputs).map(Sent::whole), None) };
         let b = self.input.bytes;
-        let without = r.o.get("inputs").and_then(Value::as_object);
+        let without = r.o.field("inputs").and_then(Value::as_object);
         if let Some(sent) = without.and_then(|o| self.conversation.input(self.out, &self.input.split.ends, Some(o), at)) {
             return (Some(sent), None);
         }
@@ -226,7 +227,7 @@ impl Walk<'_, '_, '_> {
     /// An `llm` run's output messages: its `choices` read from the bytes
     /// when they were left in the source (else its outputs read whole).
     fn output_of(&self, r: &RunRec) -> Option<Vec<Msg>> {
-        let Some(at) = &r.choices else { return r.o.get("outputs").and_then(|v| chat::messages(v, "assistant")) };
+        let Some(at) = &r.choices else { return r.o.field("outputs").and_then(|v| chat::messages(v, "assistant")) };
         match super::llm_record::choice_messages(self.out, &self.input.split.ends, at) {
             Some(found) => found,
             None => chat::messages(&history::value_at(self.input.bytes, &at.outputs), "assistant"),
@@ -235,17 +236,17 @@ impl Walk<'_, '_, '_> {
 
     /// The run's events other than streamed tokens, as markers.
     fn events(&mut self, r: &RunRec, path: &[String]) {
-        let Some(Value::Array(events)) = r.o.get("events") else { return };
+        let Some(Value::Array(events)) = r.o.field("events") else { return };
         let (range, base) = match (&r.patch, r.patch_keys.iter().any(|k| k == "events")) {
             (Some((range, p)), true) => (range.clone(), p.clone()),
             _ => (r.range.clone(), r.path.clone()),
         };
         for (k, ev) in events.iter().enumerate() {
-            let name = ev.get("name").and_then(Value::as_str).unwrap_or("event");
+            let name = ev.field("name").and_then(Value::as_str).unwrap_or("event");
             if name == "new_token" {
                 continue; // streamed tokens: the output has them whole
             }
-            let at = facts::timestamp(ev.get("time"));
+            let at = facts::timestamp(ev.field("time"));
             let index = self.out.push_event(EventBody::Marker(Marker { label: name.to_string() }), "run event", range.clone(), render_path(&base, &[Seg::key("events"), Seg::Index(k)]), at);
             if let Some(e) = self.out.event_mut(index) {
                 e.span = Some(path.to_vec());
@@ -259,12 +260,12 @@ impl Walk<'_, '_, '_> {
     fn end(&mut self, i: usize, path: &[String]) {
         let Some(r) = self.all.get(i) else { return };
         let (range, at_path) = r.patch.clone().unwrap_or_else(|| (r.range.clone(), r.path.clone()));
-        let index = self.out.push_event(EventBody::Span(SpanEvent { name: path.to_vec(), phase: SpanPhase::End }), "run", range, at_path, facts::timestamp(r.o.get("end_time")));
+        let index = self.out.push_event(EventBody::Span(SpanEvent { name: path.to_vec(), phase: SpanPhase::End }), "run", range, at_path, facts::timestamp(r.o.field("end_time")));
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some(path.to_vec());
-            e.failed = r.o.get("error").is_some_and(|e| !e.is_null() && e.as_str() != Some(""));
+            e.failed = r.o.field("error").is_some_and(|e| !e.is_null() && e.as_str() != Some(""));
             e.metadata.insert("id".to_string(), Value::String(r.str_field("id").to_string()));
-            if let Some(err) = r.o.get("error").filter(|e| !e.is_null()) {
+            if let Some(err) = r.o.field("error").filter(|e| !e.is_null()) {
                 e.metadata.insert("error".to_string(), err.clone());
             }
         }
@@ -277,7 +278,7 @@ impl Walk<'_, '_, '_> {
         for m in input.rest.into_iter().skip(known - input.prefix.0) {
             self.message(r, path, m, &r.range, &in_path, "input message", start.clone());
         }
-        let at = facts::timestamp(r.o.get("end_time")).or(start);
+        let at = facts::timestamp(r.o.field("end_time")).or(start);
         let (range, base) = match (&r.patch, r.patch_keys.iter().any(|k| k == "outputs")) {
             (Some((range, p)), true) => (range.clone(), p.clone()),
             _ => (r.range.clone(), r.path.clone()),
@@ -340,21 +341,21 @@ impl Walk<'_, '_, '_> {
     /// the first unanswered call of its name), or a call of its own; then
     /// its output (or error) as the result.
     fn tool(&mut self, r: &RunRec, path: &[String], failed: bool) {
-        let inputs = r.o.get("inputs");
-        let meta = r.o.get("extra").and_then(|e| e.get("metadata"));
-        let call_id = [inputs.and_then(|i| i.get("tool_call_id")), meta.and_then(|m| m.get("tool_call_id"))].into_iter().flatten().find_map(Value::as_str).map(str::to_string);
+        let inputs = r.o.field("inputs");
+        let meta = r.o.field("extra").and_then(|e| e.field("metadata"));
+        let call_id = [inputs.and_then(|i| i.field("tool_call_id")), meta.and_then(|m| m.field("tool_call_id"))].into_iter().flatten().find_map(Value::as_str).map(str::to_string);
         let name = r.str_field("name").to_string();
         let by_id = call_id.as_ref().and_then(|id| self.calls.get(id)).copied();
         let known = match by_id {
             Some(c) => Some(c).filter(|c| !self.out.answered(*c)),
             None => self.first_unanswered(&name),
         };
-        let start = facts::timestamp(r.o.get("start_time"));
+        let start = facts::timestamp(r.o.field("start_time"));
         let call = match known {
             Some(c) => c,
             None => {
                 let args = match inputs {
-                    Some(Value::Object(o)) if o.len() == 1 && o.contains_key("input") => o.get("input"),
+                    Some(Value::Object(o)) if o.len() == 1 && o.has_field("input") => o.field("input"),
                     other => other,
                 };
                 let body = EventBody::ToolCall(ToolCall { id: call_id.clone(), function: name, arguments: chat::arguments(args), result: None });
@@ -368,19 +369,19 @@ impl Walk<'_, '_, '_> {
         // The output: its text left in the source, else as read.
         let output = match &r.output {
             Some(t) => Some(Content::Text(t.clone())),
-            None => r.o.get("outputs").filter(|v| !v.is_null()).map(|o| match o {
-                Value::Object(m) if m.len() == 1 && m.contains_key("output") => chat::content_value(m.get("output")),
+            None => r.o.field("outputs").filter(|v| !v.is_null()).map(|o| match o {
+                Value::Object(m) if m.len() == 1 && m.has_field("output") => chat::content_value(m.field("output")),
                 other => chat::content_value(Some(other)),
             }),
         };
         let status = if failed { ToolStatus::Error } else if output.is_some() { ToolStatus::Success } else { ToolStatus::Unknown };
         let content = match (output, failed) {
             (Some(c), _) => c,
-            (None, true) => chat::content_value(r.o.get("error")),
+            (None, true) => chat::content_value(r.o.field("error")),
             (None, false) => Content::None,
         };
         let (range, base) = r.patch.clone().unwrap_or_else(|| (r.range.clone(), r.path.clone()));
-        let index = self.out.push_event(EventBody::ToolResult(ToolResult { call_id, content, status, call: Some(call), implicit_link: false }), "tool result", range, render_path(&base, &[Seg::key("outputs")]), facts::timestamp(r.o.get("end_time")).or(start));
+        let index = self.out.push_event(EventBody::ToolResult(ToolResult { call_id, content, status, call: Some(call), implicit_link: false }), "tool result", range, render_path(&base, &[Seg::key("outputs")]), facts::timestamp(r.o.field("end_time")).or(start));
         if let Some(e) = self.out.event_mut(index) {
             e.span = Some(path.to_vec());
             e.failed = failed;
@@ -392,7 +393,7 @@ impl Walk<'_, '_, '_> {
 /// An `llm` run's input messages: a chat conversation, or a completion
 /// model's `prompts` (each a user message).
 fn inputs(v: &Value) -> Option<Vec<Msg>> {
-    if let Some(Value::Array(prompts)) = v.get("prompts") {
+    if let Some(Value::Array(prompts)) = v.field("prompts") {
         let msgs: Vec<Msg> = prompts.iter().filter_map(Value::as_str).map(|p| Msg { role: "user".to_string(), parts: vec![ContentPart::Text(p.into())], ..Msg::default() }).collect();
         if !msgs.is_empty() {
             return Some(msgs);
