@@ -536,3 +536,74 @@ fn claude_code_usage_read_on_the_message_walk_parses_the_same_both_ways() {
     edits_parse_the_same(&edits, "claude-code", claude_code_session);
     edits_parse_the_same(&edits, "claude-code", |edit| claude_code_compact(("", ""), edit));
 }
+
+/// A call is found by its id's bytes in the source (`CallBlock::key`, not
+/// a copy): an id or an answer's `tool_use_id` with an escape (its text is
+/// not its bytes), ids that differ only in an escape, a repeated id (the
+/// later call answered), an id that is no string, and a continued turn's
+/// calls, whose metadata names the turn's event (`continues_event`).
+#[test]
+fn claude_code_calls_found_by_their_ids_bytes_parse_the_same_both_ways() {
+    let edits: &[(&str, &str)] = &[
+        ("", ""),
+        (r#""id": "toolu_1""#, r#""id": "toolu_\u0031""#),
+        (r#""tool_use_id": "toolu_1""#, r#""tool_use_id": "toolu_\u0031""#),
+        (r#""id": "toolu_2""#, r#""id": "tool\u0075_2""#),
+        (r#""tool_use_id": "toolu_2""#, r#""tool_use_id": "toolu_\u0032""#),
+        (r#""id": "toolu_2""#, r#""id": "toolu_1""#),
+        (r#""id": "toolu_2""#, r#""id": 2"#),
+        (r#""tool_use_id": "toolu_2""#, r#""tool_use_id": "toolu_9""#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "id": "toolu_3", "name": "Grep", "input": {}}, {"type": "text", "text": "and more"}]"#),
+        (r#""content": [{"type": "text", "text": "and more"}]"#, r#""content": [{"type": "tool_use", "id": "toolu_\u0032", "name": "Grep", "input": {}}]"#),
+    ];
+    edits_parse_the_same(edits, "claude-code", claude_code_session);
+    edits_parse_the_same(edits, "claude-code", |edit| claude_code_compact(("", ""), edit));
+}
+
+/// A `progress` record's `data` is walked on the record's walk when its
+/// `type` came first, its keys compared with the last `data` walked: two
+/// progress records, the second edited to differ from the first by a key's
+/// byte, the order, an escape, a repeat, a kind; a `data` repeated after
+/// the one walked (the last is read), and a `type` after the `data` (read
+/// apart).
+#[test]
+fn claude_code_progress_data_walked_parses_the_same_both_ways() {
+    let first = r#""data": {"type": "agent_progress", "agentId": "ag7", "prompt": "p"}"#;
+    let second = r#""data": {"type": "hook_progress", "hookEvent": "PostToolUse", "command": "fmt"}"#;
+    let later = [
+        r#""data": {"type": "agent_progress", "agentId": "ag7", "prompt": "p"}"#,
+        r#""data": {"typf": "agent_progress", "agentId": "ag7", "prompt": "p"}"#,
+        r#""data": {"agentId": "ag7", "type": "agent_progress", "prompt": "p"}"#,
+        r#""data": {"type": "agent_progress", "agentId": "a\u00677", "prompt": "p"}"#,
+        r#""data": {"type": "agent_progress", "agent\u0049d": "ag7", "prompt": "p"}"#,
+        r#""data": {"type": "agent_progress", "agentId": "ag7", "agentId": "ag8"}"#,
+        r#""data": {"type": "agent_progress", "agentId": 7, "prompt": "p"}"#,
+        r#""data": {"type": "agent_progress", "agentId": "ag7"}, "data": 5"#,
+        r#""data": {"type": "agent_progress", "agentId": "ag7"}, "data": null"#,
+        r#""data": {"type": "hook_progress"}, "data": {"type": "agent_progress", "agentId": "ag7"}"#,
+        r#""data": {"type": "agent_progress", "agentId": "ag7"}, "data": {"type": "agent_progress", "agentId": "ag8"}"#,
+    ];
+    let sub_agent = r#"{"parentUuid": null, "isSidechain": true, "agentId": "ag7", "sessionId": "9999a97c-3b14-400d-a6c6-3ddda7a96591", "type": "user", "message": {"role": "user", "content": "sub"}, "uuid": "x1", "timestamp": "2025-01-01T00:00:10.000Z"}"#;
+    for compact in [false, true] {
+        let make = |edit: (&str, &str)| {
+            // The sub-agent's result names no agent: only a progress links it.
+            let session = claude_code_session(("", "")).replace(r#""agentId": "ag7", "status""#, r#""status""#);
+            let progress = session.lines().find(|l| l.contains(r#""type": "progress""#)).unwrap_or_default().to_string();
+            let twice = format!("{}\n{}", progress.replace(second, first).replace(r#""uuid": "p1""#, r#""uuid": "p0""#), progress);
+            let session = session.replacen(&progress, &twice, 1);
+            let session = if compact { claude_code_compact_text(&session) } else { session };
+            let (from, to) = if compact { (claude_code_compact_text(edit.0), claude_code_compact_text(edit.1)) } else { (edit.0.to_string(), edit.1.to_string()) };
+            format!("{}\n{sub_agent}", edited(&session, (&from, &to)))
+        };
+        // `second` is the later record's `data` (the first one's was replaced above).
+        let edits: Vec<(&str, &str)> = later.iter().map(|l| (second, *l)).collect();
+        edits_parse_the_same(&edits, "claude-code", make);
+        let type_after = (r#""type": "progress", "data": {"type": "hook_progress""#, r#""data": {"type": "agent_progress", "agentId": "ag7"}, "type": "progress", "x": {"type": "hook_progress""#);
+        edits_parse_the_same(&[type_after], "claude-code", make);
+    }
+}
+
+/// `s` without spaces between members, as [`claude_code_compact`] writes it.
+fn claude_code_compact_text(s: &str) -> String {
+    s.replace("\": ", "\":").replace(", \"", ",\"")
+}

@@ -3,17 +3,21 @@
 
 use serde_json::Value;
 
+use super::look::Id;
 use crate::json::Seg;
 use crate::model::{Arguments, Content, ContentPart, LazyValue, Text, ToolCall};
 
 /// A `tool_use` block read into a call, with where it sits in its record:
-/// `message.content[index]` (the path is written only for a diagnostic).
-pub struct CallBlock {
+/// `message.content[index]` (the path is written only for a diagnostic),
+/// and its id's text as bytes, the key the reader finds the call by
+/// (borrowed from the source when read fast: no copy of the id).
+pub struct CallBlock<'b> {
     pub call: ToolCall,
     pub index: usize,
+    pub key: Option<Id<'b>>,
 }
 
-impl CallBlock {
+impl CallBlock<'_> {
     /// Where a block at `index` of `message.content` is, for a diagnostic.
     pub fn segs(index: usize) -> [Seg; 3] {
         [Seg::Key("message".into()), Seg::Key("content".into()), Seg::Index(index)]
@@ -23,7 +27,7 @@ impl CallBlock {
 /// An assistant or user `message.content`: a string, or a list of blocks.
 /// Tool calls are returned apart; `tool_result` blocks are left to the caller
 /// (kept as `Other` parts here).
-pub fn content(raw: Option<&Value>) -> (Content, Vec<CallBlock>) {
+pub fn content<'b>(raw: Option<&Value>) -> (Content, Vec<CallBlock<'b>>) {
     match raw {
         None | Some(Value::Null) => (Content::None, Vec::new()),
         Some(Value::String(s)) => (Content::Text(Text::from(s.as_str())), Vec::new()),
@@ -32,7 +36,11 @@ pub fn content(raw: Option<&Value>) -> (Content, Vec<CallBlock>) {
             let mut calls = Vec::new();
             for (i, b) in blocks.iter().enumerate() {
                 match b.get("type").and_then(Value::as_str) {
-                    Some("tool_use") => calls.push(CallBlock { call: tool_call(b), index: i }),
+                    Some("tool_use") => {
+                        let call = tool_call(b);
+                        let key = call.id.as_ref().map(|id| Id::Owned(id.as_bytes().to_vec()));
+                        calls.push(CallBlock { call, index: i, key });
+                    }
                     _ => parts.push(part(b)),
                 }
             }

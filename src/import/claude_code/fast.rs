@@ -26,20 +26,21 @@ use std::ops::Range;
 use serde_json::Value;
 
 use super::blocks::CallBlock;
-use super::look::{self, InBytes, Look, Read, Unsure, K};
+use super::look::{self, Id, InBytes, Look, Read, Unsure, K};
 use super::usage::Counted;
 use super::walk::{self, Shape, Walk};
 use super::RUN_KEYS;
 use crate::json::fields;
 use crate::json::read::{Claimed, Kind, Member};
+use crate::json::string::decode_literal;
 use crate::json::{scan, ContainerEnds};
 use crate::import::Builder;
 use crate::model::{Arguments, Content, ContentPart, LazyValue, Metadata, Text, ToolCall};
 
 /// `message.content` as the record's reading needs it.
-pub enum FastContent {
+pub enum FastContent<'e> {
     /// A string, or a list of text, thinking and tool-use blocks.
-    Blocks { content: Content, calls: Vec<CallBlock> },
+    Blocks { content: Content, calls: Vec<CallBlock<'e>> },
     /// A user record's one `tool_result` block.
     OneResult { tool_use_id: Option<String>, is_error: bool, content: Content },
     /// A `progress` record (it has no `message`): its `data` left in the
@@ -53,7 +54,7 @@ pub enum FastContent {
 pub struct FastRecord<'e> {
     pub read: Read<'e>,
     pub members: InBytes<'e>,
-    pub content: FastContent,
+    pub content: FastContent<'e>,
 }
 
 /// The source and what the split found in it.
@@ -69,8 +70,10 @@ impl Source<'_, '_, '_> {
         self.out.text(m.inner(), m.escaped)
     }
 
+    /// A string member's text, copied (decoded as [`Text`] decodes it,
+    /// without making one: a `Text` holds the source, counted).
     fn decoded(&self, m: &Member) -> String {
-        self.text(m).decoded().into_owned()
+        decode_literal(self.b.get(m.inner()).unwrap_or_default(), m.escaped).into_owned()
     }
 
     fn is(&self, m: Option<&Member>, want: &[u8]) -> bool {
@@ -98,6 +101,10 @@ pub struct Buffers {
     /// list each, it was a tenth of the reading).
     usage: Vec<Member>,
     usage_shape: Shape,
+    /// A `progress` record's `data` object's members, and their shape
+    /// (walked apart, a new list each, it was a third of these records' reading).
+    data: Vec<Member>,
+    data_shape: Shape,
 }
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
@@ -111,13 +118,15 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
     // The record's `message` and `toolUseResult` objects are walked where
     // they stand, on the top level's walk (with their starts, to know them
     // for the last of their keys).
-    let Buffers { top, message: message_list, result: result_list, blocks: block_lists, top_shape, user_message_shape, assistant_message_shape, result_shape, usage: usage_list, usage_shape } = bufs;
+    let Buffers { top, message: message_list, result: result_list, blocks: block_lists, top_shape, user_message_shape, assistant_message_shape, result_shape, usage: usage_list, usage_shape, data: data_list, data_shape } = bufs;
     let mut message: Option<(InBytes<'e>, usize)> = None;
     let mut result: Option<(InBytes<'e>, usize)> = None;
+    // A `progress` record's `data` object, walked when its type came first (as Claude Code writes it).
+    let mut data: Option<(InBytes<'e>, usize)> = None;
     // The message's `usage` object, walked on the message's walk.
     let mut usage: Option<(InBytes<'e>, usize)> = None;
     // A message's content list read on the walk when the record's type came first (as Claude Code writes it).
-    let mut listed_content: Option<(FastContent, usize)> = None;
+    let mut listed_content: Option<(FastContent<'e>, usize)> = None;
     let (members, _) = Walk::new(b, s.ends, open).object(open, top_shape, std::mem::take(top), &mut |w, k, start, so_far| {
         if b.get(start) != Some(&b'{') {
             return Claimed::Not;
@@ -128,6 +137,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
             K::Message if user => (&mut message, &mut *message_list, &mut *user_message_shape),
             K::Message => (&mut message, &mut *message_list, &mut *assistant_message_shape),
             K::ToolUseResult => (&mut result, &mut *result_list, &mut *result_shape),
+            K::Data if s.is(so_far.get(K::Type), b"progress") => (&mut data, &mut *data_list, &mut *data_shape),
             _ => return Claimed::Not,
         };
         let list = found.take().map_or_else(|| std::mem::take(list), |(o, _)| o.into_members());
@@ -181,7 +191,14 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
     };
     let kind = members.get(K::Type);
     if s.is(kind, b"progress") && members.get(K::Message).is_none() {
-        return progress(s, members, result_agent, counted);
+        // The last `data` when it is the object walked, else read apart.
+        let data_at = members.get(K::Data).map(|m| m.value.start);
+        let walked = data.filter(|(_, at)| Some(*at) == data_at).map(|(o, _)| o);
+        let record = progress(s, members, walked.as_ref(), result_agent, counted);
+        if let Some(o) = walked {
+            bufs.data = o.into_members();
+        }
+        return record;
     }
     let user = s.is(kind, b"user");
     if !user && !s.is(kind, b"assistant") {
@@ -223,15 +240,24 @@ fn checked_members(members: InBytes<'_>) -> Option<InBytes<'_>> {
 
 /// A `progress` record without a `message` (a hook's or a tool's progress):
 /// its `data` left in the source (building it was a tenth of the reading of
-/// these records), the two members the reading needs found in its bytes.
-fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, result_agent: Result<Option<String>, Unsure>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
+/// these records), the two members the reading needs found in its bytes
+/// (`walked`: the last `data` object, when the record's walk found it).
+fn progress<'e>(s: &Source<'_, '_, 'e>, members: InBytes<'e>, walked: Option<&InBytes<'e>>, result_agent: Result<Option<String>, Unsure>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
     let (data, key, agent_call) = match members.get(K::Data) {
         None => (LazyValue::from(Value::Null), None, None),
         Some(m) => {
             // As `Value::get` reads it: only an object has members (an escaped key could be one of them).
-            let fields = if m.kind == Kind::Object { Some(InBytes::at(s.b, s.ends, m.value.start)?) } else { None };
-            let key = fields.as_ref().and_then(|d| d.str(K::Type)).map(Cow::into_owned);
-            let agent = fields.as_ref().filter(|_| key.as_deref() == Some("agent_progress")).and_then(|d| d.str(K::AgentId));
+            let apart;
+            let fields = match (m.kind, walked) {
+                (Kind::Object, Some(o)) => Some(o),
+                (Kind::Object, None) => {
+                    apart = InBytes::at(s.b, s.ends, m.value.start)?;
+                    Some(&apart)
+                }
+                _ => None,
+            };
+            let key = fields.and_then(|d| d.str(K::Type)).map(Cow::into_owned);
+            let agent = fields.filter(|_| key.as_deref() == Some("agent_progress")).and_then(|d| d.str(K::AgentId));
             let agent_call = agent.and_then(|a| Some((a.into_owned(), members.str(K::ParentToolUseId)?.into_owned())));
             (s.out.json(m.value.clone()), key, agent_call)
         }
@@ -276,7 +302,7 @@ pub struct BlockLists {
 
 /// A content list of common blocks (see the module's doc) whose `[` is at
 /// `open`, on the record's walk; with where the list ends.
-fn blocks<'e>(s: &Source<'_, '_, 'e>, walk: &mut Walk<'e>, lists: &mut BlockLists, open: usize, user: bool) -> Option<(FastContent, usize)> {
+fn blocks<'e>(s: &Source<'_, '_, 'e>, walk: &mut Walk<'e>, lists: &mut BlockLists, open: usize, user: bool) -> Option<(FastContent<'e>, usize)> {
     let b = s.b;
     let (mut parts, mut calls) = (Vec::new(), Vec::new());
     if b.get(open) != Some(&b'[') {
@@ -310,15 +336,19 @@ fn blocks<'e>(s: &Source<'_, '_, 'e>, walk: &mut Walk<'e>, lists: &mut BlockList
             parts.push(ContentPart::Reasoning(s.text(get(K::Thinking).filter(|t| t.kind == Kind::String)?)));
         } else if s.is(get(K::Type), b"tool_use") {
             let name = get(K::Name).filter(|n| n.kind == Kind::String)?;
-            let id = match get(K::Id) {
-                None => None,
-                Some(id) if id.kind == Kind::String => Some(s.decoded(id)),
+            let (id, key) = match get(K::Id) {
+                None => (None, None),
+                Some(id) if id.kind == Kind::String => {
+                    let text = s.decoded(id);
+                    let key = if id.escaped { Id::Owned(text.as_bytes().to_vec()) } else { Id::Borrowed(b.get(id.inner())?) };
+                    (Some(text), Some(key))
+                }
                 Some(_) => return None,
             };
             let input = get(K::Input)?;
             let arguments = Arguments { value: Some(s.out.json(input.value.clone())), text: None };
             let call = ToolCall { id, function: s.decoded(name), arguments, result: None };
-            calls.push(CallBlock { call, index: i });
+            calls.push(CallBlock { call, index: i, key });
         } else if user && i == 0 && last && s.is(get(K::Type), b"tool_result") {
             let tool_use_id = get(K::ToolUseIdOfResult).filter(|t| t.kind == Kind::String).map(|t| s.decoded(t));
             let is_error = get(K::IsError).is_some_and(|e| e.kind == Kind::Bool && b.get(e.value.clone()) == Some(b"true"));

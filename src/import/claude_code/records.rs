@@ -129,8 +129,9 @@ struct Reader<'r, 'a> {
     hazards: &'r [usize],
     /// The usage counted so far (once per `message.id` + `requestId`).
     usage: usage::Counted<'r>,
-    /// Tool calls by their `tool_use` id.
-    calls: Lookup<String, CallRef>,
+    /// Tool calls by their `tool_use` id's text, as bytes: borrowed from
+    /// the source when read fast (a copy of each id was an allocation).
+    calls: Lookup<Id<'r>, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
     agent_calls: Lookup<String, String>,
     /// The fast path's lists, kept from one record to the next.
@@ -218,7 +219,7 @@ impl<'r> Reader<'r, '_> {
             self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &CallBlock::segs(index), Some(call.event));
         }
         branches::mark(self.out, &state.nodes);
-        let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id)?)));
+        let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id.as_bytes())?)));
         if let Some((call_id, _)) = &parent {
             state.metadata.insert("parent_tool_call_id".to_string(), Value::from(call_id.clone()));
         }
@@ -254,7 +255,7 @@ impl<'r> Reader<'r, '_> {
     }
 
     /// One record the fast path read.
-    fn fast_record(&mut self, mut read: Read<'r>, content: FastContent, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
+    fn fast_record(&mut self, mut read: Read<'r>, content: FastContent<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let results = matches!(content, FastContent::OneResult { .. });
         let at = self.node(&mut read, results, state);
         let usage = self.usage.take(read.usage.take(), read.message_id.as_ref(), read.request_id.as_ref());
@@ -272,7 +273,7 @@ impl<'r> Reader<'r, '_> {
                 }
                 let key = key.unwrap_or_else(|| "progress".to_string());
                 let ev = self.out.push_event(EventBody::KeyValue(KeyValue { key, value: data }), "progress", range.clone(), path, read.timestamp);
-                self.finish(ev, Rest::InSource(fast::progress_shape), range);
+                self.finish(ev, Rest::InSource(fast::progress_shape), range, Metadata::new());
             }
         }
         self.fill_usage(usage, at);
@@ -363,7 +364,7 @@ impl<'r> Reader<'r, '_> {
         };
         let source_kind = if kind.is_empty() { "(no type)" } else { kind.as_str() };
         let ev = self.out.push_event(body, source_kind, range.clone(), path, read.timestamp);
-        self.finish(ev, Rest::Parsed(o), range);
+        self.finish(ev, Rest::Parsed(o), range, Metadata::new());
     }
 
     /// A sub-agent's progress in the main session (`data.type`
@@ -379,10 +380,11 @@ impl<'r> Reader<'r, '_> {
         }
     }
 
-    /// Keeps the record's remaining fields as the event's metadata.
-    fn finish(&mut self, ev: u32, rest: Rest, range: &Range<usize>) {
-        // What the reading already put there (`continues_event`) stays.
-        let Some(extra) = self.out.event_mut(ev).map(|e| std::mem::take(&mut e.metadata).into_map()) else { return };
+    /// Keeps the record's remaining fields as the event's metadata, with
+    /// what the reading adds (`extra`: `continues_event`) last. The extra
+    /// is handed here, not put on the event first and taken back (that was
+    /// a map's growth and two moves of the event's metadata each record).
+    fn finish(&mut self, ev: u32, rest: Rest, range: &Range<usize>, extra: Metadata) {
         let metadata = match rest {
             Rest::Parsed(mut o) => {
                 o.remove("type");
@@ -399,7 +401,7 @@ impl<'r> Reader<'r, '_> {
 
     /// An assistant record: `exact` is the record read the exact way, less
     /// its `message`, and that message less its content (`None`: read fast).
-    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock>), read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
+    fn assistant(&mut self, exact: Option<(Map<String, Value>, Map<String, Value>)>, (content, calls): (Content, Vec<CallBlock<'r>>), read: Read<'r>, range: &Range<usize>, path: String, state: &mut RunState<'r>) {
         let (message_id, timestamp) = (read.message_id, read.timestamp);
         let open = state.turn.as_ref().filter(|(id, _)| message_id.as_deref() == Some(&**id)).map(|(_, ev)| *ev);
         // The turn's event and its calls so far: a later record of the same
@@ -415,13 +417,13 @@ impl<'r> Reader<'r, '_> {
         let mut tool_calls = Vec::with_capacity(calls.len());
         for (k, c) in calls.into_iter().enumerate() {
             let call = CallRef { event: turn_event, call: crate::source::clamp_u32(base + k) };
-            if let Some(id) = &c.call.id {
-                self.calls.insert(id.clone(), call);
+            if let Some(id) = c.key {
+                self.calls.insert(id, call);
             }
             state.sites.push((call, range.clone(), c.index));
             tool_calls.push(c.call);
         }
-        let ev = match open {
+        let (ev, extra) = match open {
             Some(turn_event) => {
                 if let Some(EventBody::Message(m)) = self.out.event_mut(turn_event).map(|e| &mut e.body) {
                     match (&mut m.content, content) {
@@ -433,19 +435,19 @@ impl<'r> Reader<'r, '_> {
                 }
                 let label = continues_label(message_id.as_deref().unwrap_or_default(), turn_event);
                 let ev = self.out.push_event(EventBody::Marker(Marker { label }), "assistant", range.clone(), path, timestamp);
-                if let Some(e) = self.out.event_mut(ev) {
-                    e.metadata.insert("continues_event".to_string(), Value::from(turn_event));
-                }
-                ev
+                // Sized for its one entry: grown from empty it was rehashed.
+                let mut extra = Metadata::with_capacity(1);
+                extra.insert("continues_event".to_string(), Value::from(turn_event));
+                (ev, extra)
             }
             None => {
                 let body = EventBody::Message(Message { role: "assistant".to_string(), content, tool_calls });
                 let ev = self.out.push_event(body, "assistant", range.clone(), path, timestamp);
                 state.turn = message_id.map(|id| (id, ev));
-                ev
+                (ev, Metadata::new())
             }
         };
-        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
+        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range, extra);
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = read.failed;
             if read.model.is_some() {
@@ -464,7 +466,7 @@ impl<'r> Reader<'r, '_> {
         let (mut first_link, mut more_links) = (None, Vec::new());
         for r in results.iter() {
             failed |= r.is_error;
-            match r.tool_use_id.as_ref().and_then(|id| self.calls.get(id)).copied() {
+            match r.tool_use_id.as_ref().and_then(|id| self.calls.get(id.as_bytes())).copied() {
                 Some(call) if first_link.is_none() => first_link = Some(call),
                 Some(call) => more_links.push(call),
                 None => {
@@ -493,7 +495,7 @@ impl<'r> Reader<'r, '_> {
         for call in first_link.into_iter().chain(more_links) {
             self.out.link_result(call, ev);
         }
-        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range);
+        self.finish(ev, exact.map_or(Rest::InSource(fast::metadata_shape), |e| Rest::Parsed(with_message(e))), range, Metadata::new());
         if let Some(e) = self.out.event_mut(ev) {
             e.failed = failed;
         }
