@@ -589,3 +589,55 @@ fn codex_token_counts_as_codex_writes_them_parse_the_same_both_ways() {
     edits_parse_the_same(&edits, "codex", codex_rollout);
     edits_parse_the_same(&edits, "codex", compact_rollout);
 }
+
+/// `session_meta` payloads the survey parsed, reused by the second pass
+/// (matched to their line by index), and `turn_context`s read from the
+/// bytes (the payload left in the source, the model it names read where it
+/// stands): edited so that the payloads kept and the lines read line up or
+/// not, and so that the model is named in every way `model_named` reads.
+#[test]
+fn codex_session_metas_and_turn_contexts_parse_the_same_both_ways() {
+    const META: &str = r#"{"timestamp": "2025-01-01T00:00:00.000Z", "type": "session_meta", "payload": {"id": "s1", "cwd": "/w", "originator": "codex_cli_rs", "cli_version": "0.46.0"}}"#;
+    const MODEL: &str = r#""model": "gpt-5-codex""#;
+    const TURN: &str = r#"{"timestamp": "2025-01-01T00:00:06.000Z", "type": "turn_context""#;
+    let sub_agent = META.replace(r#""s1""#, r#""s2", "source": {"subagent": {"thread_spawn": {"parent_thread_id": "s1"}}}"#);
+    let no_head = META.replace(r#""timestamp": "2025-01-01T00:00:00.000Z""#, r#""timestamp": 5"#).replace("s1", "s0");
+    let owned: Vec<(String, String)> = vec![
+        (META.to_string(), format!("{META}\n{}", META.replace("s1", "s2"))),
+        (META.to_string(), format!("{no_head}\n{META}")),
+        (META.to_string(), format!("{META}\n{no_head}\n{}", META.replace("s1", "s3"))),
+        (META.to_string(), format!("{META}\n{{\"oops\"}}\n{sub_agent}")),
+        (META.to_string(), format!("{META}\n{META}")),
+        (TURN.to_string(), format!("{}\n{TURN}", META.replace("s1", "s2"))),
+        (META.to_string(), META.replace(r#""cwd": "/w""#, r#""cwd": "/w\u00e9", "instructions": "be \"brief\"""#)),
+        (META.to_string(), META.replace(r#""id": "s1""#, r#""id": "s1", "id": "s9""#)),
+        (META.to_string(), META.replace(r#""id": "s1""#, r#""id": 7"#)),
+        (META.to_string(), META.replace(r#""type": "session_meta""#, r#""type": "session_meta", "type": "turn_context""#)),
+        (MODEL.to_string(), r#""model": "  o3  ""#.to_string()),
+        (MODEL.to_string(), r#""model": """#.to_string()),
+        (MODEL.to_string(), r#""model": " ""#.to_string()),
+        (MODEL.to_string(), r#""model": 5"#.to_string()),
+        (MODEL.to_string(), r#""model": null"#.to_string()),
+        (MODEL.to_string(), r#""model": "gpt\u002d5""#.to_string()),
+        (MODEL.to_string(), r#""mod\u0065l": "o3""#.to_string()),
+        (MODEL.to_string(), r#""model": "o3", "model": "o4""#.to_string()),
+        (MODEL.to_string(), r#""model": "o3", "info": {"model": "o4"}"#.to_string()),
+        (MODEL.to_string(), r#""model": "o3", "info": 1"#.to_string()),
+        (MODEL.to_string(), r#""model": "o3", "metadata": {"model": "o4"}"#.to_string()),
+        (MODEL.to_string(), r#""metadata": {"model": "o4"}"#.to_string()),
+        (MODEL.to_string(), r#""effort": "high""#.to_string()),
+        (r#""payload": {"cwd": "/w", "model""#.to_string(), r#""payload": {"cwd": "/w", "cwd": "/v", "model""#.to_string()),
+        (r#""payload": {"cwd": "/w", "model""#.to_string(), r#""payload": {"sandbox_policy": {"mode": "x", "model": "o4"}, "model""#.to_string()),
+    ];
+    let edits: Vec<(&str, &str)> = owned.iter().map(|(from, to)| (from.as_str(), to.as_str())).collect();
+    let mut left = 0;
+    for edit in &edits {
+        for doc in [codex_rollout(*edit), compact_rollout(*edit)] {
+            left += same_lines_and_hits(&doc).unwrap_or_else(|e| panic!("edit {edit:?}: {e}"));
+        }
+    }
+    // The turn context's payload, a token count and three mirrors left in the source in most.
+    assert!(left > edits.len() * 2 * 4, "only {left} values left in the source");
+    edits_parse_the_same(&edits, "codex", codex_rollout);
+    edits_parse_the_same(&edits, "codex", compact_rollout);
+}

@@ -44,6 +44,9 @@ pub enum FastLine {
     Item(FastItem),
     Event(FastEvent),
     Payload(&'static str, Map<String, Value>),
+    /// A `turn_context`: its payload (left in the source) and the model it
+    /// names, as `usage::model_named` reads it.
+    TurnContext { payload: Range<usize>, model: Option<String> },
 }
 
 /// An item read fast, as the exact path would hand it to its placing.
@@ -111,6 +114,12 @@ impl Head {
     fn new(timestamp: &Member, kind: &'static str, payload: &Member) -> Option<Head> {
         let offsets = |r: Range<usize>| Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?));
         Some(Head { timestamp: offsets(timestamp.inner())?, timestamp_escaped: timestamp.escaped, kind, payload: offsets(payload.value.clone())? })
+    }
+
+    /// The line's `timestamp`, decoded.
+    pub fn timestamp(&self, s: &Bytes<'_, '_>) -> String {
+        let t = self.timestamp;
+        s.out.text(t.0 as usize..t.1 as usize, self.timestamp_escaped).decoded().into_owned()
     }
 }
 
@@ -195,9 +204,14 @@ const PAYLOAD_FIELDS: [&[u8]; 7] = [b"type", b"role", b"content", b"name", b"arg
 /// item, or its type and parsed payload; or `None` for the exact path.
 pub fn line(s: &Bytes<'_, '_>, head: &Head, scratch: &mut Scratch) -> Option<(String, FastLine)> {
     let b = s.b;
-    let (t, p) = (head.timestamp, head.payload);
-    let timestamp = s.out.text(t.0 as usize..t.1 as usize, head.timestamp_escaped).decoded().into_owned();
+    let p = head.payload;
+    let timestamp = head.timestamp(s);
     let (kind, open) = (head.kind, p.0 as usize..p.1 as usize);
+    if kind == "turn_context" {
+        if let Some(model) = turn_context_model(s, open.start, scratch) {
+            return Some((timestamp, FastLine::TurnContext { payload: open, model }));
+        }
+    }
     if kind == "response_item" {
         if let Some(item) = item(s, open.start, scratch) {
             return Some((timestamp, FastLine::Item(item)));
@@ -214,6 +228,21 @@ pub fn line(s: &Bytes<'_, '_>, head: &Head, scratch: &mut Scratch) -> Option<(St
         Ok(Value::Object(p)) => Some((timestamp, FastLine::Payload(kind, p))),
         _ => None,
     }
+}
+
+/// The model the `turn_context` payload at `open` names, as
+/// `usage::model_named` reads it: its string `model`, trimmed, unless
+/// empty. `None` (the exact path reads it) when the payload has an `info`
+/// or a `metadata` (which `model_named` looks into first), or a key is
+/// escaped or repeated among those.
+fn turn_context_model(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<Option<String>> {
+    read::members(s.b, open, s.ends, &mut scratch.payload)?;
+    let f = Fields::find(s.b, &scratch.payload, [b"model", b"info", b"metadata"])?;
+    if f.get(&scratch.payload, 1).is_some() || f.get(&scratch.payload, 2).is_some() {
+        return None;
+    }
+    let model = f.get(&scratch.payload, 0).filter(|m| m.kind == Kind::String).map(|m| s.decoded(m));
+    Some(model.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()))
 }
 
 /// The `response_item` payload opening at `open` read fast, or `None`.

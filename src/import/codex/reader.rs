@@ -108,22 +108,31 @@ pub fn read(input: &Input, out: &mut Builder) {
         r.sort_unstable();
         r
     });
-    let (mirrors, sessions, heads) = survey(input, out, &records, repeats.as_deref(), &mut scratch);
+    let (mirrors, sessions, heads, kept) = survey(input, out, &records, repeats.as_deref(), &mut scratch);
+    let mut kept = kept.into_iter().peekable();
     let mut reader = Reader { out, mirrors, session: Session::default() };
     // Each line is read (or parsed) in turn and its value dropped: the
     // values of the whole file are never held at once.
-    for (r, head) in records.iter().zip(heads) {
+    for (index, (r, head)) in records.iter().zip(heads).enumerate() {
         if r.broken {
             reader.out.unparsed(r.range.clone(), &r.path, "not read: invalid JSON");
             continue;
         }
         let bytes = Bytes { out: reader.out, b: input.bytes, ends: &input.split.ends, repeats: repeats.as_deref() };
+        // A `session_meta` payload the survey parsed: not parsed again.
+        let payload = if head.is_some() { kept.next_if(|(at, _)| *at == index).map(|(_, p)| p) } else { None };
+        if let Some((head, payload)) = head.as_ref().zip(payload) {
+            let line = Line::new(r.range.clone(), &r.path, reader.out.next_event(), Some(head.timestamp(&bytes)));
+            reader.dispatch(&line, "session_meta", payload, &sessions);
+            continue;
+        }
         if let Some((timestamp, read)) = head.and_then(|head| super::fast::line(&bytes, &head, &mut scratch)) {
             let line = Line::new(r.range.clone(), &r.path, reader.out.next_event(), Some(timestamp));
             match read {
                 FastLine::Item(item) => reader.fast_item(&line, item),
                 FastLine::Event(event) => reader.fast_event(&line, event),
                 FastLine::Payload(kind, payload) => reader.dispatch(&line, kind, payload, &sessions),
+                FastLine::TurnContext { payload, model } => reader.fast_turn_context(&line, payload, model),
             }
             continue;
         }
@@ -164,30 +173,43 @@ fn records(input: &Input) -> Vec<Record> {
     merged
 }
 
+/// How many `session_meta` payloads the survey keeps for the second pass
+/// at most (each is parsed once, not twice; past this many, a rollout of
+/// sessions alone would hold them all at once).
+const KEPT_SESSION_METAS: usize = 4096;
+
+/// `session_meta` payloads the survey parsed from the bytes of a line the
+/// second pass reads fast, with the record's index, in order.
+type KeptPayloads = Vec<(usize, Map<String, Value>)>;
+
 /// First pass: the texts response items say (for mirrors) and the sessions.
 /// A line is read from the bytes where that tells enough, else parsed.
-/// Also gives each record's [`Head`] (`None`: broken, or for the exact path).
-fn survey(input: &Input, out: &Builder, records: &[Record], repeats: Option<&[usize]>, scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head>>) {
+/// Also gives each record's [`Head`] (`None`: broken, or for the exact path)
+/// and the `session_meta` payloads it parsed for a line with a head.
+fn survey(input: &Input, out: &Builder, records: &[Record], repeats: Option<&[usize]>, scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head>>, KeptPayloads) {
     let mut mirrors = Mirrors::default();
     let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
     let mut heads = Vec::with_capacity(records.len());
+    let mut kept = KeptPayloads::new();
     let bytes = Bytes { out, b: input.bytes, ends: &input.split.ends, repeats };
     // The recorded containers read forward through the pass: the lines come in order.
     let mut at = input.split.ends.cursor_from(0);
-    for r in records {
+    for (index, r) in records.iter().enumerate() {
         if r.broken {
             heads.push(None);
             continue;
         }
         let (surveyed, head) = super::fast::survey_line(&bytes, &r.range, &mut at, scratch);
+        let has_head = head.is_some();
         heads.push(head);
-        let (kind, payload) = match surveyed {
+        // Parsed from the payload's bytes, as the second pass would parse them.
+        let (kind, payload, keep) = match surveyed {
             Some(Surveyed::Nothing) => continue,
             Some(Surveyed::Mirrors(keys)) => {
                 keys.into_iter().for_each(|key| mirrors.add(key));
                 continue;
             }
-            Some(Surveyed::Payload(kind, payload)) => (kind, payload),
+            Some(Surveyed::Payload(kind, payload)) => (kind, payload, has_head),
             None => {
                 let Ok(Value::Object(mut v)) = crate::json::build::from_slice(input.bytes.get(r.range.clone()).unwrap_or(&[])) else { continue };
                 let kind = match v.get("type").and_then(Value::as_str) {
@@ -196,20 +218,24 @@ fn survey(input: &Input, out: &Builder, records: &[Record], repeats: Option<&[us
                     _ => continue,
                 };
                 let Some(Value::Object(payload)) = v.remove("payload") else { continue };
-                (kind, payload)
+                (kind, payload, false)
             }
         };
         if kind == "response_item" {
             super::items::mirror_keys(&payload).into_iter().for_each(|key| mirrors.add(key));
             continue;
         }
-        let Some(id) = payload.get("id").and_then(Value::as_str) else { continue };
-        sessions.ids.insert(id.to_string());
-        if let Some(parent) = parent_thread(&payload) {
-            sessions.children.entry(parent.to_string()).or_default().push(id.to_string());
+        if let Some(id) = payload.get("id").and_then(Value::as_str) {
+            sessions.ids.insert(id.to_string());
+            if let Some(parent) = parent_thread(&payload) {
+                sessions.children.entry(parent.to_string()).or_default().push(id.to_string());
+            }
+        }
+        if keep && kept.len() < KEPT_SESSION_METAS {
+            kept.push((index, payload));
         }
     }
-    (mirrors, sessions, heads)
+    (mirrors, sessions, heads, kept)
 }
 
 /// The parent thread a sub-agent session names:
@@ -321,6 +347,18 @@ impl<'r, 'a> Reader<'r, 'a> {
             e.metadata = payload.into();
         }
         i
+    }
+
+    /// A `turn_context` the fast path read: its payload left in the source,
+    /// the model it names read from the bytes (`turn_context` in
+    /// [`Reader::dispatch`] for the exact path).
+    fn fast_turn_context(&mut self, line: &Line, payload: Range<usize>, model: Option<String>) {
+        self.session.tally.set_model(model.clone());
+        let value = self.out.json(payload);
+        let i = self.push(line, EventBody::KeyValue(KeyValue { key: "turn_context".to_string(), value }), "turn_context");
+        if let (Some(m), Some(e)) = (model, self.out.event_mut(i)) {
+            e.facts_mut().model = Some(m);
+        }
     }
 
     /// Starts the session's run (a new one unless the line repeats the

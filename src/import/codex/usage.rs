@@ -101,7 +101,12 @@ pub fn model_named(o: &Map<String, Value>) -> Option<String> {
 impl Tally {
     /// A `turn_context` payload: its model is the session's from now on.
     pub fn turn_context(&mut self, payload: &Map<String, Value>) {
-        if let Some(m) = model_named(payload) {
+        self.set_model(model_named(payload));
+    }
+
+    /// The model a `turn_context` names (`None`: none, the last one stays).
+    pub fn set_model(&mut self, model: Option<String>) {
+        if let Some(m) = model {
             self.model = Some(m);
         }
     }
