@@ -94,6 +94,16 @@ pub fn string_chunk16(chunk: &[u8; 16]) -> StringBlock {
     block16(chunk)
 }
 
+/// The [`StringBlock`] of the 64 bytes of `chunk`; `first_escaped`:
+/// whether its first byte is. The string scan's window, for a caller that
+/// holds the 64 bytes (from the input, or padded past its end) so that one
+/// inlined copy of the classification serves both.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub fn string_chunk64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
+    block64(chunk, first_escaped)
+}
+
 // Per 16 bytes, on both targets: `x ^ 2 <= 0x20` holds exactly for the bytes
 // below 0x20 (xor 2 keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20):
 // one unsigned max (or min) and one compare for both classes.

@@ -87,62 +87,80 @@ fn short_plain_end(_b: &[u8], _start: usize) -> Option<usize> {
 
 /// The string scan with SIMD (the split's hot loop: trace files are mostly
 /// long strings with an escape every few dozen bytes, most of them `\"` and
-/// `\n`). Each window of bytes (16 for the first look, as most strings are
-/// short; then 64) is classified into masks ([`super::simd::StringBlock`]);
-/// which bytes are escaped follows from the backslashes alone
-/// ([`escaped_bytes`]). The scan then stops only at `events`: an unescaped
-/// `"` or control byte, and an escaped byte other than `"`, `\\` or `n`
-/// (`\u`, the other escapes, invalid ones), whose escape the scalar
-/// [`escape_end`] checks, clearing the bits it covers. So the common escapes
-/// cost no branch of their own, and the first event is where the byte-by-byte
-/// scan would first do anything but pass: same results, offsets, messages.
+/// `\n`). Each 64-byte window from the byte after the opening quote (the
+/// inline shortcut has already looked at the first 32) is classified into
+/// masks ([`super::simd::StringBlock`]); which bytes are escaped follows from
+/// the backslashes alone ([`escaped_bytes`]). The scan then stops only at
+/// `events`: an unescaped `"` or control byte, and an escaped byte other
+/// than `"`, `\\` or `n` (`\u`, the other escapes, invalid ones), whose
+/// escape the scalar [`escape_end`] checks, clearing the bits it covers. So
+/// the common escapes cost no branch of their own, and the first event is
+/// where the byte-by-byte scan would first do anything but pass: same
+/// results, offsets, messages.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
-    use super::simd::{string_block16, string_block64};
     // Whether a window before the current one held an escaped byte (so the
-    // string holds an escape); the current window's count below the end.
+    // string holds an escape); whether the current window's first byte is
+    // escaped (0 or 1).
     let mut had_escape = false;
+    let mut carry = 0u64;
     let mut base = start + 1;
-    let first = string_block16(b, base);
-    // Sixteen bytes: bit 16 of `escaped` says whether the next window's first byte is.
-    let (mut escaped, _) = escaped_bytes(first.backslash, 0);
-    let mut carry = (escaped >> 16) & 1;
-    escaped &= 0xFFFF;
-    let mut events = (first.quote_or_control & !escaped) | (escaped & !first.plain_escapes & 0xFFFF);
-    let mut width = 16;
-    loop {
-        while events == 0 {
-            had_escape |= escaped != 0;
-            base += width;
-            width = 64;
-            let block = string_block64(b, base, carry != 0);
-            (escaped, carry) = escaped_bytes(block.backslash, carry);
-            events = (block.quote_or_control & !escaped) | (escaped & !block.plain_escapes);
-        }
-        let k = events.trailing_zeros();
-        let p = base + k as usize;
-        if (escaped >> k) & 1 == 0 {
-            // (Past the end of the input, every byte is an event.)
-            return match b.get(p) {
-                Some(b'"') => Ok((p + 1, had_escape || escaped & ((1u64 << k) - 1) != 0)),
-                Some(c) => Err(control_in_string(p, *c)),
-                None => Err(unterminated_string(start)),
-            };
-        }
-        // The escape whose backslash is just before `p`.
-        had_escape = true;
-        let next = escape_end(b, start, p - 1, hazards)?;
-        let passed = next - base;
-        if passed < width {
+    // The last bytes of the input, padded: one window classification serves
+    // both (a second, inlined for the tail, made the loop keep its masks in
+    // memory).
+    let mut padded: [u8; 64];
+    'windows: loop {
+        let window = match b.get(base..).and_then(|rest| rest.first_chunk::<64>()) {
+            Some(window) => window,
+            None => {
+                padded = padded_window(b, base);
+                &padded
+            }
+        };
+        let block = super::simd::string_chunk64(window, carry != 0);
+        let (escaped, next_carry) = escaped_bytes(block.backslash, carry);
+        let mut events = (block.quote_or_control & !escaped) | (escaped & !block.plain_escapes);
+        while events != 0 {
+            let k = events.trailing_zeros();
+            let p = base + k as usize;
+            if (escaped >> k) & 1 == 0 {
+                // (Past the end of the input, every byte is an event.)
+                return match b.get(p) {
+                    Some(b'"') => Ok((p + 1, had_escape || escaped & ((1u64 << k) - 1) != 0)),
+                    Some(c) => Err(control_in_string(p, *c)),
+                    None => Err(unterminated_string(start)),
+                };
+            }
+            // The escape whose backslash is just before `p`.
+            had_escape = true;
+            let next = escape_end(b, start, p - 1, hazards)?;
+            let passed = next - base;
+            if passed >= 64 {
+                // Past this window: the next starts right after the escape.
+                base = next;
+                carry = 0;
+                continue 'windows;
+            }
             events &= u64::MAX << passed;
-        } else {
-            // Past this window: the next starts right after the escape.
-            base = next;
-            width = 0;
-            carry = 0;
-            events = 0;
         }
+        had_escape |= escaped != 0;
+        carry = next_carry;
+        base += 64;
     }
+}
+
+/// The bytes of `b` from `at` (fewer than 64: the input's end) in a window
+/// padded with 0x00, which the scans take as a control byte: an event.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cold]
+#[inline(never)]
+fn padded_window(b: &[u8], at: usize) -> [u8; 64] {
+    let mut window = [0u8; 64];
+    let rest = b.get(at..).unwrap_or(&[]);
+    if let Some(head) = window.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    window
 }
 
 /// Which bytes of a 64-byte window are escaped, given its backslashes and

@@ -247,6 +247,38 @@ fn backslash_runs_at_every_position() {
     }
 }
 
+/// The scan's later 64-byte windows (from the byte after the quote): each
+/// kind of escape, backslash run, control byte and close at every place
+/// across the first three window edges, after plain text and after dense
+/// `\"` (so the odd-run carry crosses the edges too), with the input whole
+/// and cut just after it (the padded last window).
+#[test]
+fn escapes_straddle_later_windows() {
+    let pieces: [&[u8]; 16] = [
+        br"\\", br#"\\\""#, br"\\\", br"\uD83D\uDE00", br"\u00e9", br"\uD800", br"\uDC00x", br"\uD800\u0041", br"\t", br"\/",
+        br"\x", br#"\u12""#, b"\\\\\n", b"\\\x01", b"\x01", b"\"",
+    ];
+    for fill in [&b"a"[..], br#"\""#, br"\u0041"] {
+        for piece in pieces {
+            for lead in 40..200 {
+                let mut s = b"\"".to_vec();
+                while s.len() < 1 + lead {
+                    s.extend_from_slice(fill);
+                }
+                s.truncate(1 + lead);
+                s.extend_from_slice(piece);
+                let after = s.len();
+                s.extend(std::iter::repeat_n(b'b', 70));
+                s.extend_from_slice(b"\"tail");
+                let _ = check_string(&s, 0);
+                for cut in after.saturating_sub(2)..=after + 1 {
+                    let _ = check_string(&s[..cut.min(s.len())], 0);
+                }
+            }
+        }
+    }
+}
+
 /// Pseudo-random bytes from an alphabet rich in stops, escapes and
 /// multi-byte characters: every `"` in the buffer starts a string.
 #[test]
