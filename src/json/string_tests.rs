@@ -407,3 +407,30 @@ fn unescape_agrees_with_serde_json_across_windows() {
         assert_eq!(got, format!(">{want}"), "{raw:?}");
     }
 }
+
+/// `hex4` (the scan's check of `\uXXXX` digits and the decoding's reader)
+/// against `u16::from_str_radix` on four ASCII hex digits: every byte value
+/// at each of the four places among valid digits of both cases, and the
+/// digits cut short by the end of the input.
+#[test]
+fn hex_digits_read_as_from_str_radix_reads_them() {
+    let reference = |d: &[u8]| {
+        let all_hex = d.len() == 4 && d.iter().all(u8::is_ascii_hexdigit);
+        all_hex.then(|| u16::from_str_radix(std::str::from_utf8(d).unwrap(), 16).unwrap())
+    };
+    for around in [*b"0000", *b"9fA3", *b"FfaE", *b"b7c1"] {
+        for place in 0..4 {
+            for c in 0..=255u8 {
+                let mut d = around;
+                d[place] = c;
+                let input = [&b"\\u"[..], &d, b"tail"].concat();
+                assert_eq!(hex4(&input, 2), reference(&d), "{d:?}");
+                for cut in 2..6 {
+                    assert_eq!(hex4(&input[..cut], 2), None, "{d:?} cut at {cut}");
+                }
+            }
+        }
+    }
+    assert_eq!(hex4(b"\\uDBFF", 2), Some(0xDBFF));
+    assert_eq!(hex4(b"ab", 5), None, "past the end");
+}
