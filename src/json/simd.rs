@@ -94,15 +94,26 @@ pub fn string_chunk16(chunk: &[u8; 16]) -> StringBlock {
     block16(chunk)
 }
 
-// Per 16 bytes, on both targets: `x ^ 2 <= 0x20` holds exactly for the bytes
-// below 0x20 (xor 2 keeps them below 0x20) and for `"` (0x22 ^ 2 = 0x20):
-// one unsigned max (or min) and one compare for both classes.
+/// The [`StringBlock`] of the 64 bytes of `chunk`; `first_escaped`:
+/// whether its first byte is. The string scan's window, for a caller that
+/// holds the 64 bytes (from the input, or padded past its end) so that one
+/// inlined copy of the classification serves both.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+pub fn string_chunk64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
+    block64(chunk, first_escaped)
+}
+
+// Per 16 bytes, on both targets: `x ^ 0x82 < 0xA1` as signed bytes (in
+// -128..=-96) holds exactly for the bytes below 0x20 (xor 0x82 takes
+// 0x00..=0x1F onto 0x80..=0x9F) and for `"` (0x22 ^ 0x82 = 0xA0): one xor
+// and one signed compare for both classes.
 
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn block16(chunk: &[u8; 16]) -> StringBlock {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
         _mm_xor_si128,
     };
     // SAFETY: `chunk` is 16 readable bytes, all that the one unaligned load
@@ -110,8 +121,7 @@ fn block16(chunk: &[u8; 16]) -> StringBlock {
     // target (the cfg above).
     unsafe {
         let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
-        let space = _mm_set1_epi8(0x20);
-        let quote_or_control = _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(v, _mm_set1_epi8(2)), space), space);
+        let quote_or_control = _mm_cmplt_epi8(_mm_xor_si128(v, _mm_set1_epi8(0x82u8 as i8)), _mm_set1_epi8(-95));
         let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
         let m = |x: __m128i| _mm_movemask_epi8(x) as u32 as u64;
         let backslashes = m(backslash);
@@ -129,7 +139,7 @@ fn block16(chunk: &[u8; 16]) -> StringBlock {
 #[inline(always)]
 fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
     use core::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
         _mm_xor_si128,
     };
     let p = chunk.as_ptr().cast::<__m128i>();
@@ -138,8 +148,8 @@ fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
     // 48..64 of it. SSE2 is enabled for every x86_64 target (the cfg above).
     unsafe {
         let v = [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3))];
-        let two = _mm_set1_epi8(2);
-        let space = _mm_set1_epi8(0x20);
+        let flip = _mm_set1_epi8(0x82u8 as i8);
+        let below = _mm_set1_epi8(-95);
         let bs = _mm_set1_epi8(b'\\' as i8);
         let join = |x: [__m128i; 4]| {
             let m = x.map(|x| _mm_movemask_epi8(x) as u32 as u64);
@@ -147,7 +157,7 @@ fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
         };
         let backslash = v.map(|x| _mm_cmpeq_epi8(x, bs));
         let backslashes = join(backslash);
-        let quote_or_control = join(v.map(|x| _mm_cmpeq_epi8(_mm_max_epu8(_mm_xor_si128(x, two), space), space)));
+        let quote_or_control = join(v.map(|x| _mm_cmplt_epi8(_mm_xor_si128(x, flip), below)));
         let plain_escapes = if backslashes == 0 && !first_escaped {
             0
         } else {
@@ -170,13 +180,13 @@ fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn block16(chunk: &[u8; 16]) -> StringBlock {
-    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, i8x16_lt, i8x16_splat, u8x16_splat, v128, v128_load, v128_or, v128_xor};
     // SAFETY: `chunk` is 16 readable bytes, all that the one load reads (wasm
     // loads need no alignment). simd128 is enabled at compile time (the cfg
     // above).
     unsafe {
         let v = v128_load(chunk.as_ptr().cast::<v128>());
-        let quote_or_control = u8x16_le(v128_xor(v, u8x16_splat(2)), u8x16_splat(0x20));
+        let quote_or_control = i8x16_lt(v128_xor(v, u8x16_splat(0x82)), i8x16_splat(-95));
         let backslash = i8x16_eq(v, u8x16_splat(b'\\'));
         let m = |x: v128| u64::from(i8x16_bitmask(x));
         let backslashes = m(backslash);
@@ -192,7 +202,7 @@ fn block16(chunk: &[u8; 16]) -> StringBlock {
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 #[inline(always)]
 fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
-    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, u8x16_le, u8x16_splat, v128, v128_load, v128_or, v128_xor};
+    use core::arch::wasm32::{i8x16_bitmask, i8x16_eq, i8x16_lt, i8x16_splat, u8x16_splat, v128, v128_load, v128_or, v128_xor};
     let p = chunk.as_ptr().cast::<v128>();
     // SAFETY: `chunk` is 64 readable bytes, and the four loads read bytes
     // 0..16, 16..32, 32..48 and 48..64 of it (wasm loads need no alignment).
@@ -205,7 +215,7 @@ fn block64(chunk: &[u8; 64], first_escaped: bool) -> StringBlock {
         };
         let backslash = v.map(|x| i8x16_eq(x, u8x16_splat(b'\\')));
         let backslashes = join(backslash);
-        let quote_or_control = join(v.map(|x| u8x16_le(v128_xor(x, u8x16_splat(2)), u8x16_splat(0x20))));
+        let quote_or_control = join(v.map(|x| i8x16_lt(v128_xor(x, u8x16_splat(0x82)), i8x16_splat(-95))));
         let plain_escapes = if backslashes == 0 && !first_escaped {
             0
         } else {

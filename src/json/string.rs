@@ -87,62 +87,80 @@ fn short_plain_end(_b: &[u8], _start: usize) -> Option<usize> {
 
 /// The string scan with SIMD (the split's hot loop: trace files are mostly
 /// long strings with an escape every few dozen bytes, most of them `\"` and
-/// `\n`). Each window of bytes (16 for the first look, as most strings are
-/// short; then 64) is classified into masks ([`super::simd::StringBlock`]);
-/// which bytes are escaped follows from the backslashes alone
-/// ([`escaped_bytes`]). The scan then stops only at `events`: an unescaped
-/// `"` or control byte, and an escaped byte other than `"`, `\\` or `n`
-/// (`\u`, the other escapes, invalid ones), whose escape the scalar
-/// [`escape_end`] checks, clearing the bits it covers. So the common escapes
-/// cost no branch of their own, and the first event is where the byte-by-byte
-/// scan would first do anything but pass: same results, offsets, messages.
+/// `\n`). Each 64-byte window from the byte after the opening quote (the
+/// inline shortcut has already looked at the first 32) is classified into
+/// masks ([`super::simd::StringBlock`]); which bytes are escaped follows from
+/// the backslashes alone ([`escaped_bytes`]). The scan then stops only at
+/// `events`: an unescaped `"` or control byte, and an escaped byte other
+/// than `"`, `\\` or `n` (`\u`, the other escapes, invalid ones), whose
+/// escape the scalar [`escape_end`] checks, clearing the bits it covers. So
+/// the common escapes cost no branch of their own, and the first event is
+/// where the byte-by-byte scan would first do anything but pass: same
+/// results, offsets, messages.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 fn string_end_simd(b: &[u8], start: usize, hazards: &mut Vec<usize>) -> Result<(usize, bool), SyntaxError> {
-    use super::simd::{string_block16, string_block64};
-    // Whether a window before the current one held an escaped byte (so the
-    // string holds an escape); the current window's count below the end.
-    let mut had_escape = false;
+    // The escaped bytes of the windows before the current one, ORed (not 0:
+    // the string holds an escape); whether the current window's first byte
+    // is escaped (0 or 1).
+    let mut seen_escapes = 0u64;
+    let mut carry = 0u64;
     let mut base = start + 1;
-    let first = string_block16(b, base);
-    // Sixteen bytes: bit 16 of `escaped` says whether the next window's first byte is.
-    let (mut escaped, _) = escaped_bytes(first.backslash, 0);
-    let mut carry = (escaped >> 16) & 1;
-    escaped &= 0xFFFF;
-    let mut events = (first.quote_or_control & !escaped) | (escaped & !first.plain_escapes & 0xFFFF);
-    let mut width = 16;
-    loop {
-        while events == 0 {
-            had_escape |= escaped != 0;
-            base += width;
-            width = 64;
-            let block = string_block64(b, base, carry != 0);
-            (escaped, carry) = escaped_bytes(block.backslash, carry);
-            events = (block.quote_or_control & !escaped) | (escaped & !block.plain_escapes);
-        }
-        let k = events.trailing_zeros();
-        let p = base + k as usize;
-        if (escaped >> k) & 1 == 0 {
-            // (Past the end of the input, every byte is an event.)
-            return match b.get(p) {
-                Some(b'"') => Ok((p + 1, had_escape || escaped & ((1u64 << k) - 1) != 0)),
-                Some(c) => Err(control_in_string(p, *c)),
-                None => Err(unterminated_string(start)),
-            };
-        }
-        // The escape whose backslash is just before `p`.
-        had_escape = true;
-        let next = escape_end(b, start, p - 1, hazards)?;
-        let passed = next - base;
-        if passed < width {
+    // The last bytes of the input, padded: one window classification serves
+    // both (a second, inlined for the tail, made the loop keep its masks in
+    // memory).
+    let mut padded: [u8; 64];
+    'windows: loop {
+        let window = match b.get(base..).and_then(|rest| rest.first_chunk::<64>()) {
+            Some(window) => window,
+            None => {
+                padded = padded_window(b, base);
+                &padded
+            }
+        };
+        let block = super::simd::string_chunk64(window, carry != 0);
+        let (escaped, next_carry) = escaped_bytes(block.backslash, carry);
+        let mut events = (block.quote_or_control & !escaped) | (escaped & !block.plain_escapes);
+        while events != 0 {
+            let k = events.trailing_zeros();
+            let p = base + k as usize;
+            if (escaped >> k) & 1 == 0 {
+                // (Past the end of the input, every byte is an event.)
+                return match b.get(p) {
+                    Some(b'"') => Ok((p + 1, (seen_escapes | (escaped & ((1u64 << k) - 1))) != 0)),
+                    Some(c) => Err(control_in_string(p, *c)),
+                    None => Err(unterminated_string(start)),
+                };
+            }
+            // The escape whose backslash is just before `p` (its byte is in `escaped`).
+            let next = escape_end(b, start, p - 1, hazards)?;
+            let passed = next - base;
+            if passed >= 64 {
+                // Past this window: the next starts right after the escape.
+                seen_escapes |= escaped;
+                base = next;
+                carry = 0;
+                continue 'windows;
+            }
             events &= u64::MAX << passed;
-        } else {
-            // Past this window: the next starts right after the escape.
-            base = next;
-            width = 0;
-            carry = 0;
-            events = 0;
         }
+        seen_escapes |= escaped;
+        carry = next_carry;
+        base += 64;
     }
+}
+
+/// The bytes of `b` from `at` (fewer than 64: the input's end) in a window
+/// padded with 0x00, which the scans take as a control byte: an event.
+#[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
+#[cold]
+#[inline(never)]
+fn padded_window(b: &[u8], at: usize) -> [u8; 64] {
+    let mut window = [0u8; 64];
+    let rest = b.get(at..).unwrap_or(&[]);
+    if let Some(head) = window.get_mut(..rest.len()) {
+        head.copy_from_slice(rest);
+    }
+    window
 }
 
 /// Which bytes of a 64-byte window are escaped, given its backslashes and
@@ -309,22 +327,42 @@ fn control_in_string(i: usize, c: u8) -> SyntaxError {
 
 
 /// The value of the four hex digits at `at`, if they are four hex digits:
-/// the one reader of `\uXXXX` digits (the scan's check, the decoding).
+/// the one reader of `\uXXXX` digits (the scan's check, the decoding). Each
+/// digit's value comes from [`HEX_DIGITS`] (one load, not three range
+/// tests), the four checked at once.
 #[inline(always)]
 pub(crate) fn hex4(b: &[u8], at: usize) -> Option<u16> {
-    let digits = b.get(at..at + 4)?;
-    let mut n = 0u16;
-    for d in digits {
-        let v = match d {
-            b'0'..=b'9' => d - b'0',
-            b'a'..=b'f' => d - b'a' + 10,
-            b'A'..=b'F' => d - b'A' + 10,
-            _ => return None,
-        };
-        n = (n << 4) | u16::from(v);
+    let digits = b.get(at..)?.first_chunk::<4>()?;
+    let value = |d: u8| u16::from(HEX_DIGITS.get(usize::from(d)).copied().unwrap_or(NOT_HEX));
+    let [d0, d1, d2, d3] = (*digits).map(value);
+    if (d0 | d1 | d2 | d3) & u16::from(NOT_HEX) != 0 {
+        return None;
     }
-    Some(n)
+    Some((d0 << 12) | (d1 << 8) | (d2 << 4) | d3)
 }
+
+/// A byte that is no hex digit in [`HEX_DIGITS`] (a digit's value is below 16).
+const NOT_HEX: u8 = 0xF0;
+
+/// The value of each hex digit (either case), [`NOT_HEX`] for every other
+/// byte. Indexing in a constant initializer cannot panic at run time: out
+/// of range, it would not compile.
+#[allow(clippy::indexing_slicing)]
+static HEX_DIGITS: [u8; 256] = {
+    let mut t = [NOT_HEX; 256];
+    let mut k = 0u8;
+    while k < 10 {
+        t[(b'0' + k) as usize] = k;
+        k += 1;
+    }
+    let mut k = 0u8;
+    while k < 6 {
+        t[(b'a' + k) as usize] = 10 + k;
+        t[(b'A' + k) as usize] = 10 + k;
+        k += 1;
+    }
+    t
+};
 
 /// What follows a backslash: 2 for the two-byte escapes, 6 for `u`, 0 for
 /// a byte no escape starts with. (A table, not a `match`: one load and one
@@ -360,7 +398,7 @@ fn escape_end(b: &[u8], start: usize, i: usize, hazards: &mut Vec<usize>) -> Res
         Some(2) => Ok(i + 2),
         Some(6) => match hex4(b, i + 2) {
             None => Err(invalid_hex_escape(i)),
-            Some(0xD800..=0xDFFF) => Ok(surrogate_end(b, i, hazards)),
+            Some(first @ 0xD800..=0xDFFF) => Ok(surrogate_end(b, i, first).unwrap_or_else(|| lone_surrogate(i, hazards))),
             Some(_) => Ok(i + 6),
         },
         _ => Err(invalid_escape(b, i)),
@@ -403,15 +441,19 @@ fn not_a_string(b: &[u8], start: usize) -> SyntaxError {
     SyntaxError { offset: start, message: format!("expected a string in double quotes, found {}", describe(b, start)) }
 }
 
-/// The end of the surrogate escape at `i` (its four digits already checked):
-/// after the pair when a high surrogate is followed by the `\u` escape of a
-/// low one, else after this escape alone, recorded as a hazard.
+/// The end of the surrogate escape at `i` whose value is `first`, when it
+/// is a high surrogate followed by the `\u` escape of a low one (after the
+/// pair: emoji and other characters past U+FFFF); `None` for a lone one.
+#[inline(always)]
+fn surrogate_end(b: &[u8], i: usize, first: u16) -> Option<usize> {
+    let low = || b.get(i + 6..i + 8) == Some(b"\\u") && matches!(hex4(b, i + 8), Some(0xDC00..=0xDFFF));
+    ((0xD800..=0xDBFF).contains(&first) && low()).then_some(i + 12)
+}
+
+/// The end of the lone surrogate escape at `i`, recorded as a hazard.
 #[cold]
-fn surrogate_end(b: &[u8], i: usize, hazards: &mut Vec<usize>) -> usize {
-    let high = matches!(hex4(b, i + 2), Some(0xD800..=0xDBFF));
-    if high && b.get(i + 6..i + 8) == Some(b"\\u") && matches!(hex4(b, i + 8), Some(0xDC00..=0xDFFF)) {
-        return i + 12;
-    }
+#[inline(never)]
+fn lone_surrogate(i: usize, hazards: &mut Vec<usize>) -> usize {
     hazards.push(i);
     i + 6
 }

@@ -247,6 +247,38 @@ fn backslash_runs_at_every_position() {
     }
 }
 
+/// The scan's later 64-byte windows (from the byte after the quote): each
+/// kind of escape, backslash run, control byte and close at every place
+/// across the first three window edges, after plain text and after dense
+/// `\"` (so the odd-run carry crosses the edges too), with the input whole
+/// and cut just after it (the padded last window).
+#[test]
+fn escapes_straddle_later_windows() {
+    let pieces: [&[u8]; 16] = [
+        br"\\", br#"\\\""#, br"\\\", br"\uD83D\uDE00", br"\u00e9", br"\uD800", br"\uDC00x", br"\uD800\u0041", br"\t", br"\/",
+        br"\x", br#"\u12""#, b"\\\\\n", b"\\\x01", b"\x01", b"\"",
+    ];
+    for fill in [&b"a"[..], br#"\""#, br"\u0041"] {
+        for piece in pieces {
+            for lead in 40..200 {
+                let mut s = b"\"".to_vec();
+                while s.len() < 1 + lead {
+                    s.extend_from_slice(fill);
+                }
+                s.truncate(1 + lead);
+                s.extend_from_slice(piece);
+                let after = s.len();
+                s.extend(std::iter::repeat_n(b'b', 70));
+                s.extend_from_slice(b"\"tail");
+                let _ = check_string(&s, 0);
+                for cut in after.saturating_sub(2)..=after + 1 {
+                    let _ = check_string(&s[..cut.min(s.len())], 0);
+                }
+            }
+        }
+    }
+}
+
 /// Pseudo-random bytes from an alphabet rich in stops, escapes and
 /// multi-byte characters: every `"` in the buffer starts a string.
 #[test]
@@ -374,4 +406,31 @@ fn unescape_agrees_with_serde_json_across_windows() {
         unescape_into(raw.as_bytes(), &mut got);
         assert_eq!(got, format!(">{want}"), "{raw:?}");
     }
+}
+
+/// `hex4` (the scan's check of `\uXXXX` digits and the decoding's reader)
+/// against `u16::from_str_radix` on four ASCII hex digits: every byte value
+/// at each of the four places among valid digits of both cases, and the
+/// digits cut short by the end of the input.
+#[test]
+fn hex_digits_read_as_from_str_radix_reads_them() {
+    let reference = |d: &[u8]| {
+        let all_hex = d.len() == 4 && d.iter().all(u8::is_ascii_hexdigit);
+        all_hex.then(|| u16::from_str_radix(std::str::from_utf8(d).unwrap(), 16).unwrap())
+    };
+    for around in [*b"0000", *b"9fA3", *b"FfaE", *b"b7c1"] {
+        for place in 0..4 {
+            for c in 0..=255u8 {
+                let mut d = around;
+                d[place] = c;
+                let input = [&b"\\u"[..], &d, b"tail"].concat();
+                assert_eq!(hex4(&input, 2), reference(&d), "{d:?}");
+                for cut in 2..6 {
+                    assert_eq!(hex4(&input[..cut], 2), None, "{d:?} cut at {cut}");
+                }
+            }
+        }
+    }
+    assert_eq!(hex4(b"\\uDBFF", 2), Some(0xDBFF));
+    assert_eq!(hex4(b"ab", 5), None, "past the end");
 }
