@@ -434,3 +434,25 @@ fn hex_digits_read_as_from_str_radix_reads_them() {
     assert_eq!(hex4(b"\\uDBFF", 2), Some(0xDBFF));
     assert_eq!(hex4(b"ab", 5), None, "past the end");
 }
+
+/// Short texts take the ASCII test before the validator: they decode as
+/// `String::from_utf8_lossy` does, at every length around the cut-off, with
+/// a non-ASCII or invalid byte at every place.
+#[test]
+fn short_texts_decode_as_lossy_decodes_them() {
+    let bytes: [&[u8]; 5] = [b"a", "é".as_bytes(), b"\xff", b"\x80", "東".as_bytes()];
+    for len in 0..80 {
+        let plain = vec![b'x'; len];
+        assert_eq!(lossy(&plain), String::from_utf8_lossy(&plain), "{len}");
+        for odd in bytes {
+            for at in 0..=len {
+                let raw = [&plain[..at], odd, &plain[at..]].concat();
+                assert_eq!(lossy(&raw), String::from_utf8_lossy(&raw), "{raw:?}");
+                let escaped = [&raw[..], b"\\n"].concat();
+                let mut out = String::new();
+                unescape_into(&escaped, &mut out);
+                assert_eq!(out, format!("{}\n", String::from_utf8_lossy(&raw)), "{escaped:?}");
+            }
+        }
+    }
+}
