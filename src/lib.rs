@@ -35,6 +35,7 @@ pub mod redact;
 pub mod render;
 pub mod sort;
 pub mod source;
+pub mod source_kind;
 #[cfg(test)]
 mod test_rng;
 pub mod text;

@@ -14,6 +14,7 @@ use crate::json::Layout;
 use crate::source::{LazySourceMap, Position};
 pub use crate::event_metadata::EventMetadata;
 pub use crate::lazy_value::LazyValue;
+pub use crate::source_kind::SourceKind;
 pub use crate::text::{Source, Text};
 
 pub type Metadata = Map<String, Value>;
@@ -115,7 +116,7 @@ pub struct Event {
     pub transcript: u32,
     pub body: EventBody,
     /// The format's own name for the record kind (`Message`, `ToolOutput`, `ActionEvent`, …).
-    pub source_kind: String,
+    pub source_kind: SourceKind,
     pub timestamp: Option<String>,
     /// Bytes of the record in the source: its raw JSON.
     pub raw: Range<usize>,

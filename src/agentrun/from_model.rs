@@ -116,7 +116,7 @@ fn map_event(trace: &Trace, e: &Event, out: &mut Vec<DocMessage>, transcript_md:
         role: "system",
         content: DocContent::Text(text.into()),
         tool_calls: Vec::new(),
-        metadata: event_metadata(e, vec![("event_kind".to_string(), Py::Str(kind.to_string())), ("source_kind".to_string(), Py::Str(e.source_kind.clone()))]),
+        metadata: event_metadata(e, vec![("event_kind".to_string(), Py::Str(kind.to_string())), ("source_kind".to_string(), Py::Str(e.source_kind.to_string()))]),
         fields: Vec::new(),
     };
     let message = match &e.body {

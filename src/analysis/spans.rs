@@ -342,7 +342,7 @@ mod tests {
             run,
             transcript: 0,
             body,
-            source_kind: String::new(),
+            source_kind: Default::default(),
             timestamp: None,
             raw: 0..0,
             path: "$".to_string(),

@@ -12,6 +12,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::json::{render_path, scan, Seg, SyntaxError};
 use crate::model::{AgentRun, CallRef, Event, EventBody, EventMetadata, LazyValue, Metadata, Source, Text, ToolCall, Transcript};
 use crate::source::LazySourceMap;
+use crate::source_kind::KindTable;
 
 /// Collects what a format module reads.
 pub struct Builder<'a> {
@@ -21,6 +22,8 @@ pub struct Builder<'a> {
     map: &'a LazySourceMap,
     runs: Vec<AgentRun>,
     events: Vec<Event>,
+    /// One shared name per record kind (see [`crate::source_kind`]).
+    kinds: KindTable,
     diagnostics: Vec<Diagnostic>,
     metadata: Metadata,
     /// The whole input is valid UTF-8 (else readers check each record
@@ -96,6 +99,7 @@ impl<'a> Builder<'a> {
             map,
             runs: Vec::new(),
             events: Vec::new(),
+            kinds: KindTable::default(),
             diagnostics: Vec::new(),
             metadata: Metadata::new(),
             utf8_valid: true,
@@ -497,7 +501,7 @@ impl<'a> Builder<'a> {
             run: crate::source::clamp_u32(run),
             transcript: crate::source::clamp_u32(transcript),
             body,
-            source_kind: source_kind.to_string(),
+            source_kind: self.kinds.get(source_kind),
             timestamp,
             raw,
             path,

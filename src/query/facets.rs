@@ -27,7 +27,7 @@ pub fn facets(trace: &Trace, events: &[u32]) -> Facets {
             *f.role.entry(r.to_string()).or_insert(0) += 1;
         }
         *f.kind.entry(e.body.kind()).or_insert(0) += 1;
-        *f.source_kind.entry(e.source_kind.clone()).or_insert(0) += 1;
+        *f.source_kind.entry(e.source_kind.to_string()).or_insert(0) += 1;
         for t in event_tools(trace, i as usize) {
             *f.tool.entry(t.to_string()).or_insert(0) += 1;
         }
