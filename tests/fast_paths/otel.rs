@@ -388,6 +388,9 @@ fn re_sent_outputs_parse_the_same_both_ways() {
         (vec![call("c3"), assistant("a")], vec![assistant("a"), call("c3")]),
         (vec![call("c4"), assistant("b")], vec![call("c4"), call("c4"), assistant("b")]),
         (vec![call("c5"), assistant("c")], vec![call("c5"), assistant("c!")]),
+        // Edited late in the item, its length kept (found in the literal by its bytes).
+        (vec![call("c7"), assistant("f")], vec![call("c7"), assistant("g")]),
+        (vec![call("c8")], vec![call("c9")]),
         (vec![call("c6"), assistant("d")], vec![assistant("d")]),
         (vec![assistant("same"), assistant("same")], vec![assistant("same"), assistant("same")]),
         (vec![], vec![user("nothing came back")]),
