@@ -388,6 +388,9 @@ fn re_sent_outputs_parse_the_same_both_ways() {
         (vec![call("c3"), assistant("a")], vec![assistant("a"), call("c3")]),
         (vec![call("c4"), assistant("b")], vec![call("c4"), call("c4"), assistant("b")]),
         (vec![call("c5"), assistant("c")], vec![call("c5"), assistant("c!")]),
+        // Edited late in the item, its length kept (found in the literal by its bytes).
+        (vec![call("c7"), assistant("f")], vec![call("c7"), assistant("g")]),
+        (vec![call("c8")], vec![call("c9")]),
         (vec![call("c6"), assistant("d")], vec![assistant("d")]),
         (vec![assistant("same"), assistant("same")], vec![assistant("same"), assistant("same")]),
         (vec![], vec![user("nothing came back")]),
@@ -549,5 +552,80 @@ fn long_escaped_texts_parse_the_same_both_ways() {
             same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("fill {fill}: {e}\n{doc}"));
         }
         same_agent_run_text(&doc, "otel").unwrap_or_else(|e| panic!("fill {fill}: {e}"));
+    }
+}
+
+/// A tool's answer re-sent straight after the assistant's call (both new
+/// items of a chat span whose input repeats the last one's first item):
+/// `otel/tool_answers.rs` and `otel/output_reuse.rs` find them in the
+/// input's literal, escaped once more, before anything of it is decoded.
+/// Results dense with escapes shifted over the 8-byte words the
+/// comparison reads, and answers that differ from the result by a byte,
+/// an escape written otherwise (`\u00e9` for `é`, `\/` for `/`), a
+/// surrogate pair, the wrapper's members or the call id.
+#[test]
+fn tool_answers_found_in_the_input_literal_parse_the_same_both_ways() {
+    let t = "5b8efff798038103d269b633813fc60c";
+    let text = |v: &Value| serde_json::to_string(v).unwrap();
+    let literal = |s: &str| serde_json::to_string(s).unwrap().trim_matches('"').to_string();
+    let answer = |id: &str, response: &str| format!(r#"{{"role":"tool","parts":[{{"type":"tool_call_response","id":"{id}","response":"{response}"}}]}}"#);
+    let call = json!({"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "ls", "arguments": {"q": "a\"b"}}]});
+    let base = literal("said \"hi\"\\ \n\u{e9}\t{\"x\":[1]}\u{1} ok");
+    // (the answer as re-sent, the tool span's result literal, its call id)
+    let mut cases: Vec<(String, String, &str)> = Vec::new();
+    for fill in 0..=9 {
+        let r = format!("{}{}", "x".repeat(fill), base.repeat(3));
+        cases.push((answer("c1", &r), r.clone(), "c1"));
+        cases.push((answer("c1", &format!("{r}!")), r.clone(), "c1"));
+        cases.push((answer("c1", r.strip_suffix('k').unwrap()), r.clone(), "c1"));
+        cases.push((answer("c1", &r.replacen('x', "y", 1)), r.clone(), "c1"));
+        cases.push((answer("c1", &r.replace(r"\n", r"\t")), r.clone(), "c1"));
+    }
+    let r = base.clone();
+    for (item_response, result) in [
+        (String::new(), String::new()),
+        (r.replace('\u{e9}', r"\u00e9"), r.clone()),
+        (r.clone(), r.replace('\u{e9}', r"\u00e9")),
+        (r.replace('\u{e9}', r"\u00e9"), r.replace('\u{e9}', r"\u00e9")),
+        (r.replace('\u{e9}', r"\u00E9"), r.replace('\u{e9}', r"\u00e9")),
+        (format!(r"{r}\ud83d\ude00"), format!(r"{r}\ud83d\ude00")),
+        (format!(r"{r}/"), format!(r"{r}\/")),
+        (format!(r"{r}\/"), format!(r"{r}\/")),
+        (format!(r"{r}\\"), format!(r"{r}\\")),
+        (format!(r"{r}\b\f\r"), format!(r"{r}\b\f\r")),
+    ] {
+        cases.push((answer("c1", &item_response), result, "c1"));
+    }
+    let same = answer("c1", &r);
+    for edited in [
+        same.replace(r#""}]}"#, r#"","x":1}]}"#),
+        same.replace(r#""}]}"#, r#""}],"name":"t"}"#),
+        same.replace(r#"{"role":"tool","parts""#, r#"{"role":"tool", "parts""#),
+        same.replace(r#""role":"tool""#, r#""role":"user""#),
+        same.replace(r#""id":"c1""#, r#""id":"c\u0031""#),
+        answer("c2", &r),
+    ] {
+        cases.push((edited, r.clone(), "c1"));
+    }
+    cases.push((answer(r"c\u0031", &r), r.clone(), r"c\u0031"));
+    cases.push((same.clone(), r.clone(), "c2"));
+    let (u, u2, a2, u3) = (text(&user("go")), text(&user("more")), text(&assistant("seen")), text(&user("last")));
+    for (item, tool_literal, tool_id) in &cases {
+        let list = |items: &[&str]| format!("[{}]", items.join(","));
+        let call_text = text(&call);
+        let tool = json!({"traceId": t, "spanId": "aaaaaaaaaaaaaaa9", "parentSpanId": "aaaaaaaaaaaaaaa0", "name": "execute_tool ls", "kind": 1, "startTimeUnixNano": "1767225601200000000", "endTimeUnixNano": "1767225601300000000",
+            "attributes": [text_attr("gen_ai.operation.name", "execute_tool"), text_attr("gen_ai.tool.name", "ls"), text_attr("gen_ai.tool.call.id", tool_id), text_attr("gen_ai.tool.call.result", "@RESULT@")]});
+        let spans = vec![
+            chat_sent(t, "aaaaaaaaaaaaaaa1", 1000, "s", &list(&[&u]), std::slice::from_ref(&call)),
+            tool,
+            chat_sent(t, "aaaaaaaaaaaaaaa2", 1500, "s", &list(&[&u, &call_text, item, &u2]), &[assistant("seen")]),
+            chat_sent(t, "aaaaaaaaaaaaaaa3", 2000, "s", &list(&[&u, &call_text, item, &u2, &a2, &u3]), &[assistant("end")]),
+        ];
+        let request = json!({"resourceSpans": [{"resource": {"attributes": [text_attr("service.name", "svc")]}, "scopeSpans": [{"scope": {"name": "s"}, "spans": spans}]}]});
+        let doc = serde_json::to_string(&request).unwrap().replace("@RESULT@", tool_literal);
+        for format in [None, Some("otel")] {
+            same_both_ways(doc.as_bytes(), format).unwrap_or_else(|e| panic!("{item} / {tool_literal}: {e}\n{doc}"));
+        }
+        same_agent_run_text(&doc, "otel").unwrap_or_else(|e| panic!("{item} / {tool_literal}: {e}"));
     }
 }

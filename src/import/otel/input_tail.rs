@@ -47,7 +47,12 @@ pub type Item = (Range<usize>, usize);
 /// it repeats none, or the rest is no valid end of the list (no `,` or `]`
 /// after the repeated items, a value serde_json reads otherwise than the
 /// scanner, or trailing bytes); `text` is then no longer the last text.
-pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw: Raw) -> Option<(Vec<Item>, usize)> {
+///
+/// `known`: given the raw bytes from a new item's start on, the length of
+/// the item it recognises there (a tool answer re-sent), its text appended
+/// to the text given (and nothing appended when `None`); such items,
+/// straight after the repeated ones, are neither decoded nor scanned.
+pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw: Raw, mut known: impl FnMut(&[u8], &mut String) -> Option<usize>) -> Option<(Vec<Item>, usize)> {
     if raw.escaped != last_raw.escaped {
         return None; // the bytes are not the same kind of text
     }
@@ -58,11 +63,23 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
         _ => common_prefix(last_raw.bytes, raw.bytes),
     };
     let k = last_items.iter().take_while(|(_, r)| *r <= common).count();
-    let (last_item, raw_end) = last_items.get(k.checked_sub(1)?)?.clone();
-    let text_end = last_item.end;
-    let tail = raw.bytes.get(raw_end..)?;
+    let (last_item, mut raw_end) = last_items.get(k.checked_sub(1)?)?.clone();
+    let mut text_end = last_item.end;
     text.get(..text_end)?;
     text.truncate(text_end);
+    let mut items = last_items.get(..k)?.to_vec();
+    // Known items written straight after a comma (a `,` decodes to itself).
+    while raw.escaped && raw.bytes.get(raw_end) == Some(&b',') {
+        text.push(',');
+        let Some(used) = raw.bytes.get(raw_end + 1..).and_then(|rest| known(rest, text)) else {
+            text.truncate(text_end);
+            break;
+        };
+        items.push((text_end + 1..text.len(), raw_end + 1 + used));
+        raw_end += 1 + used;
+        text_end = text.len();
+    }
+    let tail = raw.bytes.get(raw_end..)?;
     text.reserve(tail.len());
     let mut checkpoints = Vec::new();
     if raw.escaped {
@@ -70,7 +87,6 @@ pub fn after_repeated(text: &mut String, last_raw: Raw, last_items: &[Item], raw
     } else {
         text.push_str(&lossy(tail));
     }
-    let mut items = last_items.get(..k)?.to_vec();
     let b = text.as_bytes();
     let t = scan::skip_ws(b, text_end);
     match b.get(t) {
@@ -195,7 +211,7 @@ fn same_chunk(x: &[u8; 32], y: &[u8; 32]) -> bool {
 /// there. Mirrors `unescape_into` escape by escape (the bytes between
 /// escapes are valid UTF-8, copied as they are). `None` when an offset
 /// falls inside an escape's character or past the text.
-fn raw_offsets(raw: Raw, from: (usize, usize), ends: impl Iterator<Item = usize>) -> Option<Vec<usize>> {
+pub fn raw_offsets(raw: Raw, from: (usize, usize), ends: impl Iterator<Item = usize>) -> Option<Vec<usize>> {
     let b = raw.bytes;
     let (mut r, mut d) = from;
     let mut out = Vec::new();
@@ -300,7 +316,7 @@ mod tests {
         let items = with_raw_ends(last_raw, ranges);
         let next = raw(r#"[{\"x\":1}, {\"y\":\"\u00e9\"},{\"z\":[]} ]"#);
         let mut text = last.to_string();
-        let (got, k) = after_repeated(&mut text, last_raw, &items, next).unwrap();
+        let (got, k) = after_repeated(&mut text, last_raw, &items, next, |_, _| None).unwrap();
         assert_eq!((text.as_str(), k), (next.decoded().as_ref(), 2));
         let mut whole = Vec::new();
         read::items(text.as_bytes(), 0, &scan::NO_ENDS, &mut whole).unwrap();
@@ -308,9 +324,9 @@ mod tests {
         assert_eq!(got, with_raw_ends(next, whole));
         // Not a list's end: read whole by the caller.
         for bad in [r#"[{\"x\":1}, {\"y\":\"\u00e9\"},]"#, r#"[{\"x\":1}, {\"y\":\"\u00e9\"}] x"#, r#"[{\"x\":1}, {\"y\":\"\u00e9\"},{]"#] {
-            assert_eq!(after_repeated(&mut last.to_string(), last_raw, &items, raw(bad)), None, "{bad}");
+            assert_eq!(after_repeated(&mut last.to_string(), last_raw, &items, raw(bad), |_, _| None), None, "{bad}");
         }
         // Nothing repeated.
-        assert_eq!(after_repeated(&mut last.to_string(), last_raw, &items, raw(r#"[{\"x\":2}]"#)), None);
+        assert_eq!(after_repeated(&mut last.to_string(), last_raw, &items, raw(r#"[{\"x\":2}]"#), |_, _| None), None);
     }
 }

@@ -139,7 +139,7 @@ impl<'s> LastInput<'s> {
     /// (`answers`).
     pub fn read(&mut self, raw: Raw<'s>, system: Option<Msg>, reuse: &mut LastOutput, answers: &ToolAnswers) -> Result<InputRead<'s>, Cow<'s, str>> {
         let mut text = std::mem::take(&mut self.text);
-        let repeated = after_repeated(&mut text, self.raw, &self.items, raw);
+        let repeated = after_repeated(&mut text, self.raw, &self.items, raw, |rest, text| reuse.resent_in_literal(rest, text).or_else(|| answers.resent_in_literal(rest, text)));
         let (text, items, shared) = match repeated {
             Some((items, shared)) => (text, Some(items), shared),
             None => (raw.decoded().into_owned(), None, 0),

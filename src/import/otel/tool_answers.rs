@@ -26,9 +26,9 @@ use crate::text::{RawText, Text};
 
 /// The bytes before a re-sent answer's call id, and between it and its
 /// response text, and after that.
-const BEFORE_ID: &[u8] = br#"{"role":"tool","parts":[{"type":"tool_call_response","id":""#;
-const BEFORE_RESPONSE: &[u8] = br#"","response":""#;
-const AFTER_RESPONSE: &[u8] = br#""}]}"#;
+const BEFORE_ID: &[u8] = BEFORE_ID_TEXT.as_bytes();
+const BEFORE_RESPONSE: &[u8] = BEFORE_RESPONSE_TEXT.as_bytes();
+const AFTER_RESPONSE: &[u8] = AFTER_RESPONSE_TEXT.as_bytes();
 
 /// The results of a run's tool spans left in the source, by call id.
 #[derive(Default)]
@@ -74,6 +74,93 @@ impl<'s> ToolAnswers<'s> {
         message.insert("parts".to_string(), Value::Array(vec![Value::Object(part)]));
         Some(Value::Object(message))
     }
+
+    /// When the escaped contents of a chat span's input literal, `raw`,
+    /// start with a re-sent answer written as the module says, inside that
+    /// literal (each backslash and quote of the item escaped once more),
+    /// whose response is a noted result's bytes: the item's length in
+    /// `raw`, its decoded text appended to `text` (copied from the result,
+    /// not decoded). Matching here, before the input's new items are
+    /// decoded and scanned, spares both for a tool's whole output.
+    ///
+    /// The result's escapes are checked as the scan would (a known escape,
+    /// `\u` with four hex digits, no surrogate): the item needs no scan.
+    /// `text` is left as it was when `None`.
+    pub fn resent_in_literal(&self, raw: &[u8], text: &mut String) -> Option<usize> {
+        if self.by_call.is_empty() {
+            return None;
+        }
+        let rest = raw.strip_prefix(BEFORE_ID_IN_LITERAL)?;
+        // The id ends at the backslash of its closing `\"`; no escape in it.
+        let id_len = memchr::memchr2(b'\\', b'"', rest)?;
+        let id = std::str::from_utf8(rest.get(..id_len)?).ok()?;
+        let response = rest.get(id_len..)?.strip_prefix(BEFORE_RESPONSE_IN_LITERAL)?;
+        let result = self.by_call.get(id)?;
+        let RawText::Source { bytes, .. } = result.raw() else { return None };
+        let response_len = escaped_once_more(bytes, response)?;
+        response.get(response_len..)?.starts_with(AFTER_RESPONSE_IN_LITERAL).then_some(())?;
+        let result_text = simdutf8::basic::from_utf8(bytes).ok()?;
+        text.reserve(BEFORE_ID.len() + id.len() + BEFORE_RESPONSE.len() + bytes.len() + AFTER_RESPONSE.len());
+        // The wrapper is ASCII: its bytes are its text.
+        for part in [BEFORE_ID_TEXT, id, BEFORE_RESPONSE_TEXT, result_text, AFTER_RESPONSE_TEXT] {
+            text.push_str(part);
+        }
+        Some(BEFORE_ID_IN_LITERAL.len() + id_len + BEFORE_RESPONSE_IN_LITERAL.len() + response_len + AFTER_RESPONSE_IN_LITERAL.len())
+    }
+}
+
+/// The three pieces of a re-sent answer around its id and response, as
+/// text, and as a string literal's contents write them.
+const BEFORE_ID_TEXT: &str = r#"{"role":"tool","parts":[{"type":"tool_call_response","id":""#;
+const BEFORE_RESPONSE_TEXT: &str = r#"","response":""#;
+const AFTER_RESPONSE_TEXT: &str = r#""}]}"#;
+const BEFORE_ID_IN_LITERAL: &[u8] = br#"{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\""#;
+const BEFORE_RESPONSE_IN_LITERAL: &[u8] = br#"\",\"response\":\""#;
+const AFTER_RESPONSE_IN_LITERAL: &[u8] = br#"\"}]}"#;
+
+/// How many bytes of `raw` the literal contents `result` take when escaped
+/// once more (a backslash as `\\`, a quote as `\"`, all else as it is),
+/// if `raw` starts with them; `None` also for an escape of `result` the
+/// scan would refuse or note as a hazard (any `\u` of a surrogate).
+fn escaped_once_more(result: &[u8], raw: &[u8]) -> Option<usize> {
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let run = memchr::memchr(b'\\', result.get(i..)?).unwrap_or(result.len() - i);
+        if result.get(i..i + run)? != raw.get(j..j + run)? {
+            return None;
+        }
+        i += run;
+        j += run;
+        let Some(&c) = result.get(i + 1) else {
+            // The end (a last lone backslash is no literal's contents).
+            return (i == result.len()).then_some(j);
+        };
+        // `\\` for the backslash, then the escape's letter (a `\"` or a
+        // `\\` escaped again); a `\u`'s digits are the next run's bytes.
+        if raw.get(j..).and_then(|r| r.first_chunk::<2>()) != Some(br"\\") {
+            return None;
+        }
+        j += 2;
+        match c {
+            b'"' | b'\\' => {
+                if raw.get(j..).and_then(|r| r.first_chunk::<2>()) != Some(&[b'\\', c]) {
+                    return None;
+                }
+                j += 2;
+            }
+            b'/' | b'b' | b'f' | b'n' | b'r' | b't' | b'u' => {
+                if c == b'u' && matches!(crate::json::string::hex4(result, i + 2)?, 0xD800..=0xDFFF) {
+                    return None;
+                }
+                if raw.get(j) != Some(&c) {
+                    return None;
+                }
+                j += 1;
+            }
+            _ => return None,
+        }
+        i += 2;
+    }
 }
 
 #[cfg(test)]
@@ -81,6 +168,54 @@ mod tests {
     use super::*;
     use crate::import::history;
     use std::sync::Arc;
+
+    /// An answer found in an input literal is what decoding its bytes
+    /// gives, JSON the scan reads without a hazard; after any one-byte
+    /// edit it is still that, or not found and nothing appended.
+    #[test]
+    fn answers_found_in_a_literal_are_what_decoding_gives() {
+        let results = [r#"a\nb \"q\" \\ é😀 \u00e9 \/ \b\f\r\t"#, "plain", "", r#"x\\"#, r#"}]}"#, r#"\ud83d\ude00"#, r#"0123456\n89abcdef\"0123456789abcde\\"#];
+        let source: crate::text::Source = Arc::new(results.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(",").into_bytes());
+        let mut texts = Vec::new();
+        let mut at = 0;
+        for r in results {
+            texts.push(Text::in_source(&source, at + 1..at + 1 + r.len(), r.contains('\\')));
+            at += r.len() + 3;
+        }
+        let mut answers = ToolAnswers::default();
+        for (k, t) in texts.iter().enumerate() {
+            answers.add(&format!("c{k}"), t);
+        }
+        for (k, r) in results.iter().enumerate() {
+            let item = format!(r#"{{"role":"tool","parts":[{{"type":"tool_call_response","id":"c{k}","response":"{r}"}}]}}"#);
+            let literal = serde_json::to_string(&item).unwrap();
+            let inner = literal.get(1..literal.len() - 1).unwrap();
+            let mut text = "[".to_string();
+            let found = answers.resent_in_literal(format!("{inner},x").as_bytes(), &mut text);
+            let expected = (!r.contains(r"\ud83d")).then_some(inner.len());
+            assert_eq!(found, expected, "{item}");
+            assert_eq!(text, if found.is_some() { format!("[{item}") } else { "[".to_string() });
+            for p in 0..inner.len() {
+                for by in [b'x', b'\\', b'"', b'u', b'0'] {
+                    let mut raw = inner.as_bytes().to_vec();
+                    if let Some(b) = raw.get_mut(p) {
+                        *b = by;
+                    }
+                    raw.extend_from_slice(b",x");
+                    let mut text = "[".to_string();
+                    match answers.resent_in_literal(&raw, &mut text) {
+                        None => assert_eq!(text, "["),
+                        Some(n) => {
+                            let appended = text.get(1..).unwrap();
+                            assert_eq!(appended, crate::import::otel::unescape::decoded(raw.get(..n).unwrap()), "{item} at {p}");
+                            let list = format!("[{appended}]");
+                            assert!(crate::import::otel::input_tail::list_items(list.as_bytes(), 0).is_some(), "{list}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Each item a noted result's bytes make is the value parsing it gives;
     /// items written otherwise are left to the parse.
@@ -115,6 +250,7 @@ mod tests {
                 assert_eq!(answers.value_of(other.as_bytes()), None, "{other}");
             }
         }
+        assert_eq!(ToolAnswers::default().resent_in_literal(br#"{\"role\":\"tool\",\"parts\":[{\"type\":\"tool_call_response\",\"id\":\"c1\",\"response\":\"plain\"}]}"#, &mut String::new()), None);
         assert_eq!(ToolAnswers::default().value_of(br#"{"role":"tool","parts":[{"type":"tool_call_response","id":"c1","response":"plain"}]}"#), None);
     }
 }

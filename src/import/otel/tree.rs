@@ -204,7 +204,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let mut values = GenaiValues::without_input_after(&s.attrs, &s.texts, &mut self.last_system);
         let has_output = values.output.is_some();
         let prepared = match (values.output_text.take(), &values.output) {
-            (Some(text), Some(Value::Array(items))) => Prepared::of(text, items),
+            (Some(text), Some(Value::Array(items))) => Prepared::of(text, items, s.texts.output.as_ref().and_then(source_raw)),
             _ => None,
         };
         let mut read = None;
@@ -470,6 +470,14 @@ fn input_raw(s: &SpanRec) -> Option<Raw<'_>> {
             RawText::Twice { .. } => return None,
         }),
         None => s.attrs.get(INPUT).and_then(Value::as_str).map(|text| Raw { bytes: text.as_bytes(), escaped: false }),
+    }
+}
+
+/// A text's literal in the source, as it is written there.
+fn source_raw(t: &crate::text::Text) -> Option<Raw<'_>> {
+    match t.raw() {
+        RawText::Source { bytes, escaped } => Some(Raw { bytes, escaped }),
+        _ => None,
     }
 }
 
