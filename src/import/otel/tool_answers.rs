@@ -169,23 +169,36 @@ mod tests {
     use crate::import::history;
     use std::sync::Arc;
 
+    /// `results` as a tool span writes them: string literals' contents, in
+    /// one source.
+    fn results_in_source(results: &[&str]) -> Vec<Text> {
+        let source: crate::text::Source = Arc::new(results.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(",").into_bytes());
+        let mut at = 0;
+        let mut texts = Vec::new();
+        for r in results {
+            texts.push(Text::in_source(&source, at + 1..at + 1 + r.len(), r.contains('\\')));
+            at += r.len() + 3;
+        }
+        texts
+    }
+
+    /// Answers to calls `c0`, `c1`, … whose results are `texts`.
+    fn answers_to(texts: &[Text]) -> ToolAnswers<'_> {
+        let mut answers = ToolAnswers::default();
+        for (k, t) in texts.iter().enumerate() {
+            answers.add(&format!("c{k}"), t);
+        }
+        answers
+    }
+
     /// An answer found in an input literal is what decoding its bytes
     /// gives, JSON the scan reads without a hazard; after any one-byte
     /// edit it is still that, or not found and nothing appended.
     #[test]
     fn answers_found_in_a_literal_are_what_decoding_gives() {
         let results = [r#"a\nb \"q\" \\ é😀 \u00e9 \/ \b\f\r\t"#, "plain", "", r#"x\\"#, r#"}]}"#, r#"\ud83d\ude00"#, r#"0123456\n89abcdef\"0123456789abcde\\"#];
-        let source: crate::text::Source = Arc::new(results.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(",").into_bytes());
-        let mut texts = Vec::new();
-        let mut at = 0;
-        for r in results {
-            texts.push(Text::in_source(&source, at + 1..at + 1 + r.len(), r.contains('\\')));
-            at += r.len() + 3;
-        }
-        let mut answers = ToolAnswers::default();
-        for (k, t) in texts.iter().enumerate() {
-            answers.add(&format!("c{k}"), t);
-        }
+        let texts = results_in_source(&results);
+        let answers = answers_to(&texts);
         for (k, r) in results.iter().enumerate() {
             let item = format!(r#"{{"role":"tool","parts":[{{"type":"tool_call_response","id":"c{k}","response":"{r}"}}]}}"#);
             let literal = serde_json::to_string(&item).unwrap();
@@ -222,17 +235,8 @@ mod tests {
     #[test]
     fn built_answers_are_what_parsing_gives() {
         let results = [r#"a\nb \"q\" \\ é😀 \u00e9\ud83d\ude00 \/"#, "plain", "", r#"x\\"#, r#"}]}"#];
-        let source: crate::text::Source = Arc::new(results.iter().map(|r| format!("\"{r}\"")).collect::<Vec<_>>().join(",").into_bytes());
-        let mut texts = Vec::new();
-        let mut at = 0;
-        for r in results {
-            texts.push(Text::in_source(&source, at + 1..at + 1 + r.len(), r.contains('\\')));
-            at += r.len() + 3;
-        }
-        let mut answers = ToolAnswers::default();
-        for (k, t) in texts.iter().enumerate() {
-            answers.add(&format!("c{k}"), t);
-        }
+        let texts = results_in_source(&results);
+        let answers = answers_to(&texts);
         for (k, r) in results.iter().enumerate() {
             let item = format!(r#"{{"role":"tool","parts":[{{"type":"tool_call_response","id":"c{k}","response":"{r}"}}]}}"#);
             assert_eq!(answers.value_of(item.as_bytes()), Some(history::value_of(item.as_bytes())), "{item}");
