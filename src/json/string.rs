@@ -478,15 +478,9 @@ fn word_may_stop_string(v: u64) -> bool {
 /// times faster than `String::from_utf8_lossy`'s chunk iterator on them;
 /// simdutf8's (SIMD, also on wasm) is faster again than `str::from_utf8` on
 /// the long texts that make up most of a trace.
-/// A short all-ASCII text skips the validator ([`super::simd::ascii_str`]).
 #[inline]
 pub fn lossy(raw: &[u8]) -> Cow<'_, str> {
-    if raw.len() < SHORT_TEXT {
-        if let Some(text) = super::simd::ascii_str(raw) {
-            return Cow::Borrowed(text);
-        }
-    }
-    match simdutf8::basic::from_utf8(raw) {
+    match checked_text(raw) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => String::from_utf8_lossy(raw),
     }
@@ -496,6 +490,18 @@ pub fn lossy(raw: &[u8]) -> Cow<'_, str> {
 /// validated: simdutf8 hands such short inputs to `core::str::from_utf8`
 /// anyway, behind its own call.
 const SHORT_TEXT: usize = 64;
+
+/// `raw` as text if it is valid UTF-8: a short all-ASCII text by
+/// [`super::simd::ascii_str`], anything else by simdutf8.
+#[inline]
+fn checked_text(raw: &[u8]) -> Result<&str, simdutf8::basic::Utf8Error> {
+    if raw.len() < SHORT_TEXT {
+        if let Some(text) = super::simd::ascii_str(raw) {
+            return Ok(text);
+        }
+    }
+    simdutf8::basic::from_utf8(raw)
+}
 
 /// The contents of a JSON string literal (the bytes between its quotes),
 /// decoded; `escaped` says whether they hold a backslash escape (without
@@ -519,8 +525,7 @@ pub fn unescape_into(raw: &[u8], out: &mut String) {
     // (a backslash is ASCII, so every slice ends on a character boundary)
     // instead of being checked again piece by piece: a fifth of building the
     // search index went to those checks.
-    let ascii = if raw.len() < SHORT_TEXT { super::simd::ascii_str(raw) } else { None };
-    match ascii.map(Ok).unwrap_or_else(|| simdutf8::basic::from_utf8(raw)) {
+    match checked_text(raw) {
         Ok(text) => unescape_with(raw, out, |piece, out| out.push_str(text.get(piece).unwrap_or_default())),
         Err(_) => unescape_with(raw, out, |piece, out| out.push_str(&lossy(raw.get(piece).unwrap_or_default()))),
     }
