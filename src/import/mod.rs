@@ -21,6 +21,7 @@ pub mod inspect;
 pub mod langfuse;
 pub mod langsmith;
 pub mod lookalike;
+pub mod lookup;
 pub mod openai;
 pub mod openhands;
 pub mod otel;

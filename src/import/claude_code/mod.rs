@@ -34,11 +34,8 @@ pub struct ClaudeCode;
 pub const RECORD_TYPES: &[&str] =
     &["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation", "custom-title", "attachment"];
 
-/// The reader's tables of ids and uuids: foldhash, several times cheaper
-/// than std's SipHash on short keys (a parse hashed every record's ids);
-/// nothing iterates them, so their order never shows.
-type Lookup<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
-type LookupSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+/// The reader's tables of ids and uuids (a parse hashes every record's ids).
+use crate::import::lookup::{Lookup, LookupSet};
 
 /// The record members whose first non-null value in a run is the run's metadata.
 const RUN_KEYS: [look::K; 7] = [look::K::SessionId, look::K::Cwd, look::K::GitBranch, look::K::Version, look::K::Slug, look::K::Entrypoint, look::K::AgentId];

@@ -26,10 +26,9 @@ pub type MirrorKey = (&'static str, String);
 #[derive(Default)]
 pub struct Mirrors(Lookup<String, [usize; 3]>);
 
-/// The reader's tables: foldhash, several times cheaper than std's SipHash
-/// on the texts of every message (the mirrors were 8% of a parse);
-/// nothing iterates them, so their order never shows.
-type Lookup<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+/// The reader's tables (the mirrors hash the text of every message: with
+/// std's SipHash they were 8% of a parse).
+use crate::import::lookup::Lookup;
 
 impl Mirrors {
     fn slot(who: &str) -> usize {

@@ -63,7 +63,7 @@ impl<'b> Obj<'b> {
         read::members(b, scan::skip_ws(b, r.start), ends, &mut members)?;
         if members.len() > SMALL_OBJECT {
             // Keys as a set: comparing each with the earlier ones is quadratic.
-            let mut keys = std::collections::HashSet::with_capacity_and_hasher(members.len(), foldhash::fast::FixedState::default());
+            let mut keys = crate::import::lookup::LookupSet::with_capacity_and_hasher(members.len(), Default::default());
             let unique = members.iter().all(|m| !m.key_escaped && keys.insert(b.get(m.key.clone()).unwrap_or_default()));
             return unique.then_some(Obj { b, members, attachments: ctx.attachments });
         }

@@ -6,7 +6,6 @@
 //! (a failed result, not a diagnostic). `attachment://<hash>` strings are
 //! read as the sample's `attachments` hold them.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::{Map, Value};
@@ -17,10 +16,8 @@ use super::retold::Said;
 use crate::diagnostic::Severity::Error;
 use crate::model::{Arguments, CallRef, Content, ContentPart, EventBody, Message, Metadata, Text, ToolCall, ToolResult, ToolStatus};
 
-/// The calls of a transcript by id, for the results that name them:
-/// foldhash, several times cheaper than std's SipHash on short keys; nothing
-/// iterates it, so its order never shows.
-pub(super) type Calls = HashMap<String, CallRef, foldhash::fast::FixedState>;
+/// The calls of a transcript by id, for the results that name them.
+pub(super) type Calls = crate::import::lookup::Lookup<String, CallRef>;
 
 /// Fields the event body shows; the others stay in the event's metadata.
 pub(super) const BODY_KEYS: &[&str] = &["role", "content", "tool_calls", "tool_call_id"];
