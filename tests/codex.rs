@@ -308,3 +308,29 @@ fn agent_run_text_is_the_conversation_once() {
     assert!(text.contains("<tool call>\nshell(command=['bash', '-lc', 'cargo test --test parse']"), "{text}");
     assert!(text.contains("test parse_dates ... FAILED"), "the tool output stays");
 }
+
+/// An output's warnings name its `call_id`: one answering no call, and a
+/// second output for a call (read fast and the exact way: an output whose
+/// `output` is a list takes the exact path).
+#[test]
+fn output_warnings_name_the_call_id() {
+    let line = |payload: &str| format!(r#"{{"timestamp":"2025-01-01T00:00:00Z","type":"response_item","payload":{payload}}}"#);
+    let rollout = [
+        line(r#"{"type":"function_call","name":"f","arguments":"{}","call_id":"c1"}"#),
+        line(r#"{"type":"function_call_output","call_id":"c1","output":"one"}"#),
+        line(r#"{"type":"function_call_output","call_id":"c1","output":"two"}"#),
+        line(r#"{"type":"function_call_output","call_id":"c9","output":"none"}"#),
+        line(r#"{"type":"function_call_output","call_id":"c8","output":[{"type":"input_text","text":"x"}]}"#),
+    ]
+    .join("\n");
+    let t = parse(rollout.as_bytes());
+    let got: Vec<(&str, &str)> = t.diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("duplicate-tool-result", "a second output for call `c1` (the call keeps its first)"),
+            ("unknown-tool-call-id", "no call in this session has `call_id` `c9`"),
+            ("unknown-tool-call-id", "no call in this session has `call_id` `c8`"),
+        ]
+    );
+}

@@ -170,6 +170,7 @@ impl ContainerEnds {
 /// value costs a comparison, not a binary search over the whole table (that
 /// search, once per string value, was a third of `json::read::members` on
 /// Claude Code records).
+#[derive(Clone)]
 pub struct EndsCursor<'a> {
     strings: &'a [(u32, u32)],
     entries: &'a [(usize, usize)],

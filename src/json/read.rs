@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use super::ends::EndsCursor;
-use super::scan::{self, skip_ws, ContainerEnds};
+use super::scan::{self, skip_ws, ContainerEnds, NO_ENDS as NO_TABLE};
 
 /// A string whose opening quote is at `open`: the offset just past its
 /// closing quote, and whether it holds a backslash escape.
@@ -131,6 +131,13 @@ pub fn members(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Member
     members_claiming(b, open, ends, out, |_, _, _| Claimed::Not)
 }
 
+/// [`members`], reading the table through `at` (a cursor not past `open`):
+/// a reader walking the records in order keeps one instead of searching
+/// the whole table for each object (cache misses over a 100 MB input).
+pub fn members_at(b: &[u8], open: usize, at: &mut EndsCursor<'_>, out: &mut Vec<Member>) -> Option<usize> {
+    members_claiming_at(b, open, &NO_TABLE, Some(at), out, |_, _, _| Claimed::Not)
+}
+
 /// What a [`members_claiming`] walk's `claim` made of a member's value.
 pub enum Claimed {
     /// Left to the walk.
@@ -151,6 +158,20 @@ pub fn members_claiming(
     open: usize,
     ends: &ContainerEnds,
     out: &mut Vec<Member>,
+    claim: impl FnMut(&Member, usize, &mut EndsCursor<'_>) -> Claimed,
+) -> Option<usize> {
+    members_claiming_at(b, open, ends, None, out, claim)
+}
+
+/// [`members_claiming`], reading the table through `at` (not past `open`),
+/// else through a cursor on `ends` made once the object is known not empty.
+#[inline(always)]
+fn members_claiming_at<'e>(
+    b: &[u8],
+    open: usize,
+    ends: &'e ContainerEnds,
+    at: Option<&mut EndsCursor<'e>>,
+    out: &mut Vec<Member>,
     mut claim: impl FnMut(&Member, usize, &mut EndsCursor<'_>) -> Claimed,
 ) -> Option<usize> {
     out.clear();
@@ -166,7 +187,14 @@ pub fn members_claiming(
     if b.get(i) == Some(&b'}') {
         return Some(i + 1);
     }
-    let mut at = ends.cursor_from(i);
+    let mut own;
+    let at = match at {
+        Some(at) => at,
+        None => {
+            own = ends.cursor_from(i);
+            &mut own
+        }
+    };
     loop {
         if b.get(i) != Some(&b'"') {
             return None;
@@ -181,13 +209,13 @@ pub fn members_claiming(
         let first = *b.get(start)?;
         let kind = Kind::of(first);
         let mut member = Member { key, key_escaped, value: start..start, kind, escaped: false };
-        let (end, escaped) = match claim(&member, start, &mut at) {
+        let (end, escaped) = match claim(&member, start, at) {
             Claimed::End(end) => (end, false),
             Claimed::Broken => return None,
             Claimed::Not => match kind {
                 // A long string the split recorded is jumped over.
                 Kind::String => at.string_at(start).or_else(|| string_end(b, start))?,
-                _ => (value_end_at(b, start, &mut at)?, false),
+                _ => (value_end_at(b, start, at)?, false),
             },
         };
         member.value = start..end;
@@ -205,6 +233,18 @@ pub fn members_claiming(
 /// The items of the array whose `[` is at `open`, appended to `out`
 /// (cleared first). Returns the offset past the array's `]`.
 pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<usize>>) -> Option<usize> {
+    items_through(b, open, ends, None, out)
+}
+
+/// [`items`], reading the table through `at` (a cursor not past `open`).
+pub fn items_at(b: &[u8], open: usize, at: &mut EndsCursor<'_>, out: &mut Vec<Range<usize>>) -> Option<usize> {
+    items_through(b, open, &NO_TABLE, Some(at), out)
+}
+
+/// [`items`] through `at`, else through a cursor on `ends` made once the
+/// array is known not empty.
+#[inline(always)]
+fn items_through<'e>(b: &[u8], open: usize, ends: &'e ContainerEnds, at: Option<&mut EndsCursor<'e>>, out: &mut Vec<Range<usize>>) -> Option<usize> {
     out.clear();
     if b.get(open) != Some(&b'[') {
         return None;
@@ -213,9 +253,16 @@ pub fn items(b: &[u8], open: usize, ends: &ContainerEnds, out: &mut Vec<Range<us
     if b.get(i) == Some(&b']') {
         return Some(i + 1);
     }
-    let mut at = ends.cursor_from(i);
+    let mut own;
+    let at = match at {
+        Some(at) => at,
+        None => {
+            own = ends.cursor_from(i);
+            &mut own
+        }
+    };
     loop {
-        let end = value_end_at(b, i, &mut at)?;
+        let end = value_end_at(b, i, at)?;
         out.push(i..end);
         i = skip_ws(b, end);
         match b.get(i) {

@@ -88,7 +88,9 @@ pub fn members(s: &Bytes<'_, '_>, value: Range<usize>, names: &[&[u8]], at: &mut
 /// pass's cursor), strings (a line's are short) scanned.
 fn value_end(s: &Bytes<'_, '_>, start: usize, kind: Kind, at: &mut EndsCursor<'_>) -> Option<(usize, bool)> {
     match kind {
-        Kind::String => read::string_end(s.b, start),
+        // (Through the cursor, so that it moves past the long strings of
+        // the lines before: the second pass starts each line's walks from it.)
+        Kind::String => at.string_at(start).or_else(|| read::string_end(s.b, start)),
         Kind::Object | Kind::Array => Some((at.end_of(start).or_else(|| read::container_end_at(s.b, start, at))?, false)),
         _ => Some((super::fast_events::value_end(s, start, kind)?, false)),
     }

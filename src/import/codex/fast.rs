@@ -101,19 +101,24 @@ pub enum Surveyed {
 
 /// What the second pass needs of a line, found by the survey's walk of
 /// it (walking each line's members twice was 4% of a parse): its string
-/// `timestamp`, its `type` and its object `payload`, as offsets.
-#[derive(Clone, Copy)]
-pub struct Head {
+/// `timestamp`, its `type` and its object `payload`, as offsets, and the
+/// survey's cursor over the split's table at the payload, from which the
+/// walks of the payload read the table (a new cursor searched the whole
+/// table, missing the cache at each step: most of `read::members` in wasm).
+#[derive(Clone)]
+pub struct Head<'t> {
     timestamp: (u32, u32),
     timestamp_escaped: bool,
     kind: &'static str,
     payload: (u32, u32),
+    at: EndsCursor<'t>,
 }
 
-impl Head {
-    fn new(timestamp: &Member, kind: &'static str, payload: &Member) -> Option<Head> {
+impl<'t> Head<'t> {
+    fn new(timestamp: &Member, kind: &'static str, payload: &Member, at: &EndsCursor<'t>) -> Option<Head<'t>> {
         let offsets = |r: Range<usize>| Some((u32::try_from(r.start).ok()?, u32::try_from(r.end).ok()?));
-        Some(Head { timestamp: offsets(timestamp.inner())?, timestamp_escaped: timestamp.escaped, kind, payload: offsets(payload.value.clone())? })
+        let (timestamp_escaped, at) = (timestamp.escaped, at.clone());
+        Some(Head { timestamp: offsets(timestamp.inner())?, timestamp_escaped, kind, payload: offsets(payload.value.clone())?, at })
     }
 
     /// The line's `timestamp`, decoded.
@@ -125,7 +130,7 @@ impl Head {
 
 /// The line at `r` as the survey sees it, or `None` (parse it whole); and
 /// its [`Head`] when the second pass can read it fast.
-pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut EndsCursor<'_>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head>) {
+pub fn survey_line<'t>(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut EndsCursor<'t>, scratch: &mut Scratch) -> (Option<Surveyed>, Option<Head<'t>>) {
     if !s.out.can_defer_metadata(r) {
         return (None, None);
     }
@@ -145,7 +150,7 @@ pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut EndsCursor<'_>,
     // What `line` reads: a string timestamp, a known plain type, an object payload.
     let known = s.plain(kind.as_ref()).and_then(|k| RECORD_TYPES.iter().find(|t| t.as_bytes() == k));
     let head = match (timestamp.filter(|t| t.kind == Kind::String), known, &payload) {
-        (Some(t), Some(k), Some(p)) => Head::new(&t, k, p),
+        (Some(t), Some(k), Some(p)) => Head::new(&t, k, p, at),
         _ => None,
     };
     let surveyed = (|| {
@@ -166,9 +171,9 @@ pub fn survey_line(s: &Bytes<'_, '_>, r: &Range<usize>, at: &mut EndsCursor<'_>,
             if leading_type(s, payload.value.start).is_some_and(|t| t != b"message" && t != b"reasoning") {
                 return Some(Surveyed::Nothing);
             }
-            read::members(b, payload.value.start, s.ends, &mut scratch.payload)?;
+            read::members_at(b, payload.value.start, &mut at.clone(), &mut scratch.payload)?;
             let p = std::mem::take(&mut scratch.payload);
-            let keys = mirror_keys(s, &p, scratch);
+            let keys = mirror_keys(s, &p, at, scratch);
             scratch.payload = p;
             return keys;
         }
@@ -202,23 +207,23 @@ const PAYLOAD_FIELDS: [&[u8]; 7] = [b"type", b"role", b"content", b"name", b"arg
 
 /// The line whose [`Head`] the survey found, read fast: its timestamp and
 /// item, or its type and parsed payload; or `None` for the exact path.
-pub fn line(s: &Bytes<'_, '_>, head: &Head, scratch: &mut Scratch) -> Option<(String, FastLine)> {
+pub fn line(s: &Bytes<'_, '_>, head: &Head<'_>, scratch: &mut Scratch) -> Option<(String, FastLine)> {
     let b = s.b;
     let p = head.payload;
     let timestamp = head.timestamp(s);
     let (kind, open) = (head.kind, p.0 as usize..p.1 as usize);
     if kind == "turn_context" {
-        if let Some(model) = turn_context_model(s, open.start, scratch) {
+        if let Some(model) = turn_context_model(s, open.start, &head.at, scratch) {
             return Some((timestamp, FastLine::TurnContext { payload: open, model }));
         }
     }
     if kind == "response_item" {
-        if let Some(item) = item(s, open.start, scratch) {
+        if let Some(item) = item(s, open.start, &head.at, scratch) {
             return Some((timestamp, FastLine::Item(item)));
         }
     }
     if kind == "event_msg" {
-        if let Some(event) = super::fast_events::event(s, open.clone(), scratch) {
+        if let Some(event) = super::fast_events::event(s, open.clone(), &head.at, scratch) {
             return Some((timestamp, FastLine::Event(event)));
         }
     }
@@ -235,8 +240,8 @@ pub fn line(s: &Bytes<'_, '_>, head: &Head, scratch: &mut Scratch) -> Option<(St
 /// empty. `None` (the exact path reads it) when the payload has an `info`
 /// or a `metadata` (which `model_named` looks into first), or a key is
 /// escaped or repeated among those.
-fn turn_context_model(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<Option<String>> {
-    read::members(s.b, open, s.ends, &mut scratch.payload)?;
+fn turn_context_model(s: &Bytes<'_, '_>, open: usize, at: &EndsCursor<'_>, scratch: &mut Scratch) -> Option<Option<String>> {
+    read::members_at(s.b, open, &mut at.clone(), &mut scratch.payload)?;
     let f = Fields::find(s.b, &scratch.payload, [b"model", b"info", b"metadata"])?;
     if f.get(&scratch.payload, 1).is_some() || f.get(&scratch.payload, 2).is_some() {
         return None;
@@ -245,10 +250,11 @@ fn turn_context_model(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> 
     Some(model.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()))
 }
 
-/// The `response_item` payload opening at `open` read fast, or `None`.
-fn item(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<FastItem> {
+/// The `response_item` payload opening at `open` read fast, or `None`
+/// (`at`: a cursor not past `open`).
+fn item(s: &Bytes<'_, '_>, open: usize, at: &EndsCursor<'_>, scratch: &mut Scratch) -> Option<FastItem> {
     let b = s.b;
-    read::members(b, open, s.ends, &mut scratch.payload)?;
+    read::members_at(b, open, &mut at.clone(), &mut scratch.payload)?;
     let p = std::mem::take(&mut scratch.payload);
     let item = (|| {
         let g = Fields::find(b, &p, PAYLOAD_FIELDS)?;
@@ -258,7 +264,7 @@ fn item(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<FastIte
                 let role = s.decoded(get(ROLE).filter(|m| m.kind == Kind::String)?);
                 let content = match get(CONTENT) {
                     None => Content::None,
-                    Some(c) if c.kind == Kind::Array => Content::Parts(parts(s, c.value.start, scratch)?),
+                    Some(c) if c.kind == Kind::Array => Content::Parts(parts(s, c.value.start, at, scratch)?),
                     Some(_) => return None,
                 };
                 Some(FastItem::Message { role, content })
@@ -304,12 +310,14 @@ fn item(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<FastIte
 
 /// A message's content items: `input_text`, `output_text` and `text` with
 /// a string `text`, `input_image` with a string `image_url`; else `None`.
-fn parts(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<Vec<ContentPart>> {
+fn parts(s: &Bytes<'_, '_>, open: usize, at: &EndsCursor<'_>, scratch: &mut Scratch) -> Option<Vec<ContentPart>> {
     let b = s.b;
-    read::items(b, open, s.ends, &mut scratch.items)?;
+    read::items_at(b, open, &mut at.clone(), &mut scratch.items)?;
     let mut out = Vec::with_capacity(scratch.items.len());
+    // The items in order: one cursor moves forward through their walks.
+    let mut at = at.clone();
     for item in &scratch.items {
-        read::members(b, item.start, s.ends, &mut scratch.part)?;
+        read::members_at(b, item.start, &mut at, &mut scratch.part)?;
         let f = Fields::find(b, &scratch.part, [b"type", b"text", b"image_url"])?;
         let text = |k: usize| f.get(&scratch.part, k).filter(|m| m.kind == Kind::String).map(|m| s.out.text(m.inner(), m.escaped));
         out.push(match s.plain(f.get(&scratch.part, 0))? {
@@ -324,7 +332,7 @@ fn parts(s: &Bytes<'_, '_>, open: usize, scratch: &mut Scratch) -> Option<Vec<Co
 /// [`super::items::mirror_keys`] of the payload whose members are `p`, read
 /// from the bytes; `None` (parse it) for a repeated or escaped key or an
 /// escaped `type` or `role`.
-fn mirror_keys(s: &Bytes<'_, '_>, p: &[Member], scratch: &mut Scratch) -> Option<Surveyed> {
+fn mirror_keys(s: &Bytes<'_, '_>, p: &[Member], at: &EndsCursor<'_>, scratch: &mut Scratch) -> Option<Surveyed> {
     let g = Fields::find(s.b, p, [b"type", b"role", b"content", b"summary"])?;
     let get = |k: usize| g.get(p, k);
     let mut keys = Vec::new();
@@ -340,7 +348,7 @@ fn mirror_keys(s: &Bytes<'_, '_>, p: &[Member], scratch: &mut Scratch) -> Option
                     None => return Some(Surveyed::Nothing),
                 };
                 let mut texts = Vec::new();
-                texts_of(s, get(2), scratch, &mut texts)?;
+                texts_of(s, get(2), at, scratch, &mut texts)?;
                 if texts.len() > 1 {
                     keys.push((who, texts.join("\n")));
                 }
@@ -348,8 +356,8 @@ fn mirror_keys(s: &Bytes<'_, '_>, p: &[Member], scratch: &mut Scratch) -> Option
             }
             b"reasoning" => {
                 let mut texts = Vec::new();
-                texts_of(s, get(3), scratch, &mut texts)?;
-                texts_of(s, get(2), scratch, &mut texts)?;
+                texts_of(s, get(3), at, scratch, &mut texts)?;
+                texts_of(s, get(2), at, scratch, &mut texts)?;
                 keys.extend(texts.into_iter().map(|t| ("reasoning", t)));
             }
             _ => return Some(Surveyed::Nothing),
@@ -362,14 +370,15 @@ fn mirror_keys(s: &Bytes<'_, '_>, p: &[Member], scratch: &mut Scratch) -> Option
 /// The string `text` of each object item of the list `m` (none when it is
 /// not a list), decoded, appended to `out`; `None` for a repeated or
 /// escaped key.
-fn texts_of(s: &Bytes<'_, '_>, m: Option<&Member>, scratch: &mut Scratch, out: &mut Vec<String>) -> Option<()> {
+fn texts_of(s: &Bytes<'_, '_>, m: Option<&Member>, at: &EndsCursor<'_>, scratch: &mut Scratch, out: &mut Vec<String>) -> Option<()> {
     let Some(list) = m.filter(|m| m.kind == Kind::Array) else { return Some(()) };
-    read::items(s.b, list.value.start, s.ends, &mut scratch.items)?;
+    read::items_at(s.b, list.value.start, &mut at.clone(), &mut scratch.items)?;
+    let mut at = at.clone();
     for item in &scratch.items {
         if s.b.get(item.start) != Some(&b'{') {
             continue;
         }
-        read::members(s.b, item.start, s.ends, &mut scratch.part)?;
+        read::members_at(s.b, item.start, &mut at, &mut scratch.part)?;
         let f = Fields::find(s.b, &scratch.part, [b"text"])?;
         if let Some(t) = f.get(&scratch.part, 0).filter(|t| t.kind == Kind::String) {
             out.push(s.decoded(t));

@@ -16,6 +16,7 @@ use std::ops::Range;
 
 use super::fast::{Bytes, Scratch};
 use super::usage::Raw;
+use crate::json::ends::EndsCursor;
 use crate::json::fields::Fields;
 use crate::json::read::{self, Kind};
 use crate::json::scan::skip_ws;
@@ -38,11 +39,11 @@ const MIRRORS: [(&str, &[u8]); 4] =
 
 /// The `event_msg` payload at `payload` read fast, or `None` (the exact
 /// path reads it).
-pub fn event(s: &Bytes<'_, '_>, payload: Range<usize>, scratch: &mut Scratch) -> Option<FastEvent> {
+pub fn event(s: &Bytes<'_, '_>, payload: Range<usize>, at: &EndsCursor<'_>, scratch: &mut Scratch) -> Option<FastEvent> {
     let b = s.b;
     let mut p = std::mem::take(&mut scratch.payload);
     let read = (|| {
-        read::members(b, payload.start, s.ends, &mut p)?;
+        read::members_at(b, payload.start, &mut at.clone(), &mut p)?;
         let f = Fields::find(b, &p, [b"type", b"info", b"model", b"metadata", b"message", b"text"])?;
         let kind = s.plain(f.get(&p, 0))?;
         if kind == b"token_count" {

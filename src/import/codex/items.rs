@@ -228,7 +228,10 @@ impl<'r, 'a> Reader<'r, 'a> {
     /// Places a call's output (read by either path) and links it.
     pub fn place_output(&mut self, line: &Line, kind: &str, call_id: Option<String>, read: (Content, ToolStatus, Option<ShellOutcome>)) {
         let (content, status, shell) = read;
-        let result = ToolResult { call_id: call_id.clone(), content, status, call: None, implicit_link: false };
+        // The call looked up before the id moves into the result (a copy
+        // of every output's id, else); the rare warnings read it back.
+        let found = call_id.as_ref().map(|id| self.session.calls.get(id).copied());
+        let result = ToolResult { call_id, content, status, call: None, implicit_link: false };
         let i = self.push(line, EventBody::ToolResult(result), kind);
         if let (Some(shell), Some(e)) = (shell, self.out.event_mut(i)) {
             e.metadata.insert("exit_code".to_string(), Value::from(shell.exit_code));
@@ -236,24 +239,36 @@ impl<'r, 'a> Reader<'r, 'a> {
                 e.facts_mut().duration_ms = Some(secs * 1000.0);
             }
         }
-        let Some(id) = call_id else {
+        let Some(found) = found else {
             self.d(line, Warning, "call-id-missing", format!("`{kind}` has no `call_id`: it answers no call"), &[key("payload")]);
             return;
         };
-        match self.session.calls.get(&id).copied() {
+        match found {
             Some(call) if self.out.link_result(call, i) => {
                 if let Some(EventBody::ToolResult(r)) = self.out.event_mut(i).map(|e| &mut e.body) {
                     r.call = Some(call);
                 }
             }
             Some(_) => {
+                let id = self.output_call_id(i);
                 let why = format!("a second output for call `{id}` (the call keeps its first)");
                 self.d(line, Warning, "duplicate-tool-result", why, &[key("payload"), key("call_id")]);
             }
             None => {
+                let id = self.output_call_id(i);
                 let why = format!("no call in this session has `call_id` `{id}`");
                 self.d(line, Warning, "unknown-tool-call-id", why, &[key("payload"), key("call_id")]);
             }
+        }
+    }
+}
+
+impl Reader<'_, '_> {
+    /// The `call_id` of the output event `i` placed.
+    fn output_call_id(&mut self, i: u32) -> String {
+        match self.out.event_mut(i).map(|e| &e.body) {
+            Some(EventBody::ToolResult(r)) => r.call_id.clone().unwrap_or_default(),
+            _ => String::new(),
         }
     }
 }

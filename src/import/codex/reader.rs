@@ -185,7 +185,7 @@ type KeptPayloads = Vec<(usize, Map<String, Value>)>;
 /// A line is read from the bytes where that tells enough, else parsed.
 /// Also gives each record's [`Head`] (`None`: broken, or for the exact path)
 /// and the `session_meta` payloads it parsed for a line with a head.
-fn survey(input: &Input, out: &Builder, records: &[Record], repeats: Option<&[usize]>, scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head>>, KeptPayloads) {
+fn survey<'t>(input: &Input<'t>, out: &Builder, records: &[Record], repeats: Option<&[usize]>, scratch: &mut Scratch) -> (Mirrors, Sessions, Vec<Option<Head<'t>>>, KeptPayloads) {
     let mut mirrors = Mirrors::default();
     let mut sessions = Sessions { ids: HashSet::new(), children: HashMap::new() };
     let mut heads = Vec::with_capacity(records.len());
