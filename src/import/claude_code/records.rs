@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
+use super::ids::{IdMap, Symbols};
 use super::look::{self, Id, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
 use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
@@ -116,7 +117,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default() };
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: IdMap::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default() };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -131,7 +132,7 @@ struct Reader<'r, 'a> {
     usage: usage::Counted<'r>,
     /// Tool calls by their `tool_use` id's text, as bytes: borrowed from
     /// the source when read fast (a copy of each id was an allocation).
-    calls: Lookup<Id<'r>, CallRef>,
+    calls: IdMap<'r, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
     agent_calls: Lookup<String, String>,
     /// The fast path's lists, kept from one record to the next.
@@ -146,7 +147,9 @@ struct RunState<'b> {
     /// Calls of the run, with their record and index in its content, to warn about unanswered ones.
     sites: Vec<(CallRef, Range<usize>, usize)>,
     /// One node a record (reserved for the run's records: growing the list copied it a dozen times).
-    nodes: Vec<branches::Node<'b>>,
+    nodes: Vec<branches::Node>,
+    /// The numbers of the nodes' ids.
+    symbols: Symbols<'b>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
     run_keys: [bool; RUN_KEYS.len()],
@@ -218,7 +221,7 @@ impl<'r> Reader<'r, '_> {
             let message = format!("call to `{name}` has no tool_result in this session");
             self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &CallBlock::segs(index), Some(call.event));
         }
-        branches::mark(self.out, &state.nodes);
+        branches::mark(self.out, &state.nodes, state.symbols.len());
         let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id.as_bytes())?)));
         if let Some((call_id, _)) = &parent {
             state.metadata.insert("parent_tool_call_id".to_string(), Value::from(call_id.clone()));
@@ -286,14 +289,18 @@ impl<'r> Reader<'r, '_> {
     fn node(&mut self, read: &mut Read<'r>, results: bool, state: &mut RunState<'r>) -> u32 {
         let at = self.out.next_event();
         let logical = read.parent.is_none() && read.logical_parent.is_some();
+        let symbols = &mut state.symbols;
+        let uuid = read.uuid.take().and_then(|u| symbols.of(u));
+        let parent = read.parent.take().or_else(|| read.logical_parent.take()).and_then(|p| symbols.of(p));
+        let message_id = read.message_id.clone().filter(|_| read.kind == "assistant").and_then(|m| symbols.of(m));
         state.nodes.push(branches::Node {
             event: at,
-            uuid: read.uuid.take(),
-            parent: read.parent.take().or_else(|| read.logical_parent.take()),
+            uuid,
+            parent,
             logical,
             conversation: read.kind == "user" || read.kind == "assistant",
             attached: read.kind == "user" && read.tool_use_result || results,
-            message_id: read.message_id.clone().filter(|_| read.kind == "assistant"),
+            message_id,
         });
         at
     }

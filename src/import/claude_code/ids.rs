@@ -1,0 +1,173 @@
+//! Tables keyed by ids from the source (uuids, `message.id`s, tool call
+//! ids) that do not read a key's bytes again once it is in.
+//!
+//! A key borrowed from the source lies where its record was. A `HashMap`
+//! of such keys hashes every key again each time it grows, and a late pass
+//! (the run's `parentUuid` tree) looked them all up again: by then their
+//! records were long out of the cache, and each key read was a miss to
+//! memory. In V8's profile of a 100 MB session that hashing was an eighth
+//! of the parse; natively, with the same instructions, a hundredth.
+//! Here a key is hashed once, while its record is read, and the table
+//! keeps the hashes: it grows without touching the keys, and a key's bytes
+//! are compared only when its hash matches (mostly the same id, met a
+//! record or two before). Equal ids are found by their bytes, never by
+//! their hashes alone.
+
+use std::hash::BuildHasher;
+
+use super::look::Id;
+use super::Lookup;
+
+/// An id's hash, computed while its bytes are at hand.
+pub fn hash_of(id: &[u8]) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(id)
+}
+
+/// No entry.
+const NONE: u32 = u32::MAX;
+
+/// Keys (each with its value) by their hashes, given by the caller; each
+/// key's entry has a number, its place in the order keys came in.
+pub struct Hashed<K, V> {
+    /// The last entry of each hash.
+    last: Lookup<u64, u32>,
+    entries: Vec<Entry<K, V>>,
+}
+
+struct Entry<K, V> {
+    key: K,
+    value: V,
+    /// The entry before it with the same hash ([`NONE`]: none).
+    before: u32,
+}
+
+impl<K, V> Default for Hashed<K, V> {
+    fn default() -> Self {
+        Hashed { last: Lookup::default(), entries: Vec::new() }
+    }
+}
+
+impl<K, V> Hashed<K, V> {
+    /// The number of the entry whose key has `hash` and is the one `is` looks for.
+    pub fn find(&self, hash: u64, is: impl Fn(&K) -> bool) -> Option<u32> {
+        let mut at = *self.last.get(&hash)?;
+        while let Some(e) = self.entries.get(at as usize) {
+            if is(&e.key) {
+                return Some(at);
+            }
+            at = e.before;
+        }
+        None
+    }
+
+    pub fn get(&self, hash: u64, is: impl Fn(&K) -> bool) -> Option<&V> {
+        self.value(self.find(hash, is)?)
+    }
+
+    /// Entry `n`'s key.
+    pub fn key(&self, n: u32) -> Option<&K> {
+        self.entries.get(n as usize).map(|e| &e.key)
+    }
+
+    fn value(&self, n: u32) -> Option<&V> {
+        self.entries.get(n as usize).map(|e| &e.value)
+    }
+
+    fn value_mut(&mut self, n: u32) -> Option<&mut V> {
+        self.entries.get_mut(n as usize).map(|e| &mut e.value)
+    }
+
+    /// Adds `key` (whose hash is `hash`), which the table does not hold;
+    /// its number (`None` only past `u32::MAX` entries, which no input
+    /// within the caps has).
+    pub fn insert_new(&mut self, hash: u64, key: K, value: V) -> Option<u32> {
+        let n = u32::try_from(self.entries.len()).ok().filter(|n| *n != NONE)?;
+        let before = self.last.insert(hash, n).unwrap_or(NONE);
+        self.entries.push(Entry { key, value, before });
+        Some(n)
+    }
+
+    /// How many keys the table holds: every entry's number is below it.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+/// Values by an id's bytes (a `HashMap<Id, V>` that does not read its keys again).
+pub struct IdMap<'b, V> {
+    table: Hashed<Id<'b>, V>,
+}
+
+impl<V> Default for IdMap<'_, V> {
+    fn default() -> Self {
+        IdMap { table: Hashed::default() }
+    }
+}
+
+impl<'b, V> IdMap<'b, V> {
+    pub fn get(&self, id: &[u8]) -> Option<&V> {
+        self.table.get(hash_of(id), |k| **k == *id)
+    }
+
+    /// Sets `id`'s value, as `HashMap::insert` does (the key kept is the
+    /// first one: the same bytes).
+    pub fn insert(&mut self, id: Id<'b>, value: V) {
+        let hash = hash_of(&id);
+        match self.table.find(hash, |k| **k == *id) {
+            Some(n) => {
+                if let Some(v) = self.table.value_mut(n) {
+                    *v = value;
+                }
+            }
+            None => {
+                self.table.insert_new(hash, id, value);
+            }
+        }
+    }
+}
+
+/// How many of the numbers last given [`Symbols::of`] compares first.
+const RECENT: usize = 4;
+
+/// A number for each id: equal bytes, equal numbers (the run's
+/// `parentUuid` tree then compares and indexes numbers, not ids).
+pub struct Symbols<'b> {
+    table: Hashed<Id<'b>, ()>,
+    /// The numbers last given, compared before the id is hashed: a
+    /// record's `parentUuid` is mostly the `uuid` of the record before it,
+    /// and a response's records share their `message.id`.
+    recent: [u32; RECENT],
+    /// Where in `recent` the next number goes.
+    turn: usize,
+}
+
+impl Default for Symbols<'_> {
+    fn default() -> Self {
+        Symbols { table: Hashed::default(), recent: [NONE; RECENT], turn: 0 }
+    }
+}
+
+impl<'b> Symbols<'b> {
+    /// `id`'s number (`None` only past `u32::MAX` ids, which no input
+    /// within the caps has).
+    pub fn of(&mut self, id: Id<'b>) -> Option<u32> {
+        if let Some(n) = self.recent.iter().copied().find(|n| self.table.key(*n).is_some_and(|k| **k == *id)) {
+            return Some(n);
+        }
+        let hash = hash_of(&id);
+        let n = match self.table.find(hash, |k| **k == *id) {
+            Some(n) => n,
+            None => self.table.insert_new(hash, id, ())?,
+        };
+        if let Some(slot) = self.recent.get_mut(self.turn) {
+            *slot = n;
+        }
+        self.turn = (self.turn + 1) % RECENT;
+        Some(n)
+    }
+
+    /// How many ids have numbers: every number is below it.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+}
