@@ -91,6 +91,12 @@ impl<K, V> Hashed<K, V> {
     pub fn len(&self) -> usize {
         self.entries.len()
     }
+
+    /// Room for `more` keys (growing, the table moved every hash it held).
+    pub fn reserve(&mut self, more: usize) {
+        self.last.reserve(more);
+        self.entries.reserve(more);
+    }
 }
 
 /// Values by an id's bytes (a `HashMap<Id, V>` that does not read its keys again).
@@ -169,5 +175,10 @@ impl<'b> Symbols<'b> {
     /// How many ids have numbers: every number is below it.
     pub fn len(&self) -> usize {
         self.table.len()
+    }
+
+    /// Room for `more` ids.
+    pub fn reserve(&mut self, more: usize) {
+        self.table.reserve(more);
     }
 }

@@ -16,7 +16,7 @@ use super::fast::{self, FastContent};
 use super::ids::{IdMap, Symbols};
 use super::look::{self, Id, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
-use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
+use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, walk, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
 use crate::json::Seg;
@@ -117,7 +117,7 @@ pub fn import(input: &Input, out: &mut Builder) {
         }
     }
     let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: IdMap::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default() };
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: IdMap::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default(), resume: None };
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -137,6 +137,8 @@ struct Reader<'r, 'a> {
     agent_calls: Lookup<String, String>,
     /// The fast path's lists, kept from one record to the next.
     bufs: fast::Buffers,
+    /// Where the last record's walk left the split's table.
+    resume: Option<walk::Resume<'r>>,
 }
 
 /// What one run's reading keeps between records.
@@ -177,6 +179,8 @@ impl<'r> Reader<'r, '_> {
         self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
         state.nodes.reserve(run.records.len() + run.metas.len());
+        // A uuid a record, and a `message.id` for some.
+        state.symbols.reserve(run.records.len() + run.records.len() / 2);
         let mut run_meta = RunMeta::default();
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
@@ -196,7 +200,7 @@ impl<'r> Reader<'r, '_> {
             let fast = if self.out.exact_only() {
                 None
             } else {
-                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range, &self.usage)
+                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, &mut self.resume, range, &self.usage)
             };
             match fast {
                 Some(f) => {
