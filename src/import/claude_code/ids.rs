@@ -18,9 +18,11 @@ use std::hash::BuildHasher;
 use super::look::Id;
 use super::Lookup;
 
-/// An id's hash, computed while its bytes are at hand.
-pub fn hash_of(id: &[u8]) -> u64 {
-    rustc_hash::FxBuildHasher.hash_one(id)
+/// An id's hash, computed while its bytes are at hand: 32 bits (all the
+/// wasm build's FxHash has), which keeps the table's buckets small.
+pub fn hash_of(id: &[u8]) -> u32 {
+    let h = rustc_hash::FxBuildHasher.hash_one(id);
+    (h ^ (h >> 32)) as u32
 }
 
 /// No entry.
@@ -30,7 +32,7 @@ const NONE: u32 = u32::MAX;
 /// key's entry has a number, its place in the order keys came in.
 pub struct Hashed<K, V> {
     /// The last entry of each hash.
-    last: Lookup<u64, u32>,
+    last: Lookup<u32, u32>,
     entries: Vec<Entry<K, V>>,
 }
 
@@ -49,18 +51,35 @@ impl<K, V> Default for Hashed<K, V> {
 
 impl<K, V> Hashed<K, V> {
     /// The number of the entry whose key has `hash` and is the one `is` looks for.
-    pub fn find(&self, hash: u64, is: impl Fn(&K) -> bool) -> Option<u32> {
-        let mut at = *self.last.get(&hash)?;
-        while let Some(e) = self.entries.get(at as usize) {
-            if is(&e.key) {
-                return Some(at);
-            }
-            at = e.before;
-        }
-        None
+    pub fn find(&self, hash: u32, is: impl Fn(&K) -> bool) -> Option<u32> {
+        find_from(&self.entries, *self.last.get(&hash)?, is)
     }
 
-    pub fn get(&self, hash: u64, is: impl Fn(&K) -> bool) -> Option<&V> {
+    /// The number of the entry `is` looks for (`hash` its key's hash),
+    /// added from `make` when there is none, in one look at the table
+    /// (`None` only past `u32::MAX` entries, which no input within the caps has).
+    pub fn find_or_insert(&mut self, hash: u32, is: impl Fn(&K) -> bool, make: impl FnOnce() -> (K, V)) -> Option<u32> {
+        let n = u32::try_from(self.entries.len()).ok().filter(|n| *n != NONE)?;
+        let before = match self.last.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(n);
+                NONE
+            }
+            std::collections::hash_map::Entry::Occupied(mut o) => {
+                let latest = *o.get();
+                if let Some(found) = find_from(&self.entries, latest, is) {
+                    return Some(found);
+                }
+                o.insert(n);
+                latest
+            }
+        };
+        let (key, value) = make();
+        self.entries.push(Entry { key, value, before });
+        Some(n)
+    }
+
+    pub fn get(&self, hash: u32, is: impl Fn(&K) -> bool) -> Option<&V> {
         self.value(self.find(hash, is)?)
     }
 
@@ -80,7 +99,7 @@ impl<K, V> Hashed<K, V> {
     /// Adds `key` (whose hash is `hash`), which the table does not hold;
     /// its number (`None` only past `u32::MAX` entries, which no input
     /// within the caps has).
-    pub fn insert_new(&mut self, hash: u64, key: K, value: V) -> Option<u32> {
+    pub fn insert_new(&mut self, hash: u32, key: K, value: V) -> Option<u32> {
         let n = u32::try_from(self.entries.len()).ok().filter(|n| *n != NONE)?;
         let before = self.last.insert(hash, n).unwrap_or(NONE);
         self.entries.push(Entry { key, value, before });
@@ -97,6 +116,17 @@ impl<K, V> Hashed<K, V> {
         self.last.reserve(more);
         self.entries.reserve(more);
     }
+}
+
+/// The entry `is` looks for among entry `at` and those before it of the same hash.
+fn find_from<K, V>(entries: &[Entry<K, V>], mut at: u32, is: impl Fn(&K) -> bool) -> Option<u32> {
+    while let Some(e) = entries.get(at as usize) {
+        if is(&e.key) {
+            return Some(at);
+        }
+        at = e.before;
+    }
+    None
 }
 
 /// Values by an id's bytes (a `HashMap<Id, V>` that does not read its keys again).
@@ -132,44 +162,24 @@ impl<'b, V> IdMap<'b, V> {
     }
 }
 
-/// How many of the numbers last given [`Symbols::of`] compares first.
-const RECENT: usize = 4;
-
 /// A number for each id: equal bytes, equal numbers (the run's
 /// `parentUuid` tree then compares and indexes numbers, not ids).
+#[derive(Default)]
 pub struct Symbols<'b> {
     table: Hashed<Id<'b>, ()>,
-    /// The numbers last given, compared before the id is hashed: a
-    /// record's `parentUuid` is mostly the `uuid` of the record before it,
-    /// and a response's records share their `message.id`.
-    recent: [u32; RECENT],
-    /// Where in `recent` the next number goes.
-    turn: usize,
-}
-
-impl Default for Symbols<'_> {
-    fn default() -> Self {
-        Symbols { table: Hashed::default(), recent: [NONE; RECENT], turn: 0 }
-    }
 }
 
 impl<'b> Symbols<'b> {
     /// `id`'s number (`None` only past `u32::MAX` ids, which no input
     /// within the caps has).
     pub fn of(&mut self, id: Id<'b>) -> Option<u32> {
-        if let Some(n) = self.recent.iter().copied().find(|n| self.table.key(*n).is_some_and(|k| **k == *id)) {
-            return Some(n);
-        }
         let hash = hash_of(&id);
-        let n = match self.table.find(hash, |k| **k == *id) {
-            Some(n) => n,
-            None => self.table.insert_new(hash, id, ())?,
-        };
-        if let Some(slot) = self.recent.get_mut(self.turn) {
-            *slot = n;
-        }
-        self.turn = (self.turn + 1) % RECENT;
-        Some(n)
+        self.table.find_or_insert(hash, |k| **k == *id, || (id.clone(), ()))
+    }
+
+    /// Number `n` is `id`'s (a check of a likely number before [`Symbols::of`]).
+    pub fn is(&self, n: u32, id: &[u8]) -> bool {
+        self.table.key(n).is_some_and(|k| **k == *id)
     }
 
     /// How many ids have numbers: every number is below it.

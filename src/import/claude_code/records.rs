@@ -152,6 +152,8 @@ struct RunState<'b> {
     nodes: Vec<branches::Node>,
     /// The numbers of the nodes' ids.
     symbols: Symbols<'b>,
+    /// The number of the last assistant record's `message.id`.
+    last_message: Option<u32>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
     run_keys: [bool; RUN_KEYS.len()],
@@ -293,10 +295,23 @@ impl<'r> Reader<'r, '_> {
     fn node(&mut self, read: &mut Read<'r>, results: bool, state: &mut RunState<'r>) -> u32 {
         let at = self.out.next_event();
         let logical = read.parent.is_none() && read.logical_parent.is_some();
+        // A record's parent is mostly the record before it, and a
+        // response's records share their `message.id`: those numbers are
+        // checked first, on bytes at hand, before a look in the table.
         let symbols = &mut state.symbols;
+        let last = state.nodes.iter().rev().find_map(|n| n.uuid);
         let uuid = read.uuid.take().and_then(|u| symbols.of(u));
-        let parent = read.parent.take().or_else(|| read.logical_parent.take()).and_then(|p| symbols.of(p));
-        let message_id = read.message_id.clone().filter(|_| read.kind == "assistant").and_then(|m| symbols.of(m));
+        let parent = match read.parent.take().or_else(|| read.logical_parent.take()) {
+            Some(p) => last.filter(|n| symbols.is(*n, &p)).or_else(|| symbols.of(p)),
+            None => None,
+        };
+        let message_id = match read.message_id.clone().filter(|_| read.kind == "assistant") {
+            Some(m) => state.last_message.filter(|n| symbols.is(*n, &m)).or_else(|| symbols.of(m)),
+            None => None,
+        };
+        if message_id.is_some() {
+            state.last_message = message_id;
+        }
         state.nodes.push(branches::Node {
             event: at,
             uuid,

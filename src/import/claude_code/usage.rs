@@ -24,8 +24,8 @@ pub struct Counted<'b> {
 }
 
 /// The hash of a (`message.id`, `requestId`) pair.
-fn pair_hash(message_id: &[u8], request_id: &[u8]) -> u64 {
-    hash_of(message_id) ^ hash_of(request_id).rotate_left(32)
+fn pair_hash(message_id: &[u8], request_id: &[u8]) -> u32 {
+    hash_of(message_id) ^ hash_of(request_id).rotate_left(16)
 }
 
 /// A counted record's usage, and its cost when it has a `costUSD`.
