@@ -192,3 +192,43 @@ impl<'b> Symbols<'b> {
         self.table.reserve(more);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys of one hash stay apart (found by their bytes), a key found
+    /// again keeps its number, and `IdMap::insert` replaces a value as
+    /// `HashMap::insert` does.
+    #[test]
+    fn keys_of_one_hash_are_told_apart_by_their_bytes() {
+        let mut table: Hashed<Id<'_>, u32> = Hashed::default();
+        let ids: [&[u8]; 4] = [b"a", b"b", b"ab", b""];
+        for (i, id) in ids.iter().enumerate() {
+            let same = |k: &Id<'_>| **k == **id;
+            assert_eq!(table.find(7, same), None, "{id:?}");
+            let n = table.find_or_insert(7, same, || (Id::Borrowed(*id), i as u32));
+            assert_eq!(n, Some(i as u32));
+        }
+        for (i, id) in ids.iter().enumerate() {
+            let same = |k: &Id<'_>| **k == **id;
+            assert_eq!(table.get(7, same), Some(&(i as u32)), "{id:?}");
+            assert_eq!(table.find_or_insert(7, same, || (Id::Borrowed(b"x"), 9)), Some(i as u32));
+            assert_eq!(table.find(8, same), None);
+        }
+        assert_eq!(table.len(), ids.len());
+
+        let mut map = IdMap::default();
+        map.insert(Id::Borrowed(b"call_1"), 1);
+        map.insert(Id::Owned(b"call_2".to_vec()), 2);
+        map.insert(Id::Owned(b"call_1".to_vec()), 3);
+        assert_eq!((map.get(b"call_1"), map.get(b"call_2"), map.get(b"call_3")), (Some(&3), Some(&2), None));
+
+        let mut symbols = Symbols::default();
+        let [a, b, a2] = [b"u-1", b"u-2", b"u-1"].map(|id| symbols.of(Id::Borrowed(id)));
+        assert_eq!((a, a2), (Some(0), Some(0)));
+        assert_eq!(b, Some(1));
+        assert!(symbols.is(0, b"u-1") && !symbols.is(0, b"u-2") && !symbols.is(5, b"u-1"));
+        assert_eq!(symbols.len(), 2);
+    }
+}
