@@ -4,15 +4,16 @@
 //! an edited prompt, and are marked `abandoned_branch`.
 
 use crate::diagnostic::Severity;
-use super::look::Id;
 use crate::import::Builder;
 
-/// One record of a run in the tree (its ids borrowed from the source where they can be).
-pub struct Node<'b> {
+/// One record of a run in the tree, its ids by their numbers
+/// ([`super::ids::Symbols`], given while the record was read: looked up
+/// here, in the source, each id was a miss to memory).
+pub struct Node {
     pub event: u32,
-    pub uuid: Option<Id<'b>>,
+    pub uuid: Option<u32>,
     /// `parentUuid`, else `logicalParentUuid`.
-    pub parent: Option<Id<'b>>,
+    pub parent: Option<u32>,
     /// `parent` is a compaction's `logicalParentUuid`: when the file lacks
     /// that record, the boundary follows the record before it.
     pub logical: bool,
@@ -24,19 +25,26 @@ pub struct Node<'b> {
     pub attached: bool,
     /// An assistant record's `message.id`: the records of one response are
     /// one turn, though parallel calls put some of them beside the chain.
-    pub message_id: Option<Id<'b>>,
+    pub message_id: Option<u32>,
 }
 
-/// Marks the conversation records off the main chain, and reports where each branch leaves it.
-pub fn mark(out: &mut Builder, nodes: &[Node<'_>]) {
-    let by_uuid: super::Lookup<&[u8], usize> = nodes.iter().enumerate().filter_map(|(i, n)| Some((n.uuid.as_deref()?, i))).collect();
+/// Marks the conversation records off the main chain, and reports where
+/// each branch leaves it; `symbols`: the ids' numbers are below it.
+pub fn mark(out: &mut Builder, nodes: &[Node], symbols: usize) {
+    // The last node of each uuid, by its number.
+    let mut node_of = vec![None; symbols];
+    for (i, n) in nodes.iter().enumerate() {
+        if let Some(slot) = n.uuid.and_then(|u| node_of.get_mut(u as usize)) {
+            *slot = Some(i);
+        }
+    }
     // Each node's parent, by index.
     let mut previous: Option<usize> = None;
     let parents: Vec<Option<usize>> = nodes
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            let p = match n.parent.as_deref().map(|p| by_uuid.get(p).copied()) {
+            let p = match n.parent.map(|p| node_of.get(p as usize).copied().flatten()) {
                 Some(Some(p)) => Some(p),
                 Some(None) if n.logical => previous,
                 _ => None,
@@ -58,10 +66,16 @@ pub fn mark(out: &mut Builder, nodes: &[Node<'_>]) {
         at = parents.get(i).copied().flatten();
     }
     let on_chain = |i: Option<usize>| i.is_some_and(|i| chain.get(i).copied().unwrap_or(false));
-    let turns: super::LookupSet<&[u8]> = nodes.iter().zip(&chain).filter(|(_, c)| **c).filter_map(|(n, _)| n.message_id.as_deref()).collect();
+    // The message ids on the chain, by number.
+    let mut turns = vec![false; symbols];
+    for n in nodes.iter().zip(&chain).filter(|(_, c)| **c).map(|(n, _)| n) {
+        if let Some(t) = n.message_id.and_then(|m| turns.get_mut(m as usize)) {
+            *t = true;
+        }
+    }
     let mut abandoned = vec![false; nodes.len()];
     for (i, n) in nodes.iter().enumerate() {
-        if on_chain(Some(i)) || n.message_id.as_deref().is_some_and(|m| turns.contains(m)) {
+        if on_chain(Some(i)) || n.message_id.is_some_and(|m| turns.get(m as usize).copied().unwrap_or(false)) {
             continue;
         }
         // Only records that leave the chain, or descend from such, are on a

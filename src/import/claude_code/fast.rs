@@ -28,7 +28,7 @@ use serde_json::Value;
 use super::blocks::CallBlock;
 use super::look::{self, Id, InBytes, Look, Read, Unsure, K};
 use super::usage::Counted;
-use super::walk::{self, Shape, Walk};
+use super::walk::{self, Resume, Shape, Walk};
 use super::RUN_KEYS;
 use crate::json::fields;
 use crate::json::read::{Claimed, Kind, Member};
@@ -108,8 +108,10 @@ pub struct Buffers {
 }
 
 /// The record at `r` read fast, or `None` for the exact path. Its top-level
-/// members are walked once, placed by key ([`InBytes`]) for every look.
-pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
+/// members are walked once, placed by key ([`InBytes`]) for every look;
+/// the walk goes on from where the last record's stopped (`resume`, and
+/// leaves it there for the next).
+pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, resume: &mut Option<Resume<'e>>, r: &Range<usize>, counted: &Counted<'e>) -> Option<FastRecord<'e>> {
     if !fields::plain_record(s.b, r, s.hazards, s.out.utf8_valid()) {
         return None;
     }
@@ -127,7 +129,8 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
     let mut usage: Option<(InBytes<'e>, usize)> = None;
     // A message's content list read on the walk when the record's type came first (as Claude Code writes it).
     let mut listed_content: Option<(FastContent<'e>, usize)> = None;
-    let (members, _) = Walk::new(b, s.ends, open).object(open, top_shape, std::mem::take(top), &mut |w, k, start, so_far| {
+    let mut walk = Walk::resume(b, s.ends, open, resume.take());
+    let (members, end) = walk.object(open, top_shape, std::mem::take(top), &mut |w, k, start, so_far| {
         if b.get(start) != Some(&b'{') {
             return Claimed::Not;
         }
@@ -175,6 +178,7 @@ pub fn record<'e>(s: &Source<'_, '_, 'e>, bufs: &mut Buffers, r: &Range<usize>, 
             None => Claimed::Broken,
         }
     })?;
+    *resume = Some(walk.pause(end));
     let members = checked_members(members)?;
     if members.repeated(K::Type) || members.repeated(K::Message) {
         return None;

@@ -14,6 +14,7 @@ mod agentrun;
 mod branches;
 mod blocks;
 mod fast;
+mod ids;
 mod head;
 mod keys;
 mod look;
@@ -35,7 +36,7 @@ pub const RECORD_TYPES: &[&str] =
     &["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation", "custom-title", "attachment"];
 
 /// The reader's tables of ids and uuids (a parse hashes every record's ids).
-use crate::import::lookup::{Lookup, LookupSet};
+use crate::import::lookup::Lookup;
 
 /// The record members whose first non-null value in a run is the run's metadata.
 const RUN_KEYS: [look::K; 7] = [look::K::SessionId, look::K::Cwd, look::K::GitBranch, look::K::Version, look::K::Slug, look::K::Entrypoint, look::K::AgentId];

@@ -1,4 +1,4 @@
-//! The first pass's reading of a record: what it takes to place the record
+//! The placing of a record (before it is read): what it takes to place the record
 //! in a run ([`Head`]), as serde_json would read it.
 //!
 //! Most records go to the main conversation, which needs none of the

@@ -1,10 +1,11 @@
 //! Reads a session's records into runs and events.
 //!
-//! Two passes: the first places each record in a run (the main conversation;
-//! a sub-agent by `agentId`; sidechain records without one by their
-//! `parentUuid` chain), the second reads each run's records in order, so a
-//! run's events are contiguous even when sidechain records sit between the
-//! main conversation's lines. Every record is one event.
+//! Each record is placed in a run (the main conversation; a sub-agent by
+//! `agentId`; sidechain records without one by their `parentUuid` chain);
+//! the main conversation's records are read as they are placed, the other
+//! runs' after it, each run's in order, so a run's events are contiguous
+//! even when sidechain records sit between the main conversation's lines.
+//! Every record is one event.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -13,9 +14,10 @@ use serde_json::{Map, Value};
 
 use super::blocks::CallBlock;
 use super::fast::{self, FastContent};
+use super::ids::{IdMap, Symbols};
 use super::look::{self, Id, Look, Read};
 use super::meta::{self, MetaRecord, RunMeta};
-use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, Lookup, RUN_KEYS};
+use super::{blocks, branches, place, is_agent_meta, meta_agent_id, usage, walk, Lookup, RUN_KEYS};
 use crate::diagnostic::Severity;
 use crate::import::{top_records, Builder, Input};
 use crate::json::Seg;
@@ -39,6 +41,13 @@ impl RunRecords {
 
 pub fn import(input: &Input, out: &mut Builder) {
     let b = out.bytes();
+    let (ends, hazards) = (&input.split.ends, &input.split.hazards);
+    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: IdMap::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default(), resume: None };
+    // Run 0 is read as its records are placed (the others after it, as
+    // before): placed in one pass and read in another, each record's bytes
+    // came from memory twice. Its place in `runs` stays empty.
+    let main_run = RunRecords::new("main".to_string(), None);
+    let mut main: Option<(RunState<'_>, RunMeta)> = None;
     let mut runs = vec![RunRecords::new("main".to_string(), None)];
     let mut by_id: Lookup<String, usize> = Lookup::default();
     let mut sidechain_uuids: Lookup<String, usize> = Lookup::default();
@@ -46,10 +55,7 @@ pub fn import(input: &Input, out: &mut Builder) {
     // together (a folder picked whole) stay apart, the first one run 0.
     let mut main_of_file: Lookup<Option<String>, usize> = Lookup::default();
     let all = top_records(input);
-    // Most records are the main conversation's.
-    if let Some(main) = runs.first_mut() {
-        main.records.reserve(all.len());
-    }
+    let count = all.len();
     let lone_meta = input.files.is_empty() && all.len() == 1;
     let mut members = Vec::new();
     for r in all {
@@ -74,8 +80,8 @@ pub fn import(input: &Input, out: &mut Builder) {
             continue;
         }
         // Most records are the main conversation's: placed without their ids.
-        let quick = !out.exact_only() && place::not_sidechain(b, &input.split.ends, &r.range);
-        let mut head = (!quick).then(|| place::head(input, out, &mut members, &r.range));
+        let quick = !reader.out.exact_only() && place::not_sidechain(b, &input.split.ends, &r.range);
+        let mut head = (!quick).then(|| place::head(input, reader.out, &mut members, &r.range));
         let as_str = |v: &Option<Cow<'_, str>>| v.as_deref().map(str::to_string);
         let slot = match head.as_ref().filter(|h| h.sidechain) {
             None => {
@@ -105,8 +111,14 @@ pub fn import(input: &Input, out: &mut Builder) {
                 },
             },
         };
-        if slot != 0 {
-            let head = head.get_or_insert_with(|| place::head(input, out, &mut members, &r.range));
+        if slot == 0 {
+            // Most records are the main conversation's.
+            let (state, _) = main.get_or_insert_with(|| reader.begin(&main_run, Some(r.range.start), count));
+            reader.read(r.range, r.path, state);
+            continue;
+        }
+        {
+            let head = head.get_or_insert_with(|| place::head(input, reader.out, &mut members, &r.range));
             if let (None, Some(uuid)) = (&head.agent, as_str(&head.uuid)) {
                 sidechain_uuids.insert(uuid, slot);
             }
@@ -115,8 +127,9 @@ pub fn import(input: &Input, out: &mut Builder) {
             run.records.push((r.range, r.path));
         }
     }
-    let (ends, hazards) = (&input.split.ends, &input.split.hazards);
-    let mut reader = Reader { out, ends, hazards, usage: usage::Counted::default(), calls: Lookup::default(), agent_calls: Lookup::default(), bufs: fast::Buffers::default() };
+    if let Some((state, run_meta)) = main {
+        reader.end(&main_run, state, run_meta);
+    }
     for run in runs.into_iter().filter(|r| !r.records.is_empty() || !r.metas.is_empty()) {
         reader.run(run);
     }
@@ -131,11 +144,13 @@ struct Reader<'r, 'a> {
     usage: usage::Counted<'r>,
     /// Tool calls by their `tool_use` id's text, as bytes: borrowed from
     /// the source when read fast (a copy of each id was an allocation).
-    calls: Lookup<Id<'r>, CallRef>,
+    calls: IdMap<'r, CallRef>,
     /// The call that started each sub-agent, by `agentId`.
     agent_calls: Lookup<String, String>,
     /// The fast path's lists, kept from one record to the next.
     bufs: fast::Buffers,
+    /// Where the last record's walk left the split's table.
+    resume: Option<walk::Resume<'r>>,
 }
 
 /// What one run's reading keeps between records.
@@ -146,7 +161,11 @@ struct RunState<'b> {
     /// Calls of the run, with their record and index in its content, to warn about unanswered ones.
     sites: Vec<(CallRef, Range<usize>, usize)>,
     /// One node a record (reserved for the run's records: growing the list copied it a dozen times).
-    nodes: Vec<branches::Node<'b>>,
+    nodes: Vec<branches::Node>,
+    /// The numbers of the nodes' ids.
+    symbols: Symbols<'b>,
+    /// The number of the last assistant record's `message.id`.
+    last_message: Option<u32>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
     run_keys: [bool; RUN_KEYS.len()],
@@ -171,9 +190,22 @@ impl RunState<'_> {
 impl<'r> Reader<'r, '_> {
     fn run(&mut self, mut run: RunRecords) {
         let offset = run.records.first().map(|(r, _)| r.start);
+        let (mut state, run_meta) = self.begin(&run, offset, run.records.len());
+        // Each record's path moves into its event (a copy each was an allocation).
+        for (range, path) in std::mem::take(&mut run.records) {
+            self.read(range, path, &mut state);
+        }
+        self.end(&run, state, run_meta);
+    }
+
+    /// Begins `run` (at `offset`, with about `records` records besides its
+    /// sub-agent metadata, which is read here).
+    fn begin(&mut self, run: &RunRecords, offset: Option<usize>, records: usize) -> (RunState<'r>, RunMeta) {
         self.out.begin_run(run.id.clone(), Metadata::new(), offset);
         let mut state = RunState::default();
-        state.nodes.reserve(run.records.len() + run.metas.len());
+        state.nodes.reserve(records + run.metas.len());
+        // A uuid a record, and a `message.id` for some.
+        state.symbols.reserve(records + records / 2);
         let mut run_meta = RunMeta::default();
         let first_meta_event = self.out.next_event();
         for rec in &run.metas {
@@ -181,35 +213,41 @@ impl<'r> Reader<'r, '_> {
                 self.record(v, &rec.range, rec.path.clone(), &mut state);
             }
         }
-        if let (true, Some(rec)) = (run.records.is_empty(), run.metas.first()) {
+        if let (0, Some(rec)) = (records, run.metas.first()) {
             meta::warn_alone(self.out, rec, &run_meta, first_meta_event);
         }
         if let (Some(agent), Some(call)) = (&run.agent, run_meta.tool_use_id()) {
             self.agent_calls.entry(agent.clone()).or_insert_with(|| call.to_string());
         }
-        // Each record's path moves into its event (a copy each was an allocation).
-        for (range, path) in std::mem::take(&mut run.records) {
-            let range = &range;
-            let fast = if self.out.exact_only() {
-                None
-            } else {
-                fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, range, &self.usage)
-            };
-            match fast {
-                Some(f) => {
-                    state.run_keys(&f.members);
-                    self.bufs.top = f.members.into_members();
-                    self.fast_record(f.read, f.content, range, path, &mut state);
+        (state, run_meta)
+    }
+
+    /// Reads the run's record at `range`.
+    fn read(&mut self, range: Range<usize>, path: String, state: &mut RunState<'r>) {
+        let range = &range;
+        let fast = if self.out.exact_only() {
+            None
+        } else {
+            fast::record(&fast::Source { out: self.out, b: self.out.bytes(), ends: self.ends, hazards: self.hazards }, &mut self.bufs, &mut self.resume, range, &self.usage)
+        };
+        match fast {
+            Some(f) => {
+                state.run_keys(&f.members);
+                self.bufs.top = f.members.into_members();
+                self.fast_record(f.read, f.content, range, path, state);
+            }
+            None => {
+                let Ok(v) = self.out.parse_record(range, &path) else { return };
+                if let Some(o) = v.as_object() {
+                    state.run_keys(&o);
                 }
-                None => {
-                    let Ok(v) = self.out.parse_record(range, &path) else { continue };
-                    if let Some(o) = v.as_object() {
-                        state.run_keys(&o);
-                    }
-                    self.record(v, range, path, &mut state);
-                }
+                self.record(v, range, path, state);
             }
         }
+    }
+
+    /// Ends the run: warns of its unanswered calls, marks its branches, sets its metadata.
+    fn end(&mut self, run: &RunRecords, mut state: RunState<'r>, run_meta: RunMeta) {
         for (call, range, index) in std::mem::take(&mut state.sites) {
             if self.out.answered(call) {
                 continue;
@@ -218,7 +256,7 @@ impl<'r> Reader<'r, '_> {
             let message = format!("call to `{name}` has no tool_result in this session");
             self.out.diag_in(Severity::Warning, "unanswered-tool-call", message, &range, "$", &CallBlock::segs(index), Some(call.event));
         }
-        branches::mark(self.out, &state.nodes);
+        branches::mark(self.out, &state.nodes, state.symbols.len());
         let parent = run.agent.as_ref().and_then(|a| self.agent_calls.get(a)).and_then(|id| Some((id.clone(), *self.calls.get(id.as_bytes())?)));
         if let Some((call_id, _)) = &parent {
             state.metadata.insert("parent_tool_call_id".to_string(), Value::from(call_id.clone()));
@@ -286,14 +324,31 @@ impl<'r> Reader<'r, '_> {
     fn node(&mut self, read: &mut Read<'r>, results: bool, state: &mut RunState<'r>) -> u32 {
         let at = self.out.next_event();
         let logical = read.parent.is_none() && read.logical_parent.is_some();
+        // A record's parent is mostly the record before it, and a
+        // response's records share their `message.id`: those numbers are
+        // checked first, on bytes at hand, before a look in the table.
+        let symbols = &mut state.symbols;
+        let last = state.nodes.iter().rev().find_map(|n| n.uuid);
+        let uuid = read.uuid.take().and_then(|u| symbols.of(u));
+        let parent = match read.parent.take().or_else(|| read.logical_parent.take()) {
+            Some(p) => last.filter(|n| symbols.is(*n, &p)).or_else(|| symbols.of(p)),
+            None => None,
+        };
+        let message_id = match read.message_id.clone().filter(|_| read.kind == "assistant") {
+            Some(m) => state.last_message.filter(|n| symbols.is(*n, &m)).or_else(|| symbols.of(m)),
+            None => None,
+        };
+        if message_id.is_some() {
+            state.last_message = message_id;
+        }
         state.nodes.push(branches::Node {
             event: at,
-            uuid: read.uuid.take(),
-            parent: read.parent.take().or_else(|| read.logical_parent.take()),
+            uuid,
+            parent,
             logical,
             conversation: read.kind == "user" || read.kind == "assistant",
             attached: read.kind == "user" && read.tool_use_result || results,
-            message_id: read.message_id.clone().filter(|_| read.kind == "assistant"),
+            message_id,
         });
         at
     }

@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::ids::{hash_of, Hashed};
 use super::look::{Id, Look, Unsure, K};
 use crate::import::facts;
 use crate::json::read::Kind;
@@ -16,10 +17,15 @@ use crate::model::{Cost, EventFacts, Usage};
 /// The usage pairs (`message.id`, `requestId`) already counted in this input.
 #[derive(Default)]
 pub struct Counted<'b> {
-    pairs: super::LookupSet<(Id<'b>, Id<'b>)>,
+    pairs: Hashed<(Id<'b>, Id<'b>), ()>,
     /// The `message.id` of the pair counted last: the later records of a
     /// response repeat it, and their usage need not be walked.
     last_message: Option<Id<'b>>,
+}
+
+/// The hash of a (`message.id`, `requestId`) pair.
+fn pair_hash(message_id: &[u8], request_id: &[u8]) -> u32 {
+    hash_of(message_id) ^ hash_of(request_id).rotate_left(16)
 }
 
 /// A counted record's usage, and its cost when it has a `costUSD`.
@@ -45,7 +51,7 @@ impl<'b> Counted<'b> {
     /// The pair was counted already: a usage with these ids would not count.
     pub fn has(&self, message_id: Option<&Id<'b>>, request_id: Option<&Id<'b>>) -> bool {
         match (message_id, request_id) {
-            (Some(m), Some(r)) => self.pairs.contains(&(m.clone(), r.clone())),
+            (Some(m), Some(r)) => self.pairs.find(pair_hash(m, r), |(a, b)| a == m && b == r).is_some(),
             _ => false,
         }
     }
@@ -63,7 +69,12 @@ impl<'b> Counted<'b> {
         match (message_id, request_id) {
             (Some(m), Some(r)) => {
                 self.last_message = Some(m.clone());
-                self.pairs.insert((m.clone(), r.clone())).then_some(claim.taken)
+                let hash = pair_hash(m, r);
+                if self.pairs.find(hash, |(a, b)| a == m && b == r).is_some() {
+                    return None;
+                }
+                self.pairs.insert_new(hash, (m.clone(), r.clone()), ());
+                Some(claim.taken)
             }
             _ => Some(claim.taken),
         }

@@ -72,10 +72,35 @@ pub struct Walk<'a> {
     at: EndsCursor<'a>,
 }
 
+/// Where a walk left the split's table, for the next record's walk: a
+/// run's records are read in their order in the source, and a cursor
+/// started afresh for each was two binary searches of the whole table (of
+/// a 100 MB session, each level of them a miss to memory).
+pub struct Resume<'a> {
+    /// The end of the record walked: the cursor was asked of nothing after it.
+    after: usize,
+    at: EndsCursor<'a>,
+}
+
 impl<'a> Walk<'a> {
     /// A walk of the values from `from` on.
     pub fn new(b: &'a [u8], ends: &'a ContainerEnds, from: usize) -> Walk<'a> {
         Walk { b, ends, at: ends.cursor_from(from) }
+    }
+
+    /// [`Walk::new`], going on from where the last walk stopped when that
+    /// is not past `from`.
+    pub fn resume(b: &'a [u8], ends: &'a ContainerEnds, from: usize, last: Option<Resume<'a>>) -> Walk<'a> {
+        match last {
+            Some(last) if last.after <= from => Walk { b, ends, at: last.at },
+            _ => Walk::new(b, ends, from),
+        }
+    }
+
+    /// Where this walk stopped, for the next one: `after` the end of the
+    /// value it walked (it read nothing past it).
+    pub fn pause(self, after: usize) -> Resume<'a> {
+        Resume { after, at: self.at }
     }
 
     /// The object whose `{` is at `open` (not before the walk's last
