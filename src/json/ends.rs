@@ -229,7 +229,20 @@ fn first_not_before<T>(table: &[T], before: impl Fn(&T) -> bool) -> usize {
             _ => return i,
         }
     }
-    i + table.get(i..).map_or(0, |rest| rest.partition_point(&before))
+    // Then steps doubling from there, and a search of the last one only: a
+    // binary search of the whole rest of the table (a cursor's strings lag
+    // behind after a jump over a container) missed the cache at each level.
+    let mut step = LINEAR_STEPS;
+    loop {
+        let probe = i + step;
+        match table.get(probe) {
+            Some(e) if before(e) => {
+                i = probe + 1;
+                step = step.saturating_mul(2);
+            }
+            _ => return i + table.get(i..probe.min(table.len())).map_or(0, |gap| gap.partition_point(&before)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -290,7 +303,7 @@ mod tests {
     /// before a key, at every key and for every table length around them.
     #[test]
     fn first_not_before_is_partition_point() {
-        for n in 0..(3 * LINEAR_STEPS) {
+        for n in 0..(40 * LINEAR_STEPS) {
             let table: Vec<usize> = (0..n).map(|i| 2 * i + 1).collect();
             for key in 0..=2 * n + 2 {
                 assert_eq!(first_not_before(&table, |&e| e < key), table.partition_point(|&e| e < key), "n {n}, key {key}");
