@@ -187,13 +187,10 @@ fn members_claiming_at<'e>(
     if b.get(i) == Some(&b'}') {
         return Some(i + 1);
     }
-    let mut own;
+    let mut own = None;
     let at = match at {
         Some(at) => at,
-        None => {
-            own = ends.cursor_from(i);
-            &mut own
-        }
+        None => own.insert(ends.cursor_from(i)),
     };
     loop {
         if b.get(i) != Some(&b'"') {
@@ -253,13 +250,10 @@ fn items_through<'e>(b: &[u8], open: usize, ends: &'e ContainerEnds, at: Option<
     if b.get(i) == Some(&b']') {
         return Some(i + 1);
     }
-    let mut own;
+    let mut own = None;
     let at = match at {
         Some(at) => at,
-        None => {
-            own = ends.cursor_from(i);
-            &mut own
-        }
+        None => own.insert(ends.cursor_from(i)),
     };
     loop {
         let end = value_end_at(b, i, at)?;
