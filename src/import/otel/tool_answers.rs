@@ -253,6 +253,36 @@ mod tests {
     /// An answer found in an input literal is what decoding its bytes
     /// gives, JSON the scan reads without a hazard; after any one-byte
     /// edit it is still that, or not found and nothing appended.
+    /// The masks find each backslash as `memchr` does, the word compares
+    /// say what slice equality says, at every place of a block.
+    #[test]
+    fn windows_and_runs_agree_with_slices() {
+        let text: Vec<u8> = (0..300u32).map(|i| if i % 37 == 5 || i % 64 == 63 || i == 64 { b'\\' } else { b'a' + (i % 26) as u8 }).collect();
+        let mut window = Backslashes { at: 0, mask: backslashes64(&text, 0) };
+        for from in 0..=text.len() {
+            let expected = memchr::memchr(b'\\', text.get(from..).unwrap()).map_or(text.len(), |k| from + k);
+            assert_eq!(window.next_from(&text, from), expected, "from {from}");
+        }
+        for n in [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 47] {
+            for (i, j) in [(0, 0), (3, 250), (100, 7), (290 - n, 0)] {
+                let mut other = text.clone();
+                other.get_mut(j..j + n).unwrap().copy_from_slice(text.get(i..i + n).unwrap());
+                assert!(same_run(&text, i, &other, j, n), "{n} at {i}, {j}");
+                // A byte past the run does not count; one inside it does.
+                if let Some(c) = other.get_mut(j + n) {
+                    *c ^= 1;
+                    assert!(same_run(&text, i, &other, j, n));
+                }
+                for k in (0..n).step_by(5).chain(n.checked_sub(1)) {
+                    let mut changed = other.clone();
+                    *changed.get_mut(j + k).unwrap() ^= 0x80;
+                    assert!(!same_run(&text, i, &changed, j, n), "{n} at {i}, {j}: byte {k}");
+                }
+                assert!(!same_run(&text, i, other.get(..j + n - n.min(1)).unwrap(), j, n) || n == 0);
+            }
+        }
+    }
+
     #[test]
     fn answers_found_in_a_literal_are_what_decoding_gives() {
         let results = [r#"a\nb \"q\" \\ é😀 \u00e9 \/ \b\f\r\t"#, "plain", "", r#"x\\"#, r#"}]}"#, r#"\ud83d\ude00"#, r#"0123456\n89abcdef\"0123456789abcde\\"#];
