@@ -201,17 +201,27 @@ impl Backslashes {
 
 /// `a[i..i + n] == b[j..j + n]` (false when either is short), compared 16
 /// bytes at a time as two words, the last block read whole where both
-/// texts go on that far (the bytes past the run masked off).
+/// texts go on that far (the bytes past the run masked off; by 64-bit
+/// shifts: a `u128` one is a call in wasm32).
 #[inline(always)]
 fn same_run(a: &[u8], i: usize, b: &[u8], j: usize, n: usize) -> bool {
-    let block = |t: &[u8], at: usize| t.get(at..).and_then(|r| r.first_chunk::<16>()).map(|c| u128::from_le_bytes(*c));
+    let block = |t: &[u8], at: usize| {
+        let c = t.get(at..)?.first_chunk::<16>()?;
+        let (lo, hi) = c.split_at(8);
+        Some((u64::from_le_bytes(lo.try_into().ok()?), u64::from_le_bytes(hi.try_into().ok()?)))
+    };
     let mut done = 0;
     while done < n {
         let left = n - done;
         match (block(a, i + done), block(b, j + done)) {
             (Some(x), Some(y)) => {
-                let keep = if left >= 16 { u128::MAX } else { u128::MAX >> (8 * (16 - left)) };
-                if (x ^ y) & keep != 0 {
+                let (lo, hi) = (x.0 ^ y.0, x.1 ^ y.1);
+                let differs = match left {
+                    16.. => lo | hi != 0,
+                    9..=15 => lo != 0 || hi & (u64::MAX >> (8 * (16 - left))) != 0,
+                    _ => lo & (u64::MAX >> (8 * (8 - left))) != 0,
+                };
+                if differs {
                     return false;
                 }
                 done += left.min(16);
