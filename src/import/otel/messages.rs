@@ -42,12 +42,9 @@ impl Msg {
 
 impl crate::import::chat::Fingerprint for Msg {
     /// What makes two messages the same one re-sent: role and parts.
-    /// Hashed with FxHash (`rustc-hash`), not the chains' foldhash: in
-    /// wasm, foldhash's hash of the parts' long texts was a fiftieth of an
-    /// otel parse; the fingerprint only meets others in the chains.
     fn fingerprint(&self) -> u64 {
         use std::hash::{Hash, Hasher};
-        let mut h = rustc_hash::FxHasher::default();
+        let mut h = crate::import::chat::fingerprint_hasher();
         self.role.hash(&mut h);
         for p in &self.parts {
             hash_value(p, &mut h);
