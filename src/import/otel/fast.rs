@@ -28,7 +28,7 @@ use super::convert::TOOL_RESULT;
 use super::genai_schema::ATTRIBUTES;
 use super::messages::{OUTPUT, SYSTEM};
 use super::reader::{SpanFields, SpanRec, SpanTexts};
-use super::span_walk::{span_members, AttrValue};
+use super::span_walk::{span_members, AttrItem, AttrValue};
 use super::schema::{self, get, Message};
 use crate::import::{Builder, Input};
 use crate::json::fields::{build_object, Fields};
@@ -36,17 +36,22 @@ use crate::json::read::{self, Kind, Member};
 use super::unescape::decode_literal;
 use crate::json::{item_path, render_path, scan, ContainerEnds, Seg};
 
-/// What one request adds to the reader's `Found`.
-#[derive(Default)]
-pub struct Request {
-    pub spans: Vec<SpanRec>,
-    /// Per `resourceSpans`: what the exact path keeps for the file metadata.
-    pub resources: Vec<Value>,
+/// The request at `range` (a record `Builder::reads_fast` allows) read from
+/// its bytes, its spans pushed onto `spans`; what the exact path keeps for
+/// the file metadata (per `resourceSpans`), or `None` (and `spans` as it
+/// was) when the exact path must read it. Pushed where they are kept, not
+/// gathered per request and moved: growing and copying the span records
+/// twice was a tenth of this reader in wasm.
+pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str, spans: &mut Vec<SpanRec>) -> Option<Vec<Value>> {
+    let before = spans.len();
+    let read = read_request(out, input, range, path, spans);
+    if read.is_none() {
+        spans.truncate(before);
+    }
+    read
 }
 
-/// The request at `range` (a record `Builder::reads_fast` allows) read from
-/// its bytes, or `None` when the exact path must read it.
-pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -> Option<Request> {
+fn read_request(out: &Builder, input: &Input, range: &Range<usize>, path: &str, found_spans: &mut Vec<SpanRec>) -> Option<Vec<Value>> {
     let r = Reader { out, b: input.bytes, ends: &input.split.ends };
     let mut top = Vec::new();
     read::members(r.b, scan::skip_ws(r.b, range.start), r.ends, &mut top)?;
@@ -54,8 +59,8 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
     if list.key_escaped || r.b.get(list.key.clone())? != b"resourceSpans" || list.kind != Kind::Array {
         return None;
     }
-    let mut found = Request::default();
-    let (mut members, mut ss_members) = (Vec::new(), Vec::new());
+    let mut resources = Vec::new();
+    let (mut members, mut ss_members, mut attr_items) = (Vec::new(), Vec::new(), Vec::new());
     let (mut rs_items, mut ss_items, mut span_items) = (Vec::new(), Vec::new(), Vec::new());
     read::items(r.b, list.value.start, r.ends, &mut rs_items)?;
     for (i, rs_at) in rs_items.iter().enumerate() {
@@ -67,7 +72,7 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
         // other members), the scopes put back last.
         rs.remove("scopeSpans");
         let Some(ss_list) = ss_list else {
-            found.resources.push(Value::Object(rs));
+            resources.push(Value::Object(rs));
             continue;
         };
         let mut scopes = Vec::new();
@@ -88,17 +93,17 @@ pub fn request(out: &Builder, input: &Input, range: &Range<usize>, path: &str) -
             // The spans' paths share all but their index: rendered once.
             let list_path = render_path(path, &[Seg::key("resourceSpans"), Seg::Index(i), Seg::key("scopeSpans"), Seg::Index(j), Seg::key("spans")]);
             for (k, span_range) in span_items.iter().enumerate() {
-                let mut span = r.span(span_range, &mut members)?;
+                let mut span = r.span(span_range, &mut members, &mut attr_items)?;
                 span.path = item_path(&list_path, k);
                 span.resource = resource.clone();
                 span.scope = scope.clone();
-                found.spans.push(span);
+                found_spans.push(span);
             }
         }
         rs.insert("scopeSpans".to_string(), Value::Array(scopes));
-        found.resources.push(Value::Object(rs));
+        resources.push(Value::Object(rs));
     }
-    Some(found)
+    Some(resources)
 }
 
 /// An object built without one of its lists, and where that list is.
@@ -137,20 +142,21 @@ impl Reader<'_, '_> {
     }
 
     /// One span, with its path, resource and scope left for the caller.
-    fn span(&self, range: &Range<usize>, members: &mut Vec<Member>) -> Option<SpanRec> {
+    /// `members`, `items`: buffers kept from span to span.
+    fn span(&self, range: &Range<usize>, members: &mut Vec<Member>, items: &mut Vec<AttrItem>) -> Option<SpanRec> {
         if !self.out.can_defer_metadata(range) {
             return None;
         }
-        let mut items = Vec::new();
-        span_members(self.b, range.start, self.ends, members, &mut items)?;
+        span_members(self.b, range.start, self.ends, members, items)?;
         let (fields, list) = self.span_fields(members)?;
-        let mut attrs = Map::new();
+        // Sized once: grown attribute by attribute, each map was copied twice or so.
+        let mut attrs = Map::with_capacity(items.len());
         let mut input_text = None;
         let mut texts = SpanTexts::default();
         if list.is_some() {
             let (mut kv, mut value) = (Vec::new(), Vec::new());
             let mut genai_at = [None; 3];
-            for (n, (item, compact)) in items.into_iter().enumerate() {
+            for (n, (item, compact)) in items.drain(..).enumerate() {
                 let (name, found) = match compact {
                     Some(found) => found,
                     None => self.attribute(&item, &mut kv, &mut value)?,

@@ -152,10 +152,9 @@ pub fn read(input: &Input, out: &mut Builder) -> Found {
         }
         // A plain request is read from its bytes (`fast`).
         if out.reads_fast(&r.range) {
-            if let Some(read) = super::fast::request(out, input, &r.range, &r.path) {
+            if let Some(resources) = super::fast::request(out, input, &r.range, &r.path, &mut found.spans) {
                 found.requests += 1;
-                found.spans.extend(read.spans);
-                found.resources.extend(read.resources);
+                found.resources.extend(resources);
                 continue;
             }
         }

@@ -17,11 +17,12 @@
 //! found hazard-free (no lone surrogate), which serde_json decodes as
 //! [`Text::decoded`] does.
 
-use std::collections::HashMap;
+use crate::import::lookup::Lookup;
 
 use serde_json::{Map, Value};
 
 use super::input_tail::same_bytes;
+use super::unescape::backslashes64;
 use crate::text::{RawText, Text};
 
 /// The bytes before a re-sent answer's call id, and between it and its
@@ -33,7 +34,7 @@ const AFTER_RESPONSE: &[u8] = AFTER_RESPONSE_TEXT.as_bytes();
 /// The results of a run's tool spans left in the source, by call id.
 #[derive(Default)]
 pub struct ToolAnswers<'s> {
-    by_call: HashMap<String, &'s Text>,
+    by_call: Lookup<String, &'s Text>,
 }
 
 impl<'s> ToolAnswers<'s> {
@@ -122,11 +123,17 @@ const AFTER_RESPONSE_IN_LITERAL: &[u8] = br#"\"}]}"#;
 /// once more (a backslash as `\\`, a quote as `\"`, all else as it is),
 /// if `raw` starts with them; `None` also for an escape of `result` the
 /// scan would refuse or note as a hazard (any `\u` of a surrogate).
+///
+/// The result's backslashes are found 64 bytes at a time (a bit mask per
+/// window) and the runs between them compared by words: a `memchr` call
+/// and a byte-by-byte `bcmp` per escape (one every dozen bytes) were a
+/// twentieth of an otel parse in wasm.
 fn escaped_once_more(result: &[u8], raw: &[u8]) -> Option<usize> {
     let (mut i, mut j) = (0, 0);
+    let mut window = Backslashes { at: 0, mask: backslashes64(result, 0) };
     loop {
-        let run = memchr::memchr(b'\\', result.get(i..)?).unwrap_or(result.len() - i);
-        if result.get(i..i + run)? != raw.get(j..j + run)? {
+        let run = window.next_from(result, i) - i;
+        if !same_run(result, i, raw, j, run) {
             return None;
         }
         i += run;
@@ -163,6 +170,68 @@ fn escaped_once_more(result: &[u8], raw: &[u8]) -> Option<usize> {
     }
 }
 
+/// The backslashes of the 64 bytes of a text from `at`, as a bit mask.
+struct Backslashes {
+    at: usize,
+    mask: u64,
+}
+
+impl Backslashes {
+    /// The offset of the first backslash of `text` at or after `from` (not
+    /// before this window), or the text's length.
+    #[inline(always)]
+    fn next_from(&mut self, text: &[u8], from: usize) -> usize {
+        if from >= self.at + 64 {
+            *self = Backslashes { at: from, mask: backslashes64(text, from) };
+        }
+        let mut skip = from.saturating_sub(self.at);
+        loop {
+            let bits = self.mask & u64::MAX.checked_shl(skip as u32).unwrap_or(0);
+            if bits != 0 {
+                return self.at + bits.trailing_zeros() as usize;
+            }
+            if self.at + 64 >= text.len() {
+                return text.len();
+            }
+            *self = Backslashes { at: self.at + 64, mask: backslashes64(text, self.at + 64) };
+            skip = 0;
+        }
+    }
+}
+
+/// `a[i..i + n] == b[j..j + n]` (false when either is short), compared 16
+/// bytes at a time as two words, the last block read whole where both
+/// texts go on that far (the bytes past the run masked off; by 64-bit
+/// shifts: a `u128` one is a call in wasm32).
+#[inline(always)]
+fn same_run(a: &[u8], i: usize, b: &[u8], j: usize, n: usize) -> bool {
+    let block = |t: &[u8], at: usize| {
+        let c = t.get(at..)?.first_chunk::<16>()?;
+        let (lo, hi) = c.split_at(8);
+        Some((u64::from_le_bytes(lo.try_into().ok()?), u64::from_le_bytes(hi.try_into().ok()?)))
+    };
+    let mut done = 0;
+    while done < n {
+        let left = n - done;
+        match (block(a, i + done), block(b, j + done)) {
+            (Some(x), Some(y)) => {
+                let (lo, hi) = (x.0 ^ y.0, x.1 ^ y.1);
+                let differs = match left {
+                    16.. => lo | hi != 0,
+                    9..=15 => lo != 0 || hi & (u64::MAX >> (8 * (16 - left))) != 0,
+                    _ => lo & (u64::MAX >> (8 * (8 - left))) != 0,
+                };
+                if differs {
+                    return false;
+                }
+                done += left.min(16);
+            }
+            _ => return a.get(i + done..i + n).is_some_and(|x| b.get(j + done..j + n).is_some_and(|y| super::input_tail::same_bytes(x, y))),
+        }
+    }
+    a.get(i..i + n).is_some() && b.get(j..j + n).is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +263,36 @@ mod tests {
     /// An answer found in an input literal is what decoding its bytes
     /// gives, JSON the scan reads without a hazard; after any one-byte
     /// edit it is still that, or not found and nothing appended.
+    /// The masks find each backslash as `memchr` does, the word compares
+    /// say what slice equality says, at every place of a block.
+    #[test]
+    fn windows_and_runs_agree_with_slices() {
+        let text: Vec<u8> = (0..300u32).map(|i| if i % 37 == 5 || i % 64 == 63 || i == 64 { b'\\' } else { b'a' + (i % 26) as u8 }).collect();
+        let mut window = Backslashes { at: 0, mask: backslashes64(&text, 0) };
+        for from in 0..=text.len() {
+            let expected = memchr::memchr(b'\\', text.get(from..).unwrap()).map_or(text.len(), |k| from + k);
+            assert_eq!(window.next_from(&text, from), expected, "from {from}");
+        }
+        for n in [0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 47] {
+            for (i, j) in [(0, 0), (3, 250), (100, 7), (290 - n, 0)] {
+                let mut other = text.clone();
+                other.get_mut(j..j + n).unwrap().copy_from_slice(text.get(i..i + n).unwrap());
+                assert!(same_run(&text, i, &other, j, n), "{n} at {i}, {j}");
+                // A byte past the run does not count; one inside it does.
+                if let Some(c) = other.get_mut(j + n) {
+                    *c ^= 1;
+                    assert!(same_run(&text, i, &other, j, n));
+                }
+                for k in (0..n).step_by(5).chain(n.checked_sub(1)) {
+                    let mut changed = other.clone();
+                    *changed.get_mut(j + k).unwrap() ^= 0x80;
+                    assert!(!same_run(&text, i, &changed, j, n), "{n} at {i}, {j}: byte {k}");
+                }
+                assert!(!same_run(&text, i, other.get(..j + n - n.min(1)).unwrap(), j, n) || n == 0);
+            }
+        }
+    }
+
     #[test]
     fn answers_found_in_a_literal_are_what_decoding_gives() {
         let results = [r#"a\nb \"q\" \\ é😀 \u00e9 \/ \b\f\r\t"#, "plain", "", r#"x\\"#, r#"}]}"#, r#"\ud83d\ude00"#, r#"0123456\n89abcdef\"0123456789abcde\\"#];

@@ -11,7 +11,9 @@
 //! result re-sent in a later input after a tool span gave it is not shown
 //! again.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
+
+use crate::import::lookup::Lookup;
 
 use serde_json::{Map, Value};
 
@@ -39,7 +41,7 @@ pub const NO_TRACE: &str = "(no trace id)";
 /// Builds every run from the spans, in order of each trace's first span.
 pub fn runs(spans: &[SpanRec], out: &mut Builder) {
     let mut order: Vec<String> = Vec::new();
-    let mut members: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut members: Lookup<String, Vec<usize>> = Lookup::default();
     for (i, s) in spans.iter().enumerate() {
         let trace = s.fields.trace_id.to_ascii_lowercase();
         let entry = members.entry(trace.clone()).or_insert_with(|| {
@@ -60,7 +62,7 @@ struct Run<'s, 'r, 'a> {
     /// Chain hashes of every message sequence shown so far.
     shown: HashSet<u64>,
     /// Tool calls by call id.
-    calls: HashMap<String, CallRef>,
+    calls: Lookup<String, CallRef>,
     sites: Vec<CallSite>,
     /// A span was deeper than [`MAX_DEPTH`] (warned once per run).
     too_deep: bool,
@@ -79,7 +81,7 @@ const MAX_DEPTH: usize = 256;
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: HashMap::new(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default(), tool_answers: ToolAnswers::default() }
+        Run { spans, out, shown: HashSet::new(), calls: Lookup::default(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default(), tool_answers: ToolAnswers::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
@@ -92,7 +94,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
         let id = if trace.is_empty() { NO_TRACE.to_string() } else { trace.to_string() };
         self.out.begin_run(id, metadata, first.map(|s| s.range.start));
         // Parent links within the trace; a parent not in the file makes a root.
-        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        let mut by_id: Lookup<&str, usize> = Lookup::default();
         for &i in indices {
             let Some(s) = self.spans.get(i) else { continue };
             let id = s.fields.span_id.as_str();
@@ -103,7 +105,7 @@ impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
                 self.out.diag_in(Warning, "duplicate-span-id", format!("span id {id} is used by another span of this trace; children go to the last"), &s.range, &s.path, &[Seg::key("spanId")], None);
             }
         }
-        let mut children: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut children: Lookup<usize, Vec<usize>> = Lookup::default();
         let mut roots = Vec::new();
         for &i in indices {
             let Some(s) = self.spans.get(i) else { continue };

@@ -222,13 +222,13 @@ pub fn text_decoded(t: &Text) -> Cow<'_, str> {
 /// Bit `j` set when `raw[at + j]` is a backslash, for the 64 bytes from `at`.
 #[cfg(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
-fn backslashes64(raw: &[u8], at: usize) -> u64 {
+pub(super) fn backslashes64(raw: &[u8], at: usize) -> u64 {
     // (Padded past the end with bytes that are no backslash.)
     crate::json::simd::string_block64(raw, at, false).backslash
 }
 
 #[cfg(not(any(all(target_arch = "x86_64", target_feature = "sse2"), all(target_arch = "wasm32", target_feature = "simd128"))))]
-fn backslashes64(raw: &[u8], at: usize) -> u64 {
+pub(super) fn backslashes64(raw: &[u8], at: usize) -> u64 {
     raw.get(at..).unwrap_or(&[]).iter().take(64).enumerate().fold(0, |m, (j, &c)| if c == b'\\' { m | 1 << j } else { m })
 }
 
