@@ -43,13 +43,11 @@ fn serde_all<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> (usize, bool) {
     (n, true)
 }
 
-const PHASES: [Phase; 7] =
-    [Phase::Container, Phase::SourceMap, Phase::Split, Phase::Detect, Phase::Utf8, Phase::Import, Phase::Finish];
+const PHASES: [Phase; 6] = [Phase::Container, Phase::Split, Phase::Detect, Phase::Utf8, Phase::Import, Phase::Finish];
 
 fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Container => "container",
-        Phase::SourceMap => "source-map",
         Phase::Split => "split",
         Phase::Detect => "detect",
         Phase::Utf8 => "utf8",

@@ -17,6 +17,10 @@ cargo clippy -p agent-trace-viewer-tokenizer --lib --target wasm32-unknown-unkno
 # type-checked here so that they cannot rot unseen: they did, for several sessions.
 log "cargo check: the fuzz targets compile against the library"
 cargo check --manifest-path fuzz/Cargo.toml --bins
+# The benches and examples too: the native parse bench named a phase that was gone for
+# two sessions before anyone ran it.
+log "cargo check: the benches and examples compile"
+cargo check --benches --examples
 
 log "cargo test"
 cargo test
