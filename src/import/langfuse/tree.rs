@@ -9,7 +9,7 @@
 //! already shown; a call's new messages are those after the longest prefix
 //! of its input already seen.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
@@ -49,7 +49,7 @@ pub fn run(t: TraceRec, input: &Input, out: &mut Builder) {
     if !t.trace.is_empty() {
         validate::trace(out, &At { range: &t.range, path: &t.path, event: None }, &t.trace, t.shape == "api-trace");
     }
-    let mut walk = Walk { obs: &t.observations, input, conversation: Conversation::default(), export: t.shape == "ui-export", out, shown: HashSet::new(), shown_tools: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
+    let mut walk = Walk { obs: &t.observations, input, conversation: Conversation::default(), export: t.shape == "ui-export", out, shown: Default::default(), shown_tools: Default::default(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
     walk.all();
     for s in &t.scores {
         score(walk.out, s, t.shape == "api-trace");
@@ -101,9 +101,9 @@ struct Walk<'t, 'r, 'a> {
     conversation: Conversation,
     export: bool,
     out: &'r mut Builder<'a>,
-    shown: HashSet<u64>,
+    shown: crate::import::chat::Shown,
     /// Tool declaration sets shown (once each).
-    shown_tools: HashSet<u64>,
+    shown_tools: crate::import::chat::Shown,
     calls: HashMap<String, CallRef>,
     /// Calls without an id, by function name, in order.
     by_name: HashMap<String, ByName>,

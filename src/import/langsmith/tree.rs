@@ -5,7 +5,7 @@
 //! tokens. As in `langfuse` and `otel`, a model call's re-sent history is
 //! shown once (the chain hashes of every message sequence already shown).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::import::chat::Field;
@@ -52,7 +52,7 @@ pub fn runs(all: &[RunRec], input: &Input, out: &mut Builder) {
         if let Some(run) = out.last_run_mut() {
             run.name = first.map(|r| r.str_field("name").to_string()).filter(|n| !n.is_empty());
         }
-        let mut w = Walk { all, input, out, keys: &keys, conversation: Conversation::default(), visited: &mut visited, shown: HashSet::new(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
+        let mut w = Walk { all, input, out, keys: &keys, conversation: Conversation::default(), visited: &mut visited, shown: Default::default(), calls: HashMap::new(), by_name: HashMap::new(), sites: Vec::new(), too_deep: false };
         w.trace(&indices);
     }
 }
@@ -75,7 +75,7 @@ struct Walk<'s, 'r, 'a> {
     out: &'r mut Builder<'a>,
     keys: &'s [SortKey],
     visited: &'r mut [bool],
-    shown: HashSet<u64>,
+    shown: crate::import::chat::Shown,
     calls: HashMap<String, CallRef>,
     by_name: HashMap<String, (Vec<CallRef>, usize)>,
     sites: Vec<CallSite>,

@@ -11,7 +11,6 @@
 //! result re-sent in a later input after a tool span gave it is not shown
 //! again.
 
-use std::collections::HashSet;
 
 use crate::import::lookup::Lookup;
 
@@ -60,7 +59,7 @@ struct Run<'s, 'r, 'a> {
     spans: &'s [SpanRec],
     out: &'r mut Builder<'a>,
     /// Chain hashes of every message sequence shown so far.
-    shown: HashSet<u64>,
+    shown: crate::import::chat::Shown,
     /// Tool calls by call id.
     calls: Lookup<String, CallRef>,
     sites: Vec<CallSite>,
@@ -81,7 +80,7 @@ const MAX_DEPTH: usize = 256;
 
 impl<'s, 'r, 'a> Run<'s, 'r, 'a> {
     fn new(spans: &'s [SpanRec], out: &'r mut Builder<'a>) -> Self {
-        Run { spans, out, shown: HashSet::new(), calls: Lookup::default(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default(), tool_answers: ToolAnswers::default() }
+        Run { spans, out, shown: Default::default(), calls: Lookup::default(), sites: Vec::new(), too_deep: false, last_input: LastInput::default(), last_system: LastSystem::default(), last_output: LastOutput::default(), tool_answers: ToolAnswers::default() }
     }
 
     fn build(mut self, trace: &str, indices: &[usize]) {
