@@ -6,8 +6,9 @@
 //! Claude Code parse in V8's profile, though 1% of the native one; with
 //! rustc-hash the parse took 0.90 of the time (BENCHMARKS.md, session 17).
 //! Nothing iterates these tables, so their order never shows. Like the
-//! foldhash fixed seed before it, the hasher is unkeyed: what a crafted
-//! collision costs is bounded by the caps on an input's size and events.
+//! foldhash fixed seed before it, the hasher is unkeyed (and its state is a
+//! `usize`: 32 bits in the wasm build): keys crafted to collide make the
+//! lookups slow, never wrong, since equal hashes still compare the keys.
 
 /// A table keyed by ids or texts from the input.
 pub type Lookup<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
