@@ -166,6 +166,10 @@ struct RunState<'b> {
     symbols: Symbols<'b>,
     /// The number of the last assistant record's `message.id`.
     last_message: Option<u32>,
+    /// The number of the last record's uuid that had one (kept, not found
+    /// by a look back over the nodes: records without a uuid made that
+    /// look quadratic).
+    last_uuid: Option<u32>,
     metadata: Metadata,
     /// Which of the [`RUN_KEYS`] `metadata` holds.
     run_keys: [bool; RUN_KEYS.len()],
@@ -328,7 +332,7 @@ impl<'r> Reader<'r, '_> {
         // response's records share their `message.id`: those numbers are
         // checked first, on bytes at hand, before a look in the table.
         let symbols = &mut state.symbols;
-        let last = state.nodes.iter().rev().find_map(|n| n.uuid);
+        let last = state.last_uuid;
         let uuid = read.uuid.take().and_then(|u| symbols.of(u));
         let parent = match read.parent.take().or_else(|| read.logical_parent.take()) {
             Some(p) => last.filter(|n| symbols.is(*n, &p)).or_else(|| symbols.of(p)),
@@ -340,6 +344,9 @@ impl<'r> Reader<'r, '_> {
         };
         if message_id.is_some() {
             state.last_message = message_id;
+        }
+        if uuid.is_some() {
+            state.last_uuid = uuid;
         }
         state.nodes.push(branches::Node {
             event: at,
